@@ -1,0 +1,29 @@
+// Bundles the extension host, the webview and the demo agent with esbuild: one file each, so the
+// .vsix ships no node_modules. esbuild because it is the bundler VS Code's own samples use, is fast
+// enough to rebuild in tests, and handles the ESM-only ACP SDK inside a CommonJS extension bundle.
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const common = { bundle: true, sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root };
+
+mkdirSync(join(root, 'dist'), { recursive: true });
+const node = { platform: 'node', format: 'cjs', target: 'node20' };
+const targets = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
+  { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
+];
+if (!production) {
+  // Test-only builds, never shipped: mocha suites that run inside the real extension host (e2e
+  // "payload" method) and the scripted agent that tests spawn as a real process.
+  targets.push({ ...node, entryPoints: ['test/e2e/host/index.ts'], outfile: 'out/test/index.js', external: ['vscode', 'mocha'] });
+  targets.push({ ...node, entryPoints: ['test/fixtures/scriptedAgent.ts'], outfile: 'out/fixtures/scriptedAgent.js' });
+}
+// Entries not written yet are skipped so each part can be built while others are in progress.
+await Promise.all(targets.filter((t) => existsSync(join(root, t.entryPoints[0]))).map((t) => esbuild.build({ ...common, ...t })));
+// Codicons font + CSS are loaded by the webview from dist/codicons (localResourceRoots).
+cpSync(join(root, 'node_modules/@vscode/codicons/dist'), join(root, 'dist/codicons'), { recursive: true });

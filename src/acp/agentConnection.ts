@@ -1,0 +1,208 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentExit, AgentProcess } from './agentProcess';
+import { createNdJsonTransport } from './ndjsonTransport';
+import { createRedactor } from './protocolLog';
+import type { ProtocolLog } from './protocolLog';
+
+/**
+ * The client side of ACP, implemented elsewhere (fs, terminal, permission handlers). Each may
+ * throw `acp.RequestError` to answer with that JSON-RPC error; any other thrown error reaches the
+ * agent as `-32603 Internal error` with `data.details` = its message (SDK behaviour).
+ * Only the handlers that exist are registered, and capabilities are advertised from them.
+ */
+export interface ClientHandlers {
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  readTextFile?(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  writeTextFile?(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
+  createTerminal?(p: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  terminalOutput?(p: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+  waitForTerminalExit?(p: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
+  killTerminal?(p: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;
+  releaseTerminal?(p: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse | void>;
+}
+
+export interface AgentConnectionOptions {
+  log: ProtocolLog;
+  /**
+   * Every `session/update` notification's raw `update` object, synchronously and in arrival order,
+   * including kinds the SDK does not know. Throwing here is logged, never fatal.
+   */
+  onUpdate: (sessionId: string, update: Record<string, unknown>) => void;
+  clientInfo: { name: string; version: string };
+}
+
+/** A request failed because the agent process is gone. Carries the exit and the stderr tail. */
+export class AgentExitedError extends Error {
+  constructor(
+    readonly agentName: string,
+    readonly exit: AgentExit,
+    readonly stderrTail: string,
+    description: string,
+  ) {
+    super(`Agent '${agentName}' ${description}.${stderrTail ? `\nLast stderr output:\n${stderrTail}` : ''}`);
+    this.name = 'AgentExitedError';
+  }
+}
+
+/** How long a failed request waits for the process exit to be reported before giving up on it. */
+const EXIT_REPORT_WAIT_MS = 2000;
+
+/** Capabilities that follow from the handlers present — never more than what is implemented. */
+export function capabilitiesFor(handlers: ClientHandlers): acp.ClientCapabilities {
+  const terminal = Boolean(handlers.createTerminal && handlers.terminalOutput && handlers.waitForTerminalExit && handlers.killTerminal && handlers.releaseTerminal);
+  return { fs: { readTextFile: Boolean(handlers.readTextFile), writeTextFile: Boolean(handlers.writeTextFile) }, terminal };
+}
+
+/** One ACP connection to one agent process, over its stdio. */
+export class AgentConnection {
+  /** Resolves when the connection is closed (agent output ended, process exited, or disposed). */
+  readonly closed: Promise<void>;
+  private initResult: acp.InitializeResponse | undefined;
+  private disposed = false;
+
+  private constructor(
+    readonly process: AgentProcess,
+    private readonly conn: acp.ClientConnection,
+    private readonly handlers: ClientHandlers,
+    private readonly opts: AgentConnectionOptions,
+    private readonly log: ProtocolLog,
+  ) {
+    this.closed = conn.closed;
+  }
+
+  static async open(proc: AgentProcess, handlers: ClientHandlers, opts: AgentConnectionOptions): Promise<AgentConnection> {
+    const log = redactingLog(opts.log, proc.secrets);
+    const onInbound = (msg: Record<string, unknown>): boolean => {
+      // Only notifications (no id) are session updates; a request named session/update is left
+      // to the SDK, which answers it with an error.
+      if (msg.method !== acp.methods.client.session.update || 'id' in msg) return false;
+      const params = msg.params;
+      const sessionId = isRecord(params) ? params.sessionId : undefined;
+      const update = isRecord(params) ? params.update : undefined;
+      if (typeof sessionId !== 'string' || !isRecord(update)) {
+        log.warn('Ignored a session/update without a sessionId or update object.');
+        return true;
+      }
+      opts.onUpdate(sessionId, update);
+      return true;
+    };
+    const transport = createNdJsonTransport(proc.stdin, proc.stdout, { log, onInbound });
+    const app = AgentConnection.buildClient(handlers, opts.clientInfo.name, log);
+    const conn = app.connect(transport.stream);
+    const connection = new AgentConnection(proc, conn, handlers, opts, log);
+    // The SDK closes on EOF with a generic error; closing with the exit first gives every pending
+    // request (and every incoming handler's signal) the real reason.
+    proc.onExit((exit) => conn.close(connection.exitError(exit)));
+    return connection;
+  }
+
+  private static buildClient(handlers: ClientHandlers, name: string, log: ProtocolLog): acp.ClientApp {
+    const m = acp.methods.client;
+    const app = acp.client({ name });
+    app.onRequest(m.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
+    // Updates are consumed by the transport tap in arrival order; this is never reached for
+    // well-formed notifications, but keeps the SDK from treating the method as unknown.
+    app.onNotification(m.session.update, () => undefined);
+    const { readTextFile, writeTextFile, createTerminal, terminalOutput, waitForTerminalExit, killTerminal, releaseTerminal } = handlers;
+    if (readTextFile) app.onRequest(m.fs.readTextFile, ({ params }) => readTextFile.call(handlers, params));
+    if (writeTextFile) app.onRequest(m.fs.writeTextFile, ({ params }) => writeTextFile.call(handlers, params));
+    if (createTerminal) app.onRequest(m.terminal.create, ({ params }) => createTerminal.call(handlers, params));
+    if (terminalOutput) app.onRequest(m.terminal.output, ({ params }) => terminalOutput.call(handlers, params));
+    if (waitForTerminalExit) app.onRequest(m.terminal.waitForExit, ({ params }) => waitForTerminalExit.call(handlers, params));
+    if (killTerminal) app.onRequest(m.terminal.kill, ({ params }) => killTerminal.call(handlers, params));
+    if (releaseTerminal) app.onRequest(m.terminal.release, ({ params }) => releaseTerminal.call(handlers, params));
+    const caps = capabilitiesFor(handlers);
+    const someTerminal = Boolean(createTerminal || terminalOutput || waitForTerminalExit || killTerminal || releaseTerminal);
+    if (someTerminal && !caps.terminal) log.warn('Some terminal handlers are missing: the terminal capability is not advertised.');
+    return app;
+  }
+
+  /** The agent's answer to `initialize`. Throws before {@link initialize} has succeeded. */
+  get initializeResult(): acp.InitializeResponse {
+    if (!this.initResult) throw new Error('initialize() has not completed yet.');
+    return this.initResult;
+  }
+
+  async initialize(): Promise<acp.InitializeResponse> {
+    const result = await this.call(() =>
+      this.conn.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: capabilitiesFor(this.handlers),
+        clientInfo: { name: this.opts.clientInfo.name, version: this.opts.clientInfo.version },
+      }),
+    );
+    if (result.protocolVersion !== acp.PROTOCOL_VERSION) {
+      this.log.warn(`Agent '${this.process.name}' answered with protocol version ${String(result.protocolVersion)}; Tandem speaks ${acp.PROTOCOL_VERSION}.`);
+    }
+    this.initResult = result;
+    return result;
+  }
+
+  async authenticate(methodId: string): Promise<void> {
+    await this.call(() => this.conn.agent.request(acp.methods.agent.authenticate, { methodId }));
+  }
+
+  newSession(cwd: string): Promise<acp.NewSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }));
+  }
+
+  prompt(sessionId: string, text: string): Promise<acp.PromptResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }));
+  }
+
+  /** Sends `session/cancel`. Never throws: cancelling a dead agent has nothing left to stop. */
+  async cancel(sessionId: string): Promise<void> {
+    try {
+      await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    } catch (err) {
+      this.log.info(`session/cancel not sent: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Closes the connection (pending requests reject). Does not kill the process. Safe twice. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.conn.close(new Error('The connection to the agent was closed.'));
+  }
+
+  private exitError(exit: AgentExit): AgentExitedError {
+    return new AgentExitedError(this.process.name, exit, this.process.stderrTail(), this.process.describeExit(exit));
+  }
+
+  /**
+   * Runs a request; when it fails for any reason other than the agent's own JSON-RPC error, and the
+   * process is gone (or goes within a moment), the error becomes an {@link AgentExitedError}.
+   */
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof acp.RequestError || err instanceof AgentExitedError || this.disposed) throw err;
+      const exit = this.process.exit ?? (await Promise.race([this.process.exited, delay(EXIT_REPORT_WAIT_MS)]));
+      if (exit) throw this.exitError(exit);
+      throw err;
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}
+
+/** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
+function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
+  if (!secrets.some((s) => s.length >= 4)) return log;
+  const r = createRedactor(secrets);
+  return {
+    message: (direction, raw) => log.message(direction, r(raw)),
+    info: (text) => log.info(r(text)),
+    warn: (text) => log.warn(r(text)),
+    error: (text) => log.error(r(text)),
+    stderr: (agentName, line) => log.stderr(agentName, r(line)),
+  };
+}

@@ -1,0 +1,296 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { resolveCommand } from './commandResolver';
+import { redactSecrets } from './protocolLog';
+import type { ProtocolLog } from './protocolLog';
+
+/** One entry of `tandem.agents`, resolved for launching. Same shape as Zed's `agent_servers`. */
+export interface AgentLaunchConfig {
+  /** Display name (the key in `tandem.agents`). */
+  name: string;
+  /** Executable name (looked up on PATH) or path. Never run through a shell. */
+  command: string;
+  args: string[];
+  /** Merged over the editor's environment. Values count as secrets: never logged. */
+  env: Record<string, string>;
+  /** Working directory of the agent (the first workspace folder). */
+  cwd: string;
+}
+
+/** Why an agent could not be started at all. */
+export type AgentStartErrorCode = 'not_found' | 'spawn_failed';
+
+export class AgentStartError extends Error {
+  constructor(
+    readonly code: AgentStartErrorCode,
+    message: string,
+    /** The OS error code (ENOENT, EACCES, …) when spawning failed. */
+    readonly osCode?: string,
+  ) {
+    super(message);
+    this.name = 'AgentStartError';
+  }
+}
+
+/** How the agent process ended. `error` is set when it never really started (spawn error). */
+export interface AgentExit {
+  code: number | null;
+  signal: string | null;
+  error?: AgentStartError;
+}
+
+const KILL_GRACE_MS = 2000;
+/** After 'exit', how long to wait for stdio to drain before reporting the exit anyway. */
+const CLOSE_GRACE_MS = 1000;
+const STDERR_KEEP_LINES = 200;
+const STDERR_MAX_LINE = 4000;
+
+/**
+ * One running agent process. Spawned without a shell; on POSIX in its own process group so that
+ * kill() takes its whole tree (agents launched through npx start grandchildren).
+ */
+export class AgentProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** Resolves once, when the process has exited (or failed to spawn). Never rejects. */
+  readonly exited: Promise<AgentExit>;
+  /** Values that must never appear in logs (the configured env values). */
+  readonly secrets: string[];
+
+  private exitInfo: AgentExit | undefined;
+  private resolveExited!: (exit: AgentExit) => void;
+  private readonly exitListeners = new Set<(exit: AgentExit) => void>();
+  private readonly stderrLines: string[] = [];
+  private stderrPartial = '';
+  private killing: Promise<void> | undefined;
+  private disposed = false;
+
+  private constructor(
+    readonly config: AgentLaunchConfig,
+    private readonly child: ChildProcess,
+    private readonly log: ProtocolLog,
+  ) {
+    this.secrets = Object.values(config.env);
+    this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    // Both pipes exist because stdio is 'pipe' for all three.
+    this.stdin = child.stdin as Writable;
+    this.stdout = child.stdout as Readable;
+    this.wire();
+  }
+
+  /**
+   * Spawns the agent. Throws {@link AgentStartError} `not_found` synchronously when the command
+   * cannot be resolved; later spawn failures (EACCES, …) resolve {@link exited} with `error` set.
+   */
+  static start(cfg: AgentLaunchConfig, log: ProtocolLog): AgentProcess {
+    const env = agentEnvironment(cfg.env);
+    const resolved = resolveCommand(cfg.command, env);
+    if (!resolved) {
+      throw new AgentStartError('not_found', `Command '${cfg.command}' was not found on PATH. Install the agent or set an absolute path in tandem.agents.`);
+    }
+    const secrets = Object.values(cfg.env);
+    log.info(redactSecrets(`Starting agent '${cfg.name}': ${[resolved, ...cfg.args].join(' ')} (cwd ${cfg.cwd})`, secrets));
+    const { file, args, verbatim } = spawnTarget(resolved, cfg.args);
+    const child = spawn(file, args, {
+      cwd: cfg.cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      windowsVerbatimArguments: verbatim,
+      shell: false,
+    });
+    return new AgentProcess(cfg, child, log);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Set once the process has exited. */
+  get exit(): AgentExit | undefined {
+    return this.exitInfo;
+  }
+
+  /** Calls `cb` once when the process exits (immediately-after if it already has). */
+  onExit(cb: (exit: AgentExit) => void): { dispose(): void } {
+    if (this.exitInfo) {
+      const info = this.exitInfo;
+      queueMicrotask(() => cb(info));
+      return { dispose: () => undefined };
+    }
+    this.exitListeners.add(cb);
+    return { dispose: () => this.exitListeners.delete(cb) };
+  }
+
+  /** The last lines the agent wrote to stderr (redacted), for error messages. */
+  stderrTail(maxLines = 40): string {
+    const lines = this.stderrPartial ? [...this.stderrLines, redactSecrets(this.stderrPartial, this.secrets)] : this.stderrLines;
+    return lines.slice(-maxLines).join('\n');
+  }
+
+  /** "exited with code 3" / "was killed by SIGTERM" / "could not be started: …" */
+  describeExit(exit: AgentExit | undefined = this.exitInfo): string {
+    if (!exit) return 'is running';
+    if (exit.error) return `could not be started: ${exit.error.message}`;
+    if (exit.signal) return `was killed by ${exit.signal}`;
+    return `exited with code ${exit.code ?? 'unknown'}`;
+  }
+
+  /**
+   * SIGTERM to the process group, SIGKILL after 2 s; resolves when the process has exited.
+   * Safe to call any number of times.
+   */
+  kill(): Promise<void> {
+    if (this.exitInfo) return Promise.resolve();
+    if (!this.killing) {
+      this.killing = (async () => {
+        this.signalTree('SIGTERM');
+        const timer = setTimeout(() => this.signalTree('SIGKILL'), KILL_GRACE_MS);
+        try {
+          await this.exited;
+        } finally {
+          clearTimeout(timer);
+        }
+      })();
+    }
+    return this.killing;
+  }
+
+  /** Kills the process (without waiting) and drops listeners. Safe to call twice. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    void this.kill();
+    this.exitListeners.clear();
+  }
+
+  private wire(): void {
+    const { child } = this;
+    // EPIPE when writing to an agent that died must not become an uncaught 'error' event.
+    child.stdin?.on('error', (err) => this.log.info(`Agent '${this.name}' stdin closed: ${err.message}`));
+    child.stdout?.on('error', (err) => this.log.warn(`Agent '${this.name}' stdout error: ${err.message}`));
+    child.stderr?.on('error', (err) => this.log.warn(`Agent '${this.name}' stderr error: ${err.message}`));
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      // A spawn failure (ENOENT, EACCES): there will be no 'exit'. Other errors (kill failures)
+      // happen on a live process and are only logged.
+      if (child.pid === undefined || err.syscall?.startsWith('spawn')) {
+        const error = new AgentStartError('spawn_failed', `Could not start agent '${this.name}' (${this.config.command}): ${err.message}`, err.code);
+        this.log.error(redactSecrets(error.message, this.secrets));
+        this.finish({ code: null, signal: null, error });
+      } else {
+        this.log.warn(`Agent '${this.name}': ${err.message}`);
+      }
+    });
+
+    let exitedWith: AgentExit | undefined;
+    child.on('exit', (code, signal) => {
+      exitedWith = { code, signal };
+      // Grandchildren still in the group (a command the agent started) would keep our pipes open
+      // and live on as orphans: the agent is gone, so they go too.
+      if (process.platform !== 'win32') this.signalTree('SIGKILL');
+      setTimeout(() => this.finish(exitedWith ?? { code, signal }), CLOSE_GRACE_MS).unref();
+    });
+    // 'close' comes after stdio has drained, so the stderr tail is complete when we report.
+    child.on('close', (code, signal) => this.finish(exitedWith ?? { code, signal }));
+  }
+
+  private finish(exit: AgentExit): void {
+    if (this.exitInfo) return;
+    if (this.stderrPartial) {
+      // The last line had no newline: it still belongs in the log and the tail.
+      this.onStderr('\n');
+    }
+    this.exitInfo = exit;
+    if (!exit.error) this.log.info(`Agent '${this.name}' ${this.describeExit(exit)}.`);
+    this.resolveExited(exit);
+    for (const cb of [...this.exitListeners]) {
+      try {
+        cb(exit);
+      } catch (err) {
+        this.log.error(`Exit listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.exitListeners.clear();
+  }
+
+  private onStderr(chunk: string): void {
+    const parts = (this.stderrPartial + chunk).split(/\r?\n/);
+    this.stderrPartial = parts.pop() ?? '';
+    // A stderr that never prints a newline must not grow without bound.
+    if (this.stderrPartial.length > STDERR_MAX_LINE) {
+      parts.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    for (const raw of parts) {
+      const line = redactSecrets(raw.length > STDERR_MAX_LINE ? raw.slice(0, STDERR_MAX_LINE) + '…' : raw, this.secrets);
+      this.stderrLines.push(line);
+      this.log.stderr(this.name, line);
+    }
+    if (this.stderrLines.length > STDERR_KEEP_LINES) this.stderrLines.splice(0, this.stderrLines.length - STDERR_KEEP_LINES);
+  }
+
+  private signalTree(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    if (process.platform === 'win32') {
+      // No process groups: taskkill /T takes the tree. Always forceful, so SIGTERM and SIGKILL
+      // are the same here.
+      const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      killer.on('error', () => this.child.kill());
+      return;
+    }
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone. Fall back to the leader alone in case it left the group.
+      if (!this.exitInfo && this.child.exitCode === null && this.child.signalCode === null) {
+        try {
+          this.child.kill(signal);
+        } catch {
+          /* already gone */
+        }
+      }
+    }
+  }
+}
+
+/** process.env + the configured env, minus variables that break agents when inherited. */
+export function agentEnvironment(configured: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...configured };
+  // IS_SANDBOX=yes (set on some machines) makes Claude Code's ACP adapter ask its CLI to skip
+  // permissions, which the CLI refuses as root: session/new then fails with "Internal error".
+  // ELECTRON_RUN_AS_NODE is set by VS Code's extension host and would turn an Electron-based agent
+  // binary into plain node. Both only go through when the user configured them explicitly.
+  for (const name of ['IS_SANDBOX', 'ELECTRON_RUN_AS_NODE']) {
+    if (!Object.hasOwn(configured, name)) delete env[name];
+  }
+  return env;
+}
+
+/**
+ * Windows refuses to spawn .cmd/.bat without a shell (since Node 20.12), and npm installs agents as
+ * .cmd shims. Those go through cmd.exe with every argument quoted and cmd metacharacters escaped,
+ * so settings can still not inject commands.
+ */
+function spawnTarget(resolved: string, args: string[]): { file: string; args: string[]; verbatim: boolean } {
+  if (process.platform !== 'win32' || !/\.(cmd|bat)$/i.test(resolved)) return { file: resolved, args, verbatim: false };
+  const line = [resolved, ...args].map(quoteForCmd).join(' ');
+  return { file: process.env.ComSpec ?? path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'cmd.exe'), args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
+}
+
+function quoteForCmd(arg: string): string {
+  // CommandLineToArgvW rules: double the backslashes before a quote, escape quotes, wrap in quotes;
+  // then escape cmd's metacharacters with ^ (twice: .cmd shims re-parse their arguments).
+  const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, '$1$1')}"`;
+  return quoted.replace(/[()%!^"<>&|]/g, '^^^$&');
+}

@@ -1,0 +1,78 @@
+/**
+ * Where the ACP core reports what happens on the wire and around the agent process. The core never
+ * imports `vscode`; the editor adapter implements this on a LogOutputChannel, tests use
+ * {@link MemoryProtocolLog}.
+ */
+export interface ProtocolLog {
+  /** One JSON-RPC message as it crossed the wire ('in' = from the agent). `raw` is one JSON line. */
+  message(direction: 'in' | 'out', raw: string): void;
+  info(text: string): void;
+  warn(text: string): void;
+  error(text: string): void;
+  /** One line the agent wrote to stderr (already redacted by the caller). */
+  stderr(agentName: string, line: string): void;
+}
+
+/** One recorded log line; `level` names which {@link ProtocolLog} method produced it. */
+export interface MemoryLogLine {
+  time: string;
+  level: 'in' | 'out' | 'info' | 'warn' | 'error' | 'stderr';
+  text: string;
+}
+
+/** Keeps every line in memory with an ISO timestamp — for tests and for a log that has no UI yet. */
+export class MemoryProtocolLog implements ProtocolLog {
+  readonly lines: MemoryLogLine[] = [];
+
+  message(direction: 'in' | 'out', raw: string): void {
+    this.push(direction, raw);
+  }
+  info(text: string): void {
+    this.push('info', text);
+  }
+  warn(text: string): void {
+    this.push('warn', text);
+  }
+  error(text: string): void {
+    this.push('error', text);
+  }
+  stderr(agentName: string, line: string): void {
+    this.push('stderr', `[${agentName}] ${line}`);
+  }
+
+  /** Texts of the lines of one level, in order. */
+  of(level: MemoryLogLine['level']): string[] {
+    return this.lines.filter((l) => l.level === level).map((l) => l.text);
+  }
+
+  /** Everything as `time level text` lines, as a user would read it in the output channel. */
+  toString(): string {
+    return this.lines.map((l) => `${l.time} ${l.level} ${l.text}`).join('\n');
+  }
+
+  private push(level: MemoryLogLine['level'], text: string): void {
+    this.lines.push({ time: new Date().toISOString(), level, text });
+  }
+}
+
+/**
+ * Replaces every occurrence of each secret with `***`. Secrets shorter than 4 characters are left
+ * alone: masking values like "1" or "yes" would shred the log and protect nothing.
+ */
+export function redactSecrets(text: string, secrets: string[]): string {
+  return createRedactor(secrets)(text);
+}
+
+/** The same as {@link redactSecrets}, with the secret list prepared once (for hot paths). */
+export function createRedactor(secrets: string[]): (text: string) => string {
+  // Longest first, so a secret that contains another one is masked whole.
+  const usable = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  if (usable.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const secret of usable) {
+      if (out.includes(secret)) out = out.split(secret).join('***');
+    }
+    return out;
+  };
+}

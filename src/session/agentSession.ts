@@ -1,0 +1,408 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { AgentConnection, type ClientHandlers } from '../acp/agentConnection';
+import { AgentProcess, type AgentExit, type AgentLaunchConfig } from '../acp/agentProcess';
+import type { ProtocolLog } from '../acp/protocolLog';
+import { FsHandler, type FileAccess } from '../client/fsHandler';
+import type { PathPolicy } from '../client/pathPolicy';
+import { PermissionBroker } from '../client/permissionBroker';
+import { TerminalManager } from '../client/terminalManager';
+import type { HostMessage, PermissionView, SessionStatus, TerminalView } from '../protocol/messages';
+import { Disposable, Emitter } from '../util/disposable';
+import { describeStartFailure } from './startFailure';
+import { SessionReducer } from './sessionReducer';
+import { TerminalViews } from './terminalViews';
+
+/** What a session needs from its surroundings; the VS Code adapter provides the editor-aware parts. */
+export interface AgentSessionDeps {
+  agent: AgentLaunchConfig;
+  log: ProtocolLog;
+  clientInfo: { name: string; version: string };
+  files: FileAccess;
+  policy: PathPolicy;
+  /** Follow-along: reveal a file the agent touches. */
+  follow(path: string, line: number | undefined): void;
+  /** Called when a permission prompt appears, so the host can notify a hidden panel. */
+  onPermissionRequested?(info: { requestId: string; title: string; options: acp.PermissionOption[] }): void;
+  /** How long to wait for the agent to confirm a cancel before ending the turn ourselves. */
+  cancelGraceMs?: number;
+}
+
+/** Error code ACP agents use for "authentication required". */
+const AUTH_REQUIRED = -32000;
+
+/**
+ * One agent process and its current ACP session: spawns the agent, runs turns, serves its requests
+ * and turns everything into host → webview messages through a single reducer.
+ */
+export class AgentSession extends Disposable {
+  private readonly reducer: SessionReducer;
+  private readonly terminals = new TerminalViews();
+  private readonly messages = this.register(new Emitter<HostMessage>());
+  readonly onMessage = this.messages.event;
+
+  private proc: AgentProcess | undefined;
+  private conn: AgentConnection | undefined;
+  private broker: PermissionBroker | undefined;
+  private terminalManager: TerminalManager | undefined;
+  private sessionId: string | undefined;
+  private authMethods: acp.AuthMethod[] = [];
+  private statusValue: SessionStatus;
+  /** Bumped per turn so a late answer to an abandoned turn cannot end a newer one. */
+  private turnToken = 0;
+  private cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped per start so events of a replaced process are ignored. */
+  private generation = 0;
+
+  constructor(private readonly deps: AgentSessionDeps) {
+    super();
+    this.reducer = new SessionReducer({
+      isInWorkspace: (p) => deps.policy.isInWorkspace(p),
+      warn: (text) => deps.log.warn(text),
+    });
+    this.statusValue = { kind: 'starting', agentName: deps.agent.name };
+  }
+
+  get status(): SessionStatus {
+    return this.statusValue;
+  }
+
+  get agentName(): string {
+    return this.deps.agent.name;
+  }
+
+  snapshotParts(): { status: SessionStatus; entries: ReturnType<SessionReducer['entries']>; terminals: Record<string, TerminalView> } {
+    return { status: this.statusValue, entries: this.reducer.entries(), terminals: this.terminals.all() };
+  }
+
+  /** Spawns the agent, initializes and opens a session. Never rejects: failures become error entries. */
+  async start(): Promise<void> {
+    const generation = ++this.generation;
+    this.setStatus({ kind: 'starting', agentName: this.agentName });
+    try {
+      const proc = AgentProcess.start(this.deps.agent, this.deps.log);
+      this.proc = proc;
+      proc.onExit((exit) => this.handleExit(generation, exit));
+      this.broker = new PermissionBroker();
+      this.terminalManager = this.createTerminalManager();
+      const conn = await AgentConnection.open(proc, this.createHandlers(), {
+        log: this.deps.log,
+        clientInfo: this.deps.clientInfo,
+        onUpdate: (sessionId, update) => this.handleUpdate(generation, sessionId, update),
+      });
+      this.conn = conn;
+      const init = await conn.initialize();
+      this.authMethods = init.authMethods ?? [];
+      if (generation !== this.generation) return;
+      await this.openSession(generation);
+    } catch (err) {
+      if (generation !== this.generation) return;
+      this.failStart(err);
+    }
+  }
+
+  private async openSession(generation: number): Promise<void> {
+    const conn = this.conn;
+    if (!conn) return;
+    try {
+      const result = await conn.newSession(this.deps.agent.cwd);
+      if (generation !== this.generation) return;
+      this.sessionId = result.sessionId;
+      this.setStatus({ kind: 'ready', agentName: this.agentName });
+    } catch (err) {
+      if (generation !== this.generation) return;
+      if (errorCode(err) === AUTH_REQUIRED && this.authMethods.length > 0) {
+        const names = this.authMethods.map((m) => m.name).join(', ');
+        this.emitAll(this.reducer.addError(`${this.agentName} needs you to sign in (${names}).`, errorMessage(err), 'signIn'));
+        this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: 'Sign-in required' });
+        return;
+      }
+      throw err;
+    }
+  }
+
+  /** Runs the agent's first auth method, then opens the session again. */
+  async signIn(): Promise<void> {
+    const method = this.authMethods[0];
+    if (!this.conn || !method) return this.restart();
+    const generation = this.generation;
+    this.setStatus({ kind: 'starting', agentName: this.agentName });
+    try {
+      await this.conn.authenticate(method.id);
+      await this.openSession(generation);
+    } catch (err) {
+      this.failStart(err);
+    }
+  }
+
+  async prompt(text: string): Promise<void> {
+    const conn = this.conn;
+    const sessionId = this.sessionId;
+    if (!conn || !sessionId || this.statusValue.kind !== 'ready') {
+      this.deps.log.warn(`Prompt ignored: the session is ${this.statusValue.kind}.`);
+      return;
+    }
+    const token = ++this.turnToken;
+    this.emitAll(this.reducer.addUserMessage(text));
+    this.setStatus({ kind: 'running', agentName: this.agentName });
+    try {
+      const response = await conn.prompt(sessionId, text);
+      this.finishTurn(token, response.stopReason);
+    } catch (err) {
+      if (token !== this.turnToken) return;
+      if (this.isCancelling()) {
+        // Spec: a cancelled turn is not an error, even when the agent answers with one.
+        this.finishTurn(token, 'cancelled');
+      } else if (await this.agentExited()) {
+        // The exit handler reports the crash with the stderr tail.
+      } else {
+        this.emitAll(this.reducer.addError(`The agent could not complete the turn: ${errorMessage(err)}`, undefined, 'showLog'));
+        this.finishTurn(token, 'error');
+      }
+    }
+  }
+
+  /** Stop button: session/cancel, pending permissions answered `cancelled`, bounded wait for the agent. */
+  cancel(): void {
+    if (this.statusValue.kind !== 'running' || !this.conn || !this.sessionId) return;
+    const token = this.turnToken;
+    this.setStatus({ kind: 'cancelling', agentName: this.agentName });
+    this.cancelPermissions();
+    this.emitAll(this.reducer.markCancelling());
+    this.conn.cancel(this.sessionId).catch((err) => this.deps.log.warn(`session/cancel failed: ${errorMessage(err)}`));
+    const grace = this.deps.cancelGraceMs ?? 10_000;
+    this.cancelTimer = setTimeout(() => {
+      if (token !== this.turnToken || this.statusValue.kind !== 'cancelling') return;
+      this.emitAll(
+        this.reducer.addError(
+          `${this.agentName} did not confirm the cancellation within ${Math.round(grace / 1000)} s; the turn was ended here. Restart the agent if it keeps working.`,
+          undefined,
+          'restart',
+        ),
+      );
+      this.finishTurn(token, 'cancelled');
+    }, grace);
+  }
+
+  respondPermission(requestId: string, optionId: string): void {
+    if (!this.broker?.respond(requestId, optionId)) {
+      this.deps.log.warn(`Permission ${requestId} was already answered or is unknown.`);
+    }
+  }
+
+  /** Kills the agent and starts it again; the thread stays. */
+  async restart(): Promise<void> {
+    await this.teardown();
+    await this.start();
+  }
+
+  /** Clears the thread and opens a fresh session (restarting the agent if it is not running). */
+  async newSession(): Promise<void> {
+    this.emitAll(this.reducer.clear());
+    this.terminals.clear();
+    if (this.conn && (this.statusValue.kind === 'ready' || this.statusValue.kind === 'running')) {
+      if (this.statusValue.kind === 'running') this.cancel();
+      this.clearCancelTimer();
+      this.turnToken++;
+      this.setStatus({ kind: 'starting', agentName: this.agentName });
+      try {
+        await this.openSession(this.generation);
+      } catch (err) {
+        this.failStart(err);
+      }
+      return;
+    }
+    await this.restart();
+  }
+
+  /** The host keeps terminal output for the webview and for "Open in terminal". */
+  terminalView(terminalId: string): TerminalView | undefined {
+    return this.terminals.get(terminalId);
+  }
+
+  onTerminalOutput(listener: (terminalId: string, text: string) => void): { dispose(): void } {
+    return this.terminals.onAppend(listener);
+  }
+
+  findDiff(entryId: string, index: number): { path: string; oldText: string | null; newText: string; title: string } | undefined {
+    const entry = this.reducer.entries().find((e) => e.id === entryId);
+    if (!entry || entry.kind !== 'tool_call') return undefined;
+    const item = entry.content[index];
+    if (!item || item.type !== 'diff') return undefined;
+    return { path: item.path, oldText: item.oldText, newText: item.newText, title: entry.title };
+  }
+
+  override dispose(): void {
+    void this.teardown();
+    super.dispose();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private createHandlers(): ClientHandlers {
+    const fs = new FsHandler({ files: this.deps.files, policy: this.deps.policy, onTouched: (path, line) => this.deps.follow(path, line) });
+    const terminals = this.terminalManager!;
+    return {
+      requestPermission: (params, signal) => this.requestPermission(params, signal),
+      readTextFile: (p) => fs.readTextFile(p),
+      writeTextFile: (p) => fs.writeTextFile(p),
+      createTerminal: (p) => terminals.create(p),
+      terminalOutput: (p) => terminals.output(p),
+      waitForTerminalExit: (p) => terminals.waitForExit(p),
+      killTerminal: (p) => terminals.kill(p),
+      releaseTerminal: (p) => terminals.release(p),
+    };
+  }
+
+  private createTerminalManager(): TerminalManager {
+    const manager = new TerminalManager({ defaultCwd: this.deps.agent.cwd, baseEnv: process.env, policy: this.deps.policy });
+    manager.onDidChange((event) => {
+      const message = this.terminals.apply(event);
+      if (message) this.emit(message);
+    });
+    return manager;
+  }
+
+  private async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const broker = this.broker;
+    if (!broker || params.sessionId !== this.sessionId) {
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    const { requestId, response } = broker.request(params, signal);
+    this.emitAll(this.reducer.attachPermission(params.toolCall, requestId, params.options));
+    this.deps.onPermissionRequested?.({
+      requestId,
+      title: this.reducer.findToolCall(params.toolCall.toolCallId)?.title ?? 'Tool call',
+      options: params.options,
+    });
+    const result = await response;
+    const state: PermissionView['state'] =
+      result.outcome.outcome === 'selected' ? { kind: 'selected', optionId: result.outcome.optionId } : { kind: 'cancelled' };
+    this.emitAll(this.reducer.resolvePermission(requestId, state));
+    return result;
+  }
+
+  private handleUpdate(generation: number, sessionId: string, update: Record<string, unknown>): void {
+    if (generation !== this.generation) return;
+    if (sessionId !== this.sessionId) {
+      this.deps.log.warn(`Update for unknown session ${sessionId} ignored.`);
+      return;
+    }
+    this.emitAll(this.reducer.applyUpdate(update));
+    this.followLocations(update);
+  }
+
+  /** Follow-along from tool call locations: agents that edit the disk themselves only report these. */
+  private followLocations(update: Record<string, unknown>): void {
+    const locations = update.locations;
+    if (!Array.isArray(locations) || locations.length === 0) return;
+    const last = locations[locations.length - 1] as { path?: unknown; line?: unknown };
+    if (typeof last?.path !== 'string' || !this.deps.policy.isInWorkspace(last.path)) return;
+    this.deps.follow(last.path, typeof last.line === 'number' ? last.line : undefined);
+  }
+
+  /** Read through a method: TypeScript would otherwise keep the narrowing from before the await. */
+  private isCancelling(): boolean {
+    return this.statusValue.kind === 'cancelling';
+  }
+
+  /** A failed request may be the first sign of a crash: give the exit event a moment to arrive. */
+  private async agentExited(): Promise<boolean> {
+    const proc = this.proc;
+    if (!proc) return true;
+    const exited = await Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 500))]);
+    return exited;
+  }
+
+  private finishTurn(token: number, stopReason: string): void {
+    if (token !== this.turnToken) return;
+    this.turnToken++;
+    this.clearCancelTimer();
+    this.cancelPermissions();
+    this.emitAll(this.reducer.endTurn(stopReason));
+    if (this.statusValue.kind === 'running' || this.statusValue.kind === 'cancelling') {
+      this.setStatus({ kind: 'ready', agentName: this.agentName });
+    }
+  }
+
+  private handleExit(generation: number, exit: AgentExit): void {
+    if (generation !== this.generation || this.isDisposed) return;
+    const how = this.proc?.describeExit(exit) ?? `exited with code ${exit.code}`;
+    const during =
+      this.statusValue.kind === 'running' || this.statusValue.kind === 'cancelling'
+        ? ' during the turn'
+        : this.statusValue.kind === 'starting'
+          ? ' while starting'
+          : '';
+    this.cancelPermissions();
+    this.emitAll(this.reducer.markCancelling());
+    this.turnToken++;
+    this.clearCancelTimer();
+    const tail = this.proc?.stderrTail() ?? '';
+    this.emitAll(this.reducer.addError(`${this.agentName} ${how}${during}.`, tail || undefined, 'restart'));
+    this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: `The agent ${how}.` });
+    void this.terminalManager?.disposeAll();
+    this.conn?.dispose();
+    this.conn = undefined;
+    this.sessionId = undefined;
+  }
+
+  private failStart(err: unknown): void {
+    const failure = describeStartFailure(err, this.agentName, this.proc?.stderrTail() ?? '');
+    // The exit handler already reported a process that died while starting.
+    if (this.statusValue.kind === 'stopped') return;
+    this.emitAll(this.reducer.addError(failure.message, failure.detail, failure.action));
+    this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: failure.message });
+    void this.teardown();
+  }
+
+  private cancelPermissions(): void {
+    // Resolving the broker's promises makes requestPermission() emit the cancelled state.
+    this.broker?.cancelAll();
+  }
+
+  private clearCancelTimer(): void {
+    if (this.cancelTimer) clearTimeout(this.cancelTimer);
+    this.cancelTimer = undefined;
+  }
+
+  private async teardown(): Promise<void> {
+    this.generation++;
+    this.turnToken++;
+    this.clearCancelTimer();
+    this.broker?.dispose();
+    this.broker = undefined;
+    const manager = this.terminalManager;
+    this.terminalManager = undefined;
+    const conn = this.conn;
+    this.conn = undefined;
+    this.sessionId = undefined;
+    const proc = this.proc;
+    this.proc = undefined;
+    conn?.dispose();
+    await Promise.allSettled([manager?.disposeAll(), proc?.kill()]);
+  }
+
+  private setStatus(status: SessionStatus): void {
+    this.statusValue = status;
+    this.emit({ type: 'statusChanged', status });
+  }
+
+  private emit(message: HostMessage): void {
+    this.messages.fire(message);
+  }
+
+  private emitAll(messages: HostMessage[]): void {
+    for (const message of messages) this.messages.fire(message);
+  }
+}
+
+function errorCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === 'object' && err && 'message' in err) return String((err as { message: unknown }).message);
+  return String(err);
+}

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import type { HostMessage, WebviewMessage } from '../protocol/messages';
+import { Disposable } from '../util/disposable';
+import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
+import { coalesce } from './messageBatch';
+import { isWebviewMessage } from './messageGuard';
+import { renderWebviewHtml } from './webviewHtml';
+
+/** How long host → webview messages are gathered before one batch is posted. */
+const FLUSH_MS = 16;
+
+/**
+ * The sidebar chat view. The host owns the truth: on every `ready` (first load, reload, re-show) the
+ * webview gets a full snapshot, then keyed changes, coalesced into one post per frame so streaming
+ * thousands of chunks costs a few dozen posts a second.
+ */
+export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider, ChatSurface {
+  static readonly viewId = 'tandem.chat';
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private pending: HostMessage[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: SessionHost,
+  ) {
+    super();
+    host.attach(this);
+    this.register(host.onMessage((m) => this.enqueue(m)));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, vscode.Uri.joinPath);
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidChangeVisibility(() => {
+        // A hidden webview may be torn down; the next `ready` brings a fresh snapshot.
+        if (!view.visible) this.ready = false;
+      }),
+    ];
+    view.onDidDispose(() => {
+      subscriptions.forEach((s) => s.dispose());
+      if (this.view === view) this.view = undefined;
+      this.ready = false;
+    });
+  }
+
+  isVisible(): boolean {
+    return this.view?.visible === true;
+  }
+
+  reveal(): void {
+    if (this.view) this.view.show(false);
+    else void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  }
+
+  private receive(raw: unknown): void {
+    if (!isWebviewMessage(raw)) {
+      console.warn('Tandem: ignored malformed message from the panel', raw);
+      return;
+    }
+    const message: WebviewMessage = raw;
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.pending = [];
+      void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
+    }
+    this.host.handle(message).catch((err) => {
+      void vscode.window.showErrorMessage(`Tandem: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  private enqueue(message: HostMessage): void {
+    // Until the webview says ready, the snapshot it will ask for already contains this change.
+    if (!this.ready || !this.view) return;
+    this.pending.push(message);
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    const messages = coalesce(this.pending);
+    this.pending = [];
+    if (messages.length === 0) return;
+    void this.post(messages.length === 1 ? messages[0] : { type: 'batch', messages });
+  }
+
+  private async post(message: HostMessage): Promise<void> {
+    try {
+      await this.view?.webview.postMessage(message);
+    } catch (err) {
+      console.warn('Tandem: posting to the panel failed', err);
+    }
+  }
+
+  override dispose(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    super.dispose();
+  }
+}

@@ -1,0 +1,114 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentChoice, AgentPreset } from '../protocol/messages';
+
+/** One entry of `tandem.agents` (the shape of Zed's and JetBrains' `agent_servers`). */
+export interface AgentServerConfig {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export const DEMO_AGENT_NAME = 'Tandem Demo';
+
+/** Well-known ACP agents offered with one click when nothing is configured. */
+export const AGENT_PRESETS: ReadonlyArray<AgentPreset & { config: AgentServerConfig }> = [
+  { id: 'claude', name: 'Claude Code', commandLine: 'npx @zed-industries/claude-agent-acp', config: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] } },
+  { id: 'codex', name: 'Codex', commandLine: 'npx @zed-industries/codex-acp', config: { command: 'npx', args: ['-y', '@zed-industries/codex-acp'] } },
+  { id: 'gemini', name: 'Gemini CLI', commandLine: 'gemini --acp', config: { command: 'gemini', args: ['--acp'] } },
+  { id: 'opencode', name: 'OpenCode', commandLine: 'opencode acp', config: { command: 'opencode', args: ['acp'] } },
+  { id: 'goose', name: 'Goose', commandLine: 'goose acp', config: { command: 'goose', args: ['acp'] } },
+  { id: 'qwen', name: 'Qwen Code', commandLine: 'qwen --acp', config: { command: 'qwen', args: ['--acp'] } },
+  { id: 'demo', name: DEMO_AGENT_NAME, commandLine: 'built in (no model needed)', config: { command: '' } },
+];
+
+/** A resolved agent: what to spawn, plus where it came from. */
+export interface ResolvedAgent {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  builtIn: boolean;
+}
+
+/**
+ * Reads `tandem.agents` defensively (settings are user-edited JSON) and adds the built-in demo agent,
+ * which runs the bundled script with the editor's own Node (Electron as Node on the desktop).
+ */
+export class AgentSettings {
+  constructor(private readonly extensionPath: string) {}
+
+  configured(): Map<string, AgentServerConfig> {
+    const raw = vscode.workspace.getConfiguration('tandem').get<unknown>('agents') ?? {};
+    const out = new Map<string, AgentServerConfig>();
+    if (typeof raw !== 'object' || raw === null) return out;
+    for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+      const v = value as Partial<AgentServerConfig> | null;
+      if (!v || typeof v.command !== 'string' || v.command.trim() === '') continue;
+      out.set(name, {
+        command: v.command,
+        args: Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === 'string') : [],
+        env: v.env && typeof v.env === 'object' ? Object.fromEntries(Object.entries(v.env).filter(([, x]) => typeof x === 'string')) : {},
+      });
+    }
+    return out;
+  }
+
+  all(): ResolvedAgent[] {
+    const agents: ResolvedAgent[] = [];
+    for (const [name, config] of this.configured()) {
+      agents.push({ name, command: config.command, args: config.args ?? [], env: config.env ?? {}, builtIn: false });
+    }
+    if (!agents.some((a) => a.name === DEMO_AGENT_NAME)) agents.push(this.demoAgent());
+    return agents;
+  }
+
+  find(name: string | undefined): ResolvedAgent | undefined {
+    if (!name) return undefined;
+    return this.all().find((a) => a.name === name);
+  }
+
+  /** `tandem.defaultAgent`, else the first configured agent; the demo only when chosen explicitly. */
+  defaultAgentName(): string | undefined {
+    const chosen = vscode.workspace.getConfiguration('tandem').get<string>('defaultAgent');
+    if (chosen && this.find(chosen)) return chosen;
+    return this.configured().keys().next().value;
+  }
+
+  choices(): AgentChoice[] {
+    return this.all().map((a) => ({
+      name: a.name,
+      commandLine: a.builtIn ? 'built in (no model needed)' : [a.command, ...a.args].join(' '),
+      builtIn: a.builtIn,
+    }));
+  }
+
+  presets(): AgentPreset[] {
+    return AGENT_PRESETS.map(({ id, name, commandLine }) => ({ id, name, commandLine }));
+  }
+
+  /** Adds a preset to the user's `tandem.agents` and makes it the default. */
+  async addPreset(presetId: string): Promise<string | undefined> {
+    const preset = AGENT_PRESETS.find((p) => p.id === presetId);
+    if (!preset) return undefined;
+    const config = vscode.workspace.getConfiguration('tandem');
+    if (preset.id !== 'demo') {
+      const current = { ...(config.get<Record<string, AgentServerConfig>>('agents') ?? {}) };
+      current[preset.name] = preset.config;
+      await config.update('agents', current, vscode.ConfigurationTarget.Global);
+    }
+    await config.update('defaultAgent', preset.name, vscode.ConfigurationTarget.Global);
+    return preset.name;
+  }
+
+  private demoAgent(): ResolvedAgent {
+    return {
+      name: DEMO_AGENT_NAME,
+      command: process.execPath,
+      args: [path.join(this.extensionPath, 'dist', 'demoAgent.js')],
+      // Desktop VS Code's execPath is Electron: this makes it behave as plain Node.
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      builtIn: true,
+    };
+  }
+}
