@@ -267,6 +267,11 @@ export class AgentSession extends Disposable {
     if (!broker || params.sessionId !== this.sessionId) {
       return { outcome: { outcome: 'cancelled' } };
     }
+    if (!Array.isArray(params.options) || params.options.length === 0) {
+      // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
+      this.deps.log.warn('A permission request came without options; answered cancelled.');
+      return { outcome: { outcome: 'cancelled' } };
+    }
     const { requestId, response } = broker.request(params, signal);
     this.emitAll(this.reducer.attachPermission(params.toolCall, requestId, params.options));
     this.deps.onPermissionRequested?.({

@@ -1,0 +1,302 @@
+/**
+ * The single owner of one session's thread. It applies ACP `session/update` payloads (untrusted
+ * JSON) in the order the caller passes them and returns the host → webview messages that describe
+ * each change, so a mirror that replays those messages always equals `entries()`.
+ *
+ * Invariants: entry ids are unique and never reused (not even after `clear`); an entry keeps its
+ * position once added; nested arrays/objects of an entry are replaced, never mutated, so the shallow
+ * copies handed out stay true snapshots; no tool call is pending/in_progress right after `endTurn`.
+ */
+import type { AgentMessageEntry, Entry, ErrorEntry, HostMessage, PermissionView } from '../protocol/messages';
+import type { PlanEntry, ThoughtEntry, ToolCallEntry, UserEntry } from '../protocol/messages';
+import { isOpenStatus, mergeToolCallFields, newToolCallRecord, toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
+import { contentBlockToMarkdown, describe, isRecord, isUnrenderedUpdate } from './updateParsing';
+import { parsePermissionOptions, parsePlanItems } from './updateParsing';
+
+export interface ReducerOptions {
+  /** True when the path lies inside a workspace folder (decides whether follow-along may open it). */
+  isInWorkspace(path: string): boolean;
+  /** Where dropped or malformed parts of updates are reported (the protocol log). */
+  warn(text: string): void;
+}
+
+type TextEntry = UserEntry | AgentMessageEntry | ThoughtEntry;
+
+/** Prefix of the warning logged when the reducer itself fails; tests assert it never appears. */
+export const INTERNAL_ERROR_PREFIX = 'Session reducer internal error';
+
+export class SessionReducer {
+  private readonly list: Entry[] = [];
+  private readonly toolCalls = new Map<string, ToolCallRecord>();
+  /** toolCallIds whose status is pending/in_progress: what a turn end or Stop must settle. */
+  private readonly openCalls = new Set<string>();
+  /** requestId → toolCallId of every permission request, to find its card when it is answered. */
+  private readonly permissionOwners = new Map<string, string>();
+  /** toolCallIds whose card shows a prompt that is still pending. */
+  private readonly pendingPermissionCards = new Set<string>();
+  /** The entry streamed text may append to: always the last entry, or undefined. */
+  private streamTarget: { entry: TextEntry; messageId?: string } | undefined;
+  /** This turn's plan: every plan update replaces its items in place. */
+  private plan: PlanEntry | undefined;
+  private nextEntryNumber = 1;
+
+  constructor(private readonly opts: ReducerOptions) {}
+
+  /** Copies of the thread's entries, in order. */
+  entries(): Entry[] {
+    return this.list.map((entry) => ({ ...entry }));
+  }
+
+  findToolCall(toolCallId: string): ToolCallEntry | undefined {
+    const record = this.toolCalls.get(toolCallId);
+    return record === undefined ? undefined : { ...record.entry };
+  }
+
+  /** The user's prompt from the composer: starts a turn (new plan); agent echoes never extend it. */
+  addUserMessage(text: string): HostMessage[] {
+    this.plan = undefined;
+    return [this.push({ kind: 'user', id: this.newId(), text })];
+  }
+
+  /** Applies the `params.update` of one `session/update`. Never throws. */
+  applyUpdate(update: unknown): HostMessage[] {
+    return this.guarded(() => this.dispatch(update));
+  }
+
+  /**
+   * Shows a `session/request_permission` on its tool call's card, merging the request's ToolCallUpdate
+   * first (the request may be the first mention of the call). A request without a usable toolCallId still
+   * gets a card of its own, because the user must be able to answer it.
+   */
+  attachPermission(toolCall: unknown, requestId: string, options: unknown): HostMessage[] {
+    return this.guarded(() => {
+      const fields = isRecord(toolCall) ? toolCall : {};
+      let toolCallId = toolCallIdOf(fields.toolCallId);
+      if (toolCallId === undefined) {
+        this.warn(`Permission request ${describe(requestId)} names no toolCallId; shown on a card of its own.`);
+        toolCallId = `permission:${requestId}`;
+      }
+      const messages: HostMessage[] = [];
+      // A requestId reused for another card: the old prompt can no longer be answered, so it is cancelled.
+      const formerOwner = this.toolCalls.get(this.permissionOwners.get(requestId) ?? '');
+      if (formerOwner !== undefined && formerOwner.entry.toolCallId !== toolCallId) {
+        if (this.cancelPendingPermission(formerOwner)) messages.push(this.upserted(formerOwner.entry));
+      }
+      const record = this.upsertRecord(toolCallId, fields);
+      record.entry.permission = {
+        requestId,
+        options: parsePermissionOptions(options, this.warn),
+        state: { kind: 'pending' },
+      };
+      this.permissionOwners.set(requestId, toolCallId);
+      this.pendingPermissionCards.add(toolCallId);
+      messages.push(this.upserted(record.entry));
+      return messages;
+    });
+  }
+
+  /** Records the answer given to a permission request (selected option or cancelled). */
+  resolvePermission(requestId: string, state: PermissionView['state']): HostMessage[] {
+    const record = this.toolCalls.get(this.permissionOwners.get(requestId) ?? '');
+    const permission = record?.entry.permission;
+    if (record === undefined || permission === undefined || permission.requestId !== requestId) {
+      // Unknown, cleared, or superseded by a newer request on the same card: nothing shown changes.
+      return [];
+    }
+    const copy: PermissionView['state'] =
+      state.kind === 'selected' ? { kind: 'selected', optionId: state.optionId } : { kind: state.kind };
+    record.entry.permission = { ...permission, state: copy };
+    if (copy.kind === 'pending') this.pendingPermissionCards.add(record.entry.toolCallId);
+    else this.pendingPermissionCards.delete(record.entry.toolCallId);
+    return [this.upserted(record.entry)];
+  }
+
+  /**
+   * The prompt turn finished: unfinished tool calls become `cancelled` (no spinner outlives its turn),
+   * pending prompts are cancelled, and a turn_end entry shows the stop reason. Later updates still apply.
+   */
+  endTurn(stopReason: string): HostMessage[] {
+    const messages = this.settleOpenCalls();
+    messages.push(this.push({ kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) }));
+    this.plan = undefined;
+    return messages;
+  }
+
+  /**
+   * The user pressed Stop. The spec says the client SHOULD mark unfinished tool calls cancelled right
+   * away (and answer pending prompts `cancelled`); updates the agent still sends are applied on top.
+   */
+  markCancelling(): HostMessage[] {
+    return this.settleOpenCalls();
+  }
+
+  addError(message: string, detail?: string, action?: ErrorEntry['action']): HostMessage[] {
+    const entry: ErrorEntry = { kind: 'error', id: this.newId(), message };
+    if (detail !== undefined) entry.detail = detail;
+    if (action !== undefined) entry.action = action;
+    return [this.push(entry)];
+  }
+
+  /** A new session: the thread empties. Entry numbering continues so no id is ever reused. */
+  clear(): HostMessage[] {
+    this.list.length = 0;
+    this.toolCalls.clear();
+    this.openCalls.clear();
+    this.permissionOwners.clear();
+    this.pendingPermissionCards.clear();
+    this.streamTarget = undefined;
+    this.plan = undefined;
+    return [{ type: 'entriesCleared' }];
+  }
+
+  private dispatch(update: unknown): HostMessage[] {
+    if (!isRecord(update)) {
+      this.warn(`Ignored a session update that is not an object (got ${describe(update)}).`);
+      return [];
+    }
+    const kind = update.sessionUpdate;
+    switch (kind) {
+      case 'agent_message_chunk':
+        return this.appendChunk('agent', update);
+      case 'agent_thought_chunk':
+        return this.appendChunk('thought', update);
+      case 'user_message_chunk':
+        return this.appendChunk('user', update);
+      case 'plan':
+        return this.applyPlan(update.entries);
+      case 'tool_call':
+      case 'tool_call_update':
+        return this.applyToolCall(update);
+      default:
+        if (isUnrenderedUpdate(kind)) return [];
+        this.warn(`Ignored a session update of unknown kind ${describe(kind)}.`);
+        return [];
+    }
+  }
+
+  /**
+   * Streams a chunk into the last entry when it is the same kind of text (and, when the agent sends
+   * messageIds, the same message); otherwise starts a new entry. O(chunk): only the chunk is sent.
+   */
+  private appendChunk(kind: TextEntry['kind'], update: Record<string, unknown>): HostMessage[] {
+    const text = contentBlockToMarkdown(update.content, this.warn);
+    if (text === undefined || text.length === 0) return [];
+    const messageId = typeof update.messageId === 'string' ? update.messageId : undefined;
+    const target = this.streamTarget;
+    if (
+      target !== undefined &&
+      target.entry.kind === kind &&
+      (messageId === undefined || target.messageId === undefined || messageId === target.messageId)
+    ) {
+      target.entry.text += text;
+      if (messageId !== undefined) target.messageId = messageId;
+      return [{ type: 'textAppended', id: target.entry.id, text }];
+    }
+    const entry: TextEntry = { kind, id: this.newId(), text };
+    const message = this.push(entry);
+    this.streamTarget = messageId === undefined ? { entry } : { entry, messageId };
+    return [message];
+  }
+
+  private applyPlan(value: unknown): HostMessage[] {
+    const items = parsePlanItems(value, this.warn);
+    if (items === undefined) return [];
+    if (this.plan !== undefined) {
+      this.plan.items = items;
+      return [this.upserted(this.plan)];
+    }
+    const plan: PlanEntry = { kind: 'plan', id: this.newId(), items };
+    const message = this.push(plan);
+    this.plan = plan;
+    return [message];
+  }
+
+  private applyToolCall(update: Record<string, unknown>): HostMessage[] {
+    const toolCallId = toolCallIdOf(update.toolCallId);
+    if (toolCallId === undefined) {
+      this.warn(`Ignored a ${describe(update.sessionUpdate)} without a toolCallId (got ${describe(update.toolCallId)}).`);
+      return [];
+    }
+    // New or known, the card is sent whole: a new id is appended by the webview, a known one replaced.
+    return [this.upserted(this.upsertRecord(toolCallId, update).entry)];
+  }
+
+  /** Finds or creates the card for the id, merges the fields, and keeps the open-call set in step. */
+  private upsertRecord(toolCallId: string, fields: Record<string, unknown>): ToolCallRecord {
+    let record = this.toolCalls.get(toolCallId);
+    if (record === undefined) {
+      record = newToolCallRecord(this.newId(), toolCallId);
+      this.toolCalls.set(toolCallId, record);
+      this.list.push(record.entry);
+      this.streamTarget = undefined;
+    }
+    mergeToolCallFields(record, fields, { isInWorkspace: (path) => this.opts.isInWorkspace(path), warn: this.warn });
+    if (isOpenStatus(record.entry.status)) this.openCalls.add(toolCallId);
+    else this.openCalls.delete(toolCallId);
+    return record;
+  }
+
+  /** Every open tool call → cancelled, every pending prompt → cancelled; one upsert per changed card. */
+  private settleOpenCalls(): HostMessage[] {
+    const changed = new Set<string>(this.openCalls);
+    for (const toolCallId of this.openCalls) {
+      const record = this.toolCalls.get(toolCallId);
+      if (record !== undefined) record.entry.status = 'cancelled';
+    }
+    this.openCalls.clear();
+    for (const toolCallId of [...this.pendingPermissionCards]) {
+      const record = this.toolCalls.get(toolCallId);
+      if (record !== undefined && this.cancelPendingPermission(record)) changed.add(toolCallId);
+    }
+    this.pendingPermissionCards.clear();
+    const messages: HostMessage[] = [];
+    for (const toolCallId of changed) {
+      const record = this.toolCalls.get(toolCallId);
+      if (record !== undefined) messages.push(this.upserted(record.entry));
+    }
+    return messages;
+  }
+
+  /** Marks the card's prompt cancelled when it is pending; true when something changed. */
+  private cancelPendingPermission(record: ToolCallRecord): boolean {
+    const permission = record.entry.permission;
+    this.pendingPermissionCards.delete(record.entry.toolCallId);
+    if (permission === undefined || permission.state.kind !== 'pending') return false;
+    record.entry.permission = { ...permission, state: { kind: 'cancelled' } };
+    return true;
+  }
+
+  /** Appends a new entry at the end of the thread; text streaming restarts after it. */
+  private push(entry: Entry): HostMessage {
+    this.list.push(entry);
+    this.streamTarget = undefined;
+    return this.upserted(entry);
+  }
+
+  private upserted(entry: Entry): HostMessage {
+    return { type: 'entryUpserted', entry: { ...entry } };
+  }
+
+  /** Untrusted input must never throw into the connection's handlers; a bug is logged instead. */
+  private guarded(run: () => HostMessage[]): HostMessage[] {
+    try {
+      return run();
+    } catch (error) {
+      this.warn(`${INTERNAL_ERROR_PREFIX}: ${error instanceof Error ? error.message : describe(error)}`);
+      return [];
+    }
+  }
+
+  private newId(): string {
+    return `e${this.nextEntryNumber++}`;
+  }
+
+  /** Bound once so parsing helpers can take it as a plain function. */
+  private readonly warn = (text: string): void => {
+    try {
+      this.opts.warn(text);
+    } catch {
+      // A failing logger must not break the thread.
+    }
+  };
+}

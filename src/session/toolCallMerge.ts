@@ -1,0 +1,101 @@
+/**
+ * Merging `tool_call` / `tool_call_update` fields into one tool call card. Both update kinds are
+ * treated alike: agents repeat `tool_call` for a known id (an upsert) and send `tool_call_update` for ids
+ * never announced, so only the fields an update carries change; `content` and `locations` replace the lists.
+ */
+import type { ToolCallEntry, ToolStatus } from '../protocol/messages';
+import { inferToolKind } from './toolKinds';
+import { describe, formatRaw, isAbsent, parseLocations, parseToolContent, type Warn } from './updateParsing';
+
+/** Title of a card whose agent never sent one. */
+export const FALLBACK_TOOL_TITLE = 'Tool call';
+
+/** A card plus what the reducer needs to re-infer its kind when a later update sharpens the title. */
+export interface ToolCallRecord {
+  entry: ToolCallEntry;
+  /** The last `kind` the agent sent, unvalidated (undefined when never sent). */
+  agentKind: unknown;
+  /** The last rawInput the agent sent, kept for kind inference. */
+  rawInputValue: unknown;
+}
+
+const ACP_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
+
+/** Statuses that still show a spinner / waiting state: a turn may not end with one of these. */
+export function isOpenStatus(status: ToolStatus): boolean {
+  return status === 'pending' || status === 'in_progress';
+}
+
+/** The toolCallId of an update: a non-empty string (numbers are tolerated and stringified). */
+export function toolCallIdOf(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** A fresh card for an id first seen in `fields`; the fields themselves are merged afterwards. */
+export function newToolCallRecord(entryId: string, toolCallId: string): ToolCallRecord {
+  return {
+    entry: {
+      kind: 'tool_call',
+      id: entryId,
+      toolCallId,
+      title: FALLBACK_TOOL_TITLE,
+      toolKind: 'other',
+      status: 'pending',
+      content: [],
+      locations: [],
+    },
+    agentKind: undefined,
+    rawInputValue: undefined,
+  };
+}
+
+export interface MergeContext {
+  isInWorkspace(path: string): boolean;
+  warn: Warn;
+}
+
+/**
+ * Applies the fields an update carries to the card. Nested lists and objects are replaced, never
+ * mutated, so shallow copies of the entry handed out earlier stay valid snapshots.
+ */
+export function mergeToolCallFields(record: ToolCallRecord, fields: Record<string, unknown>, ctx: MergeContext): void {
+  const entry = record.entry;
+  const where = `tool call ${describe(entry.toolCallId)}`;
+
+  if (typeof fields.title === 'string') {
+    if (fields.title.length > 0) entry.title = fields.title;
+  } else if (!isAbsent(fields.title)) {
+    ctx.warn(`Ignored title ${describe(fields.title)} of ${where}.`);
+  }
+
+  if (!isAbsent(fields.kind)) record.agentKind = fields.kind;
+
+  if (!isAbsent(fields.status)) {
+    if (typeof fields.status === 'string' && ACP_STATUSES.has(fields.status)) {
+      entry.status = fields.status as ToolStatus;
+    } else {
+      ctx.warn(`Ignored status ${describe(fields.status)} of ${where}: not an ACP tool call status.`);
+    }
+  }
+
+  if (!isAbsent(fields.content)) {
+    const content = parseToolContent(fields.content, ctx.warn);
+    if (content !== undefined) entry.content = content;
+  }
+
+  if (!isAbsent(fields.locations)) {
+    const locations = parseLocations(fields.locations, ctx.isInWorkspace, ctx.warn);
+    if (locations !== undefined) entry.locations = locations;
+  }
+
+  if (!isAbsent(fields.rawInput)) {
+    record.rawInputValue = fields.rawInput;
+    entry.rawInput = formatRaw(fields.rawInput);
+  }
+  if (!isAbsent(fields.rawOutput)) entry.rawOutput = formatRaw(fields.rawOutput);
+
+  // Re-inferred on every update: a later title ("Edit" → "Edit a.ts") or kind may name the tool.
+  entry.toolKind = inferToolKind(record.agentKind, entry.title, record.rawInputValue);
+}
