@@ -82,7 +82,10 @@ export class AgentSession extends Disposable {
       const proc = AgentProcess.start(this.deps.agent, this.deps.log);
       this.proc = proc;
       proc.onExit((exit) => this.handleExit(generation, exit));
-      this.broker = new PermissionBroker();
+      this.broker = new PermissionBroker({
+        // Requests often carry only the toolCallId: the card we already have knows the kind.
+        kindOf: (params) => params.toolCall.kind ?? this.reducer.findToolCall(String(params.toolCall.toolCallId))?.toolKind,
+      });
       this.terminalManager = this.createTerminalManager();
       const conn = await AgentConnection.open(proc, this.createHandlers(), {
         log: this.deps.log,

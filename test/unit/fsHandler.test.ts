@@ -1,0 +1,291 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { FileAccessError, FsHandler, dominantEol, sliceLines } from '../../src/client/fsHandler';
+import type { FileAccess } from '../../src/client/fsHandler';
+import { NodeFileAccess } from '../../src/client/nodeFileAccess';
+import { PathPolicy } from '../../src/client/pathPolicy';
+import { ensureScriptedAgentBuilt, prepareScripted } from './helpers/scriptedAgentHarness';
+
+type Touch = { path: string; line: number | undefined; op: 'read' | 'write' };
+
+function setup(t: { after: (fn: () => void) => void }, files: FileAccess = new NodeFileAccess()) {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-fs-')));
+  t.after(() => fs.rmSync(ws, { recursive: true, force: true }));
+  const touched: Touch[] = [];
+  const policy = new PathPolicy({ roots: () => [ws], allowOutside: () => false, askOutside: async () => false });
+  const handler = new FsHandler({ files, policy, onTouched: (p, line, op) => touched.push({ path: p, line, op }) });
+  const read = (p: string, line?: number | null, limit?: number | null) =>
+    handler.readTextFile({ sessionId: 's', path: p, line, limit }).then((r) => r.content);
+  const write = (p: string, content: string) => handler.writeTextFile({ sessionId: 's', path: p, content });
+  return { ws, touched, handler, read, write };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<RequestError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof RequestError, `expected RequestError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected a rejection');
+}
+
+test('read: whole file, 1-based line and limit in lines, terminators kept', async (t) => {
+  const { ws, read, touched } = setup(t);
+  const file = path.join(ws, 'a.txt');
+  fs.writeFileSync(file, 'one\ntwo\r\nthree\nfour');
+  assert.equal(await read(file), 'one\ntwo\r\nthree\nfour');
+  assert.equal(await read(file, 1, 1), 'one\n');
+  assert.equal(await read(file, 2, 2), 'two\r\nthree\n');
+  assert.equal(await read(file, 3), 'three\nfour');
+  assert.equal(await read(file, 4, 10), 'four');
+  assert.equal(await read(file, null, 2), 'one\ntwo\r\n');
+  assert.equal(await read(file, 2, 0), '');
+  assert.deepEqual(touched.at(-1), { path: file, line: 2, op: 'read' });
+  assert.equal(touched.length, 7);
+});
+
+test('read: a line beyond the end gives an empty string', async (t) => {
+  const { ws, read } = setup(t);
+  const file = path.join(ws, 'a.txt');
+  fs.writeFileSync(file, 'one\ntwo\n');
+  assert.equal(await read(file, 3), '');
+  assert.equal(await read(file, 99, 5), '');
+});
+
+test('read: line < 1, fractional line, negative limit → invalid params', async (t) => {
+  const { ws, read, touched } = setup(t);
+  const file = path.join(ws, 'a.txt');
+  fs.writeFileSync(file, 'x');
+  for (const [line, limit] of [[0, undefined], [-3, undefined], [1.5, undefined], [1, -1]] as const) {
+    const err = await rejection(read(file, line, limit));
+    assert.equal(err.code, -32602);
+  }
+  assert.equal(touched.length, 0);
+});
+
+test('read: a missing file is -32002 "File not found: <path>" with data.path', async (t) => {
+  const { ws, read, touched } = setup(t);
+  const file = path.join(ws, 'nope', 'missing.ts');
+  const err = await rejection(read(file));
+  assert.equal(err.code, -32002);
+  assert.equal(err.message, `File not found: ${file}`);
+  assert.deepEqual(err.data, { path: file });
+  assert.equal(touched.length, 0);
+});
+
+test('read: a directory and a binary file get distinct, clear errors', async (t) => {
+  const { ws, read } = setup(t);
+  const dirErr = await rejection(read(ws));
+  assert.equal(dirErr.code, -32602);
+  assert.match(dirErr.message, /is a directory/);
+  const bin = path.join(ws, 'img.png');
+  fs.writeFileSync(bin, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]));
+  const binErr = await rejection(read(bin));
+  assert.equal(binErr.code, -32602);
+  assert.match(binErr.message, /is a binary file/);
+});
+
+test('read: a NUL byte after the first 8 KB does not make a file binary', async (t) => {
+  const { ws, read } = setup(t);
+  const file = path.join(ws, 'late.txt');
+  const text = `${'a'.repeat(9000)}\u0000tail`;
+  fs.writeFileSync(file, text);
+  assert.equal(await read(file), text);
+});
+
+test('read: multi-byte UTF-8 text round-trips', async (t) => {
+  const { ws, read } = setup(t);
+  const file = path.join(ws, 'u.txt');
+  fs.writeFileSync(file, 'héllo\n世界 🎉\n');
+  assert.equal(await read(file, 2), '世界 🎉\n');
+});
+
+test('read: outside the workspace is refused before any I/O', async (t) => {
+  const calls: string[] = [];
+  const recording: FileAccess = {
+    readText: async (p) => {
+      calls.push(p);
+      return 'secret';
+    },
+    writeText: async (p) => void calls.push(p),
+  };
+  const { ws, read, write } = setup(t, recording);
+  const err = await rejection(read(path.join(ws, '..', 'etc-passwd-like')));
+  assert.match(err.message, /outside the workspace/);
+  await rejection(write(path.join(ws, '..', 'etc-passwd-like'), 'x'));
+  assert.deepEqual(calls, []);
+  await read(path.join(ws, 'inside.txt'));
+  assert.deepEqual(calls, [path.join(ws, 'inside.txt')]);
+});
+
+test('read: the FileAccess content is served (unsaved editor text), and adapter errors are mapped', async (t) => {
+  const editorText = 'unsaved\r\nbuffer\r\n';
+  const fake: FileAccess = {
+    readText: async (p) => {
+      if (p.endsWith('open.ts')) return editorText;
+      if (p.endsWith('dir')) throw Object.assign(new Error('is dir'), { code: 'FileIsADirectory' });
+      if (p.endsWith('bin')) return 'PK\u0003\u0004\u0000\u0000';
+      throw Object.assign(new Error('nope'), { code: 'FileNotFound' });
+    },
+    writeText: async () => undefined,
+  };
+  const { ws, read } = setup(t, fake);
+  assert.equal(await read(path.join(ws, 'open.ts'), 2), 'buffer\r\n');
+  assert.match((await rejection(read(path.join(ws, 'dir')))).message, /is a directory/);
+  assert.match((await rejection(read(path.join(ws, 'bin')))).message, /is a binary file/);
+  assert.equal((await rejection(read(path.join(ws, 'gone.ts')))).code, -32002);
+});
+
+test('write: creates the file and missing parent folders, then reports the touch', async (t) => {
+  const { ws, write, touched } = setup(t);
+  const file = path.join(ws, 'new', 'deeper', 'file.ts');
+  assert.deepEqual(await write(file, 'export {};\n'), {});
+  assert.equal(fs.readFileSync(file, 'utf8'), 'export {};\n');
+  assert.deepEqual(touched, [{ path: file, line: undefined, op: 'write' }]);
+});
+
+test('write: keeps CRLF of an existing CRLF file when the agent sends LF', async (t) => {
+  const { ws, write } = setup(t);
+  const file = path.join(ws, 'win.txt');
+  fs.writeFileSync(file, 'a\r\nb\r\n');
+  await write(file, 'a\nb\nc\n');
+  assert.equal(fs.readFileSync(file, 'utf8'), 'a\r\nb\r\nc\r\n');
+});
+
+test('write: keeps LF of an LF file when the agent sends CRLF; new files are written as sent', async (t) => {
+  const { ws, write } = setup(t);
+  const lf = path.join(ws, 'unix.txt');
+  fs.writeFileSync(lf, 'a\nb\n');
+  await write(lf, 'x\r\ny\r\n');
+  assert.equal(fs.readFileSync(lf, 'utf8'), 'x\ny\n');
+  const fresh = path.join(ws, 'fresh.txt');
+  await write(fresh, 'p\r\nq\n');
+  assert.equal(fs.readFileSync(fresh, 'utf8'), 'p\r\nq\n');
+});
+
+test('write: through the FileAccess, with the converted text', async (t) => {
+  const writes: Array<[string, string]> = [];
+  const fake: FileAccess = {
+    readText: async () => 'old\r\n',
+    writeText: async (p, text) => void writes.push([p, text]),
+  };
+  const { ws, write } = setup(t, fake);
+  await write(path.join(ws, 'doc.ts'), 'new\nlines\n');
+  assert.deepEqual(writes, [[path.join(ws, 'doc.ts'), 'new\r\nlines\r\n']]);
+});
+
+test('write: a directory is refused; outside the workspace is refused and nothing is written', async (t) => {
+  const { ws, write, touched } = setup(t);
+  fs.mkdirSync(path.join(ws, 'sub'));
+  assert.match((await rejection(write(path.join(ws, 'sub'), 'x'))).message, /is a directory/);
+  const outsideFile = path.join(path.dirname(ws), `tandem-outside-${process.pid}.txt`);
+  await rejection(write(outsideFile, 'x'));
+  assert.equal(fs.existsSync(outsideFile), false);
+  assert.equal(touched.length, 0);
+});
+
+test('write: a symlink to outside is refused and the target is untouched', async (t) => {
+  const { ws, write } = setup(t);
+  const outsideDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-out-')));
+  t.after(() => fs.rmSync(outsideDir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(outsideDir, 't.txt'), 'keep');
+  fs.symlinkSync(path.join(outsideDir, 't.txt'), path.join(ws, 'link.txt'));
+  await rejection(write(path.join(ws, 'link.txt'), 'overwritten'));
+  assert.equal(fs.readFileSync(path.join(outsideDir, 't.txt'), 'utf8'), 'keep');
+});
+
+test('NodeFileAccess throws typed errors', async (t) => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-nfa-'));
+  t.after(() => fs.rmSync(ws, { recursive: true, force: true }));
+  const files = new NodeFileAccess();
+  const kindOf = async (p: string) => {
+    try {
+      await files.readText(p);
+      return 'ok';
+    } catch (err) {
+      return err instanceof FileAccessError ? err.kind : 'other';
+    }
+  };
+  fs.writeFileSync(path.join(ws, 'b'), Buffer.from([1, 0, 2]));
+  assert.equal(await kindOf(path.join(ws, 'missing')), 'notFound');
+  assert.equal(await kindOf(ws), 'isDirectory');
+  assert.equal(await kindOf(path.join(ws, 'b')), 'binary');
+});
+
+test('sliceLines and dominantEol edge cases', () => {
+  assert.equal(sliceLines('', 1, undefined), '');
+  assert.equal(sliceLines('', 2, 1), '');
+  assert.equal(sliceLines('a', 1, 1), 'a');
+  assert.equal(sliceLines('a\n', 2, 1), '');
+  assert.equal(dominantEol('no breaks'), undefined);
+  assert.equal(dominantEol('a\r\nb\r\nc\n'), '\r\n');
+  assert.equal(dominantEol('a\nb\nc\r\n'), '\n');
+});
+
+/**
+ * Over the wire: a real scripted agent process asks for the files; the errors must reach it with
+ * their codes and messages intact (the SDK only forwards `RequestError`s as they are).
+ */
+test('over stdio: a real agent reads, writes and gets the documented errors', async (t) => {
+  const agentJs = await ensureScriptedAgentBuilt();
+  const { ws, handler } = setup(t);
+  fs.writeFileSync(path.join(ws, 'crlf.txt'), 'l1\r\nl2\r\nl3\r\n');
+  fs.mkdirSync(path.join(ws, 'dir'));
+  const steps = [
+    { readFile: { path: path.join(ws, 'crlf.txt'), line: 2, limit: 1 } },
+    { readFile: { path: path.join(ws, 'missing.txt') } },
+    { readFile: { path: path.join(ws, 'dir') } },
+    { readFile: { path: path.join(ws, 'crlf.txt'), line: 0 } },
+    { readFile: { path: path.join(ws, '..', 'x.txt') } },
+    { writeFile: { path: path.join(ws, 'crlf.txt'), content: 'new\nbody\n' } },
+    { writeFile: { path: path.join(ws, 'a', 'b', 'c.txt'), content: 'created' } },
+  ];
+  const run = prepareScripted({ turns: [{ steps }] });
+  const child = spawn(process.execPath, [agentJs, run.scriptPath], { stdio: ['pipe', 'pipe', 'inherit'] });
+  t.after(() => {
+    child.kill('SIGKILL');
+    fs.rmSync(run.dir, { recursive: true, force: true });
+  });
+  const said: string[] = [];
+  const conn = acp
+    .client({ name: 'fs-test' })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handler.readTextFile(params))
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handler.writeTextFile(params))
+    .onRequest(acp.methods.client.session.requestPermission, async () => ({ outcome: { outcome: 'cancelled' as const } }))
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text') said.push(params.update.content.text);
+    })
+    .connect(
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
+    );
+  await conn.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+  });
+  const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+  const done = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+  // The SDK may hand the last notification to its handler just after the prompt's response.
+  for (let i = 0; i < 100 && said.length < steps.length; i++) await new Promise((r) => setTimeout(r, 10));
+  conn.close();
+  assert.equal(done.stopReason, 'end_turn');
+  assert.equal(said.length, steps.length, said.join('\n'));
+  assert.equal(said[0], 'READ: l2\r\n');
+  assert.equal(said[1], `READ_ERROR: -32002 File not found: ${path.join(ws, 'missing.txt')}`);
+  assert.match(said[2], /^READ_ERROR: -32602 .* is a directory/);
+  assert.match(said[3], /^READ_ERROR: -32602 .*line must be an integer ≥ 1/);
+  assert.match(said[4], /^READ_ERROR: -32602 .*outside the workspace folders.*tandem\.allowFileAccessOutsideWorkspace/);
+  assert.deepEqual(said.slice(5), ['WRITE: ok', 'WRITE: ok']);
+  assert.equal(fs.readFileSync(path.join(ws, 'crlf.txt'), 'utf8'), 'new\r\nbody\r\n');
+  assert.equal(fs.readFileSync(path.join(ws, 'a', 'b', 'c.txt'), 'utf8'), 'created');
+});
