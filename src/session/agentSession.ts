@@ -52,6 +52,7 @@ export class AgentSession extends Disposable {
   private cancelTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped per start so events of a replaced process are ignored. */
   private generation = 0;
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly deps: AgentSessionDeps) {
     super();
@@ -75,7 +76,14 @@ export class AgentSession extends Disposable {
   }
 
   /** Spawns the agent, initializes and opens a session. Never rejects: failures become error entries. */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting = this.startOnce().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const generation = ++this.generation;
     this.setStatus({ kind: 'starting', agentName: this.agentName });
     try {
@@ -138,6 +146,8 @@ export class AgentSession extends Disposable {
   }
 
   async prompt(text: string): Promise<void> {
+    // A message typed while the agent is still starting waits for it instead of being dropped.
+    if (this.statusValue.kind === 'starting' && this.starting) await this.starting;
     const conn = this.conn;
     const sessionId = this.sessionId;
     if (!conn || !sessionId || this.statusValue.kind !== 'ready') {

@@ -3,8 +3,8 @@ import type * as vscode from 'vscode';
 
 /**
  * The panel's HTML. Scripts run only with the per-load nonce; no remote origin is allowed anywhere.
- * Styles allow 'unsafe-inline' because xterm.js and the vscode-elements web components set inline
- * styles; no script can be injected through that.
+ * Styles take the same nonce instead of 'unsafe-inline': xterm.js adds <style> elements at run time
+ * and the panel stamps them with the nonce of its own script tag (webview/styleNonce.ts).
  */
 export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, joinPath: (base: vscode.Uri, ...p: string[]) => vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
@@ -12,8 +12,8 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
   const csp = [
     "default-src 'none'",
     `img-src ${webview.cspSource} data:`,
-    `style-src ${webview.cspSource} 'unsafe-inline'`,
-    `font-src ${webview.cspSource} data:`,
+    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+    `font-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html>
@@ -27,7 +27,7 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
 <title>Tandem</title>
 </head>
 <body>
-<div id="app"></div>
+<div id="root"></div>
 <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>
 </html>`;

@@ -106,6 +106,8 @@ export class SessionHost extends Disposable {
         return;
       case 'prompt':
         if (!this.session) this.ensureStarted();
+        // Sending after a crash restarts the agent first, so the message is not lost.
+        if (this.session?.status.kind === 'stopped') await this.session.restart();
         await this.session?.prompt(message.text);
         return;
       case 'cancel':

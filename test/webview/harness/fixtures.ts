@@ -1,0 +1,42 @@
+/** Builders for host messages used across the webview tests. */
+import type { Entry, SessionSnapshot, SessionStatus, TerminalView, ToolCallEntry } from '../../../src/protocol/messages';
+import { PROTOCOL_VERSION } from '../../../src/protocol/messages';
+
+export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnapshot {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    status: { kind: 'ready', agentName: 'Test Agent' },
+    entries: [],
+    terminals: {},
+    agents: [{ name: 'Test Agent', commandLine: 'test-agent --acp', builtIn: false }],
+    selectedAgent: 'Test Agent',
+    presets: [],
+    followAgent: true,
+    ...overrides,
+  };
+}
+
+export const running: SessionStatus = { kind: 'running', agentName: 'Test Agent' };
+export const ready: SessionStatus = { kind: 'ready', agentName: 'Test Agent' };
+
+export function toolCall(id: string, overrides: Partial<ToolCallEntry> = {}): ToolCallEntry {
+  return {
+    kind: 'tool_call',
+    id,
+    toolCallId: `call-${id}`,
+    title: `Tool ${id}`,
+    toolKind: 'read',
+    status: 'pending',
+    content: [],
+    locations: [],
+    ...overrides,
+  };
+}
+
+export function terminal(terminalId: string, overrides: Partial<TerminalView> = {}): TerminalView {
+  return { terminalId, command: 'npm test', output: '', truncated: false, ...overrides };
+}
+
+export function agent(id: string, text: string): Entry {
+  return { kind: 'agent', id, text };
+}

@@ -1,0 +1,241 @@
+/** Tool call cards, diffs, terminals and permission prompts, in real Chromium. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { PermissionView } from '../../src/protocol/messages';
+import { running, snapshot, terminal, toolCall } from './harness/fixtures';
+import { launchHarness } from './harness/harness';
+import type { Harness } from './harness/harness';
+
+let harness: Harness;
+before(async () => {
+  harness = await launchHarness();
+});
+after(async () => {
+  await harness?.close();
+});
+
+test('a card updates in place: same DOM node, new title, status, icon, locations', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Read', toolKind: 'other', status: 'pending' })] }) });
+  const card = page.locator('[data-tool-call-id="call-c1"]');
+  const handle = await card.elementHandle();
+  await handle!.evaluate((el) => ((el as HTMLElement & { __marker?: boolean }).__marker = true));
+  assert.equal(await card.locator('.codicon.codicon-tools').count(), 1);
+  await panel.post({
+    type: 'entryUpserted',
+    entry: toolCall('c1', { title: 'Read src/main.ts', toolKind: 'read', status: 'in_progress', locations: [{ path: '/w/src/main.ts', line: 12, inWorkspace: true }] }),
+  });
+  assert.equal(await handle!.evaluate((el) => (el as HTMLElement & { __marker?: boolean }).__marker), true, 'same node');
+  assert.equal(await card.getAttribute('data-status'), 'in_progress');
+  assert.equal(await card.getAttribute('data-kind'), 'read');
+  assert.match(String(await card.getAttribute('aria-label')), /Read src\/main\.ts/);
+  assert.equal(await card.locator('.codicon-loading.codicon-modifier-spin').count(), 1);
+  await panel.clearPosted();
+  await card.getByRole('button', { name: /Open \/w\/src\/main\.ts at line 12/ }).click();
+  assert.deepEqual(await panel.posted(), [{ type: 'openLocation', path: '/w/src/main.ts', line: 12 }]);
+  for (const [status, iconClass] of [['completed', 'codicon-check'], ['failed', 'codicon-error'], ['cancelled', 'codicon-circle-slash']] as const) {
+    await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Read src/main.ts', toolKind: 'read', status }) });
+    assert.equal(await card.getAttribute('data-status'), status);
+    assert.equal(await card.locator(`.tool-status .${iconClass}`).count(), 1);
+    assert.equal(await card.locator('.codicon-modifier-spin').count(), 0, 'no spinner once finished');
+  }
+  assert.equal(await page.locator('[data-entry-kind="tool_call"]').count(), 1);
+  await page.close();
+});
+
+test('content: markdown, image, resource links', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({
+      entries: [
+        toolCall('c1', {
+          content: [
+            { type: 'markdown', text: 'Found **3** matches' },
+            { type: 'image', mimeType: 'image/png', data: png },
+            { type: 'resource_link', uri: 'file:///w/src/a.ts', name: 'a.ts' },
+            { type: 'resource_link', uri: 'https://example.com/x', name: 'x docs' },
+          ],
+        }),
+      ],
+    }),
+  });
+  const card = page.locator('[data-tool-call-id="call-c1"]');
+  assert.equal(await card.locator('strong').textContent(), '3');
+  assert.equal(await card.locator('img.tool-image').evaluate((img) => (img as HTMLImageElement).naturalWidth), 1);
+  await panel.clearPosted();
+  await card.getByRole('button', { name: 'a.ts' }).click();
+  await card.getByRole('button', { name: 'x docs' }).click();
+  assert.deepEqual(await panel.posted(), [
+    { type: 'openLocation', path: '/w/src/a.ts' },
+    { type: 'openLink', href: 'https://example.com/x' },
+  ]);
+  assert.deepEqual(await panel.violations(), []);
+  await page.close();
+});
+
+test('diff: line types, numbers, word highlights, collapsed regions, Open diff, live replace', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  const oldLines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
+  const newLines = [...oldLines];
+  newLines[4] = 'line 5 changed';
+  newLines.splice(30, 0, 'inserted');
+  const diff = { type: 'diff' as const, path: '/w/src/a.ts', oldText: oldLines.join('\n') + '\n', newText: newLines.join('\n') + '\n' };
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ entries: [toolCall('c1', { toolKind: 'edit', content: [diff] })] }) });
+  const region = page.getByRole('region', { name: /^Diff/ });
+  assert.equal(await region.getAttribute('data-path'), '/w/src/a.ts');
+  const types = await region.locator('[data-line-type]').evaluateAll((els) => els.map((e) => e.getAttribute('data-line-type')));
+  assert.equal(types.filter((t) => t === 'added').length, 2);
+  assert.equal(types.filter((t) => t === 'removed').length, 1);
+  assert.ok(types.length < 25, `only hunks with context are shown (${types.length} lines)`);
+  assert.equal(await region.locator('[data-line-type="added"] .word-added').first().textContent(), ' changed');
+  const removed = region.locator('[data-line-type="removed"]');
+  assert.match(String(await removed.textContent()), /^5\s*-line 5$/);
+  // Collapsed regions: line 1, lines 9..27 between the hunks, and the last 7 lines.
+  const gaps = region.locator('.diff-gap');
+  const hiddenBefore = await gaps.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-hidden-lines'))));
+  assert.deepEqual(hiddenBefore, [1, 19, 7]);
+  await gaps.nth(1).getByRole('button').click();
+  assert.equal(await region.locator('[data-line-type]').count(), types.length + 19);
+  assert.equal(await region.locator('.diff-gap').count(), 2);
+  assert.deepEqual(await region.locator('[data-line-type]').evaluateAll((els) => els.map((e) => e.querySelector('.diff-ln')?.textContent)).then((n) => n.map(Number).filter((x) => x > 0).slice(0, 29)), Array.from({ length: 29 }, (_, i) => i + 2), 'old line numbers run on through the revealed region');
+  await panel.clearPosted();
+  await region.getByRole('button', { name: 'Open diff' }).click();
+  await region.getByRole('button', { name: 'Open /w/src/a.ts' }).click();
+  assert.deepEqual(await panel.posted(), [
+    { type: 'openDiff', entryId: 'c1', index: 0 },
+    { type: 'openLocation', path: '/w/src/a.ts', line: 5 },
+  ]);
+  // A new file (oldText null): all added.
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { toolKind: 'edit', content: [diff, { type: 'diff', path: '/w/new.ts', oldText: null, newText: 'a\nb\n' }] }) });
+  const newRegion = page.locator('[role="region"][data-path="/w/new.ts"]');
+  assert.deepEqual(await newRegion.locator('[data-line-type]').evaluateAll((els) => els.map((e) => e.getAttribute('data-line-type'))), ['added', 'added']);
+  assert.equal(await page.locator('[role="region"][data-path="/w/src/a.ts"] [data-line-type]').count(), types.length + 19, 'the unchanged first diff was not re-rendered');
+  await page.close();
+});
+
+test('diff: a 10,000-line file with 50 scattered changes renders only what is shown', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  const oldLines = Array.from({ length: 10_000 }, (_, i) => `const value${i} = ${i}; // unchanged line`);
+  const newLines = oldLines.map((l, i) => (i % 200 === 100 ? l.replace('unchanged', 'edited') : l));
+  const started = Date.now();
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({ entries: [toolCall('c1', { toolKind: 'edit', content: [{ type: 'diff', path: '/w/big.ts', oldText: oldLines.join('\n'), newText: newLines.join('\n') }] })] }),
+  });
+  console.log(`10,000-line diff posted and painted in ${Date.now() - started} ms`);
+  const region = page.locator('[role="region"][data-path="/w/big.ts"]');
+  assert.equal(await region.locator('[data-line-type="added"]').count(), 50);
+  assert.equal(await region.locator('[data-line-type="removed"]').count(), 50);
+  assert.ok((await region.locator('[data-line-type]').count()) <= 50 * 8);
+  assert.equal(await region.locator('.word-added').first().textContent(), 'edited');
+  await page.close();
+});
+
+test('terminal: ANSI output streams into the region text, progress bars resolve, exit status shows', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({
+      status: running,
+      entries: [toolCall('c1', { toolKind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 't1' }] })],
+      terminals: { t1: terminal('t1', { output: '\x1b[32mgreen start\x1b[0m\n' }) },
+    }),
+  });
+  const region = page.getByRole('region', { name: /^Terminal/ });
+  assert.equal(await region.getAttribute('data-terminal-id'), 't1');
+  await page.waitForFunction(() => document.querySelector('[data-terminal-id="t1"]')?.textContent?.includes('green start'));
+  for (const p of [10, 50, 100]) await panel.post({ type: 'terminalAppended', terminalId: 't1', text: `\rprogress ${p}%`, truncated: false });
+  await panel.post({ type: 'terminalAppended', terminalId: 't1', text: '\n\x1b[31mred error\x1b[0m\n', truncated: false });
+  await page.waitForFunction(() => document.querySelector('[data-terminal-id="t1"] .terminal-text')?.textContent?.includes('red error'));
+  const text = String(await region.locator('.terminal-text').textContent());
+  assert.match(text, /green start\nprogress 100%\nred error/);
+  assert.doesNotMatch(text, /progress 10%|\x1b/);
+  // xterm painted coloured cells.
+  assert.ok((await region.locator('.xterm-rows span[class*="xterm-fg-"]').count()) > 0, 'ANSI colours rendered by xterm');
+  assert.equal(await region.locator('.terminal-status').textContent(), 'Running…');
+  await panel.post({ type: 'terminalChanged', terminal: terminal('t1', { output: 'fresh output\n', exit: { exitCode: 2, signal: null } }) });
+  await page.waitForFunction(() => document.querySelector('[data-terminal-id="t1"] .terminal-text')?.textContent === 'fresh output');
+  assert.equal(await region.locator('.terminal-status').textContent(), 'Exited with code 2');
+  await panel.clearPosted();
+  await region.getByRole('button', { name: 'Open in terminal' }).click();
+  assert.deepEqual(await panel.posted(), [{ type: 'openTerminal', terminalId: 't1' }]);
+  assert.deepEqual(await panel.violations(), [], 'xterm runs under the strict CSP');
+  await page.close();
+});
+
+function permission(requestId: string, state: PermissionView['state'] = { kind: 'pending' }): PermissionView {
+  return {
+    requestId,
+    state,
+    options: [
+      { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+      { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+}
+
+test('permission prompts: buttons, names, kinds, click, keyboard, waiting count, answered state', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({
+      status: running,
+      entries: [
+        toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: permission('r1') }),
+        toolCall('c2', { title: 'Run rm', toolKind: 'execute', permission: permission('r2') }),
+      ],
+    }),
+  });
+  const groups = page.getByRole('group', { name: /^Permission/ });
+  assert.equal(await groups.count(), 2);
+  const first = groups.first();
+  const buttons = await first.getByRole('button').evaluateAll((bs) => bs.map((b) => [b.getAttribute('aria-label'), b.getAttribute('data-option-kind')]));
+  assert.deepEqual(buttons, [['Allow once', 'allow_once'], ['Always allow', 'allow_always'], ['Reject', 'reject_once']]);
+  assert.equal(await page.getByRole('button', { name: '2 waiting for you' }).count(), 1);
+  await panel.clearPosted();
+  await first.getByRole('button', { name: 'Allow once' }).click();
+  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r1', optionId: 'allow' }]);
+  await first.getByRole('button', { name: 'Reject' }).click({ force: true });
+  assert.equal((await panel.posted()).length, 1, 'answered once only');
+  // Keyboard: focus the first option of the second prompt, arrow to Reject, Enter.
+  await panel.clearPosted();
+  const second = page.locator('[data-tool-call-id="call-c2"] [role="group"]');
+  assert.deepEqual(await second.getByRole('button').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).tabIndex)), [0, -1, -1]);
+  await second.getByRole('button', { name: 'Allow once' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Reject');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r2', optionId: 'reject' }]);
+  // The host confirms: the cards show what was chosen.
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: permission('r1', { kind: 'selected', optionId: 'allow' }) }) });
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c2', { title: 'Run rm', toolKind: 'execute', permission: permission('r2', { kind: 'selected', optionId: 'reject' }) }) });
+  assert.equal(await groups.count(), 0);
+  assert.match(String(await page.locator('[data-tool-call-id="call-c1"] .permission-result').textContent()), /Allowed: Allow once/);
+  assert.match(String(await page.locator('[data-tool-call-id="call-c2"] .permission-result').textContent()), /Rejected: Reject/);
+  assert.equal(await page.locator('.waiting-indicator').isHidden(), true);
+  // Digit shortcut inside the group, Alt+digit from anywhere, and a cancelled prompt.
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c3', { title: 'Write b.ts', permission: permission('r3') }) });
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c4', { title: 'Write c.ts', permission: permission('r4') }) });
+  await panel.clearPosted();
+  await page.locator('[data-tool-call-id="call-c3"] [role="group"] button').first().focus();
+  await page.keyboard.press('2');
+  await page.locator('textarea[aria-label="Message"]').focus();
+  await page.keyboard.press('Alt+3');
+  assert.deepEqual(await panel.posted(), [
+    { type: 'respondPermission', requestId: 'r3', optionId: 'always' },
+    { type: 'respondPermission', requestId: 'r4', optionId: 'reject' },
+  ]);
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c4', { title: 'Write c.ts', permission: permission('r4', { kind: 'cancelled' }) }) });
+  assert.equal(await page.locator('[data-tool-call-id="call-c4"] .permission-result').textContent(), ' Cancelled');
+  await page.close();
+});

@@ -1,0 +1,98 @@
+/**
+ * Wires the panel: host messages go into the store at once, and the DOM catches up at most once
+ * per animation frame with only what changed. Malformed messages are logged and skipped.
+ */
+import type { HostMessage } from '../src/protocol/messages';
+import { PROTOCOL_VERSION } from '../src/protocol/messages';
+import { Composer } from './composer';
+import { h } from './dom';
+import { Header } from './header';
+import { installPermissionShortcuts } from './permission';
+import { Store } from './store';
+import { TerminalRegistry } from './terminalView';
+import { Thread } from './thread';
+import type { ViewContext } from './viewContext';
+import { Host } from './vscodeApi';
+
+export class App {
+  private readonly store = new Store();
+  private readonly host = new Host();
+  private readonly root: HTMLElement;
+  private readonly header: Header;
+  private readonly thread: Thread;
+  private readonly composer: Composer;
+  private frameRequested = false;
+  private restoredScroll = false;
+
+  constructor(container: HTMLElement) {
+    const ctx: ViewContext = { host: this.host, store: this.store, terminals: new TerminalRegistry(this.store, this.host) };
+    this.root = h('div', { class: 'tandem' });
+    this.header = new Header(this.store, this.host, this.root);
+    this.thread = new Thread(ctx);
+    this.composer = new Composer(this.store, this.host);
+    this.root.append(this.header.element, this.header.notice, this.thread.element, this.composer.element);
+    container.replaceChildren(this.root);
+    this.header.renderStatus();
+    this.header.renderAgents();
+    this.composer.render();
+    installPermissionShortcuts(this.root);
+    this.interceptLinks();
+  }
+
+  start(): void {
+    window.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
+    this.host.post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+  }
+
+  receive(data: unknown): void {
+    try {
+      this.store.apply(data as HostMessage);
+    } catch (error) {
+      console.error('Tandem: ignoring malformed host message', error, data);
+    }
+    this.requestFrame();
+  }
+
+  private requestFrame(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (!this.store.hasChanges()) return;
+    const changes = this.store.takeChanges();
+    try {
+      this.thread.render(changes);
+      if (changes.status || changes.reset) {
+        this.header.renderStatus();
+        this.composer.render();
+        this.thread.refreshStreaming();
+      }
+      if (changes.agents) this.header.renderAgents();
+      if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
+      if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {
+        this.restoredScroll = true;
+        this.thread.restoreScroll();
+      }
+      this.root.setAttribute('data-entries', String(this.store.entryIds.length));
+    } catch (error) {
+      console.error('Tandem: render failed', error);
+    }
+  }
+
+  /** Links never navigate the webview: the host opens them (editor or browser). */
+  private interceptLinks(): void {
+    document.addEventListener('click', (event) => {
+      const target = event.target instanceof Element ? event.target.closest('a') : null;
+      if (!target) return;
+      event.preventDefault();
+      const href = target.getAttribute('href');
+      if (!href || href.startsWith('#')) return;
+      this.host.post({ type: 'openLink', href });
+    });
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The composer: a textarea (Enter sends, Shift+Enter adds a line), Send, and Stop while a turn
+ * runs. The draft is saved on every edit so hiding the view loses nothing; focus is never taken.
+ */
+import { button, h } from './dom';
+import type { Store } from './store';
+import type { Host } from './vscodeApi';
+
+export class Composer {
+  readonly element: HTMLElement;
+  private readonly textarea: HTMLTextAreaElement;
+  private readonly send: HTMLButtonElement;
+  private readonly stop: HTMLButtonElement;
+
+  constructor(
+    private readonly store: Store,
+    private readonly host: Host,
+  ) {
+    this.textarea = h('textarea', { class: 'composer-input', 'aria-label': 'Message', rows: 3, placeholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)' });
+    this.textarea.value = host.ui.draft;
+    this.textarea.addEventListener('input', () => {
+      host.ui.draft = this.textarea.value;
+      host.saveNow();
+      this.renderButtons();
+    });
+    this.textarea.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send' });
+    this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop' });
+    this.element = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'composer-buttons' }, this.stop, this.send));
+    this.render();
+  }
+
+  private canSend(): boolean {
+    const kind = this.store.status.kind;
+    return this.store.hasSnapshot && (kind === 'ready' || kind === 'stopped');
+  }
+
+  private submit(): void {
+    const text = this.textarea.value;
+    if (text.trim() === '' || !this.canSend()) return;
+    this.host.post({ type: 'prompt', text });
+    this.textarea.value = '';
+    this.host.ui.draft = '';
+    this.host.saveNow();
+    this.renderButtons();
+  }
+
+  render(): void {
+    const kind = this.store.status.kind;
+    const busy = kind === 'running' || kind === 'cancelling';
+    this.stop.hidden = !busy;
+    this.stop.disabled = kind === 'cancelling';
+    this.renderButtons();
+  }
+
+  private renderButtons(): void {
+    this.send.disabled = !this.canSend() || this.textarea.value.trim() === '';
+  }
+}

@@ -1,0 +1,45 @@
+/** Tiny DOM helpers: elements are built with properties and textContent only, never innerHTML. */
+
+type Attrs = Record<string, string | number | boolean | undefined>;
+
+/** Creates an element; `class` and attributes in `attrs`, children appended (strings as text). */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Array<Node | string | null | undefined>
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    el.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    el.append(child);
+  }
+  return el;
+}
+
+/** A codicon element (decorative: screen readers get the text next to it). */
+export function icon(name: string, extra = ''): HTMLSpanElement {
+  return h('span', { class: `codicon codicon-${name}${extra ? ` ${extra}` : ''}`, 'aria-hidden': 'true' });
+}
+
+/** A native button: focusable, Enter/Space activate, accessible name from its text or `label`. */
+export function button(
+  text: string,
+  onClick: (event: MouseEvent) => void,
+  options: { label?: string; cls?: string; icon?: string; title?: string } = {},
+): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: options.cls, 'aria-label': options.label, title: options.title });
+  if (options.icon) b.append(icon(options.icon));
+  if (text) b.append(h('span', { class: 'button-text' }, text));
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** Last path segment, for compact labels. */
+export function basename(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}

@@ -1,0 +1,212 @@
+/** Views for the simple entry kinds: user and agent messages, thoughts, plans, errors, turn ends. */
+import type { Entry, ErrorEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
+import { button, h, icon } from './dom';
+import { MarkdownStream } from './markdown';
+import type { EntryView, ViewContext } from './viewContext';
+
+function article(kind: string, label: string): HTMLElement {
+  return h('article', { role: 'article', class: `entry entry-${kind}`, 'data-entry-kind': kind, 'aria-label': label });
+}
+
+/** User or agent message: markdown that may grow through `textAppended`. */
+export class MessageView implements EntryView {
+  readonly element: HTMLElement;
+  private readonly body: MarkdownStream;
+
+  constructor(readonly kind: 'user' | 'agent', entry: Entry) {
+    this.element = article(kind, kind === 'user' ? 'You' : 'Agent');
+    this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, kind === 'user' ? 'You' : 'Agent'));
+    this.body = new MarkdownStream();
+    this.element.append(this.body.element);
+    this.update(entry);
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind === 'user' || entry.kind === 'agent') this.body.update(entry.text);
+  }
+
+  dispose(): void {}
+}
+
+/** A thought: collapsible; open while it streams, collapsed afterwards unless the user opened it. */
+export class ThoughtView implements EntryView {
+  readonly kind = 'thought' as const;
+  readonly element: HTMLElement;
+  private readonly details: HTMLDetailsElement;
+  private readonly summaryText: HTMLSpanElement;
+  private readonly body = new MarkdownStream();
+  private streaming = false;
+  /** Ignore the toggle events our own `open` changes fire. */
+  private settingOpen = false;
+
+  constructor(
+    private readonly entryId: string,
+    entry: Entry,
+    private readonly ctx: ViewContext,
+  ) {
+    this.element = article('thought', 'Thought');
+    this.summaryText = h('span', {}, 'Thought');
+    this.details = h('details', { class: 'thought' }, h('summary', {}, icon('lightbulb'), this.summaryText), this.body.element);
+    this.details.addEventListener('toggle', () => {
+      if (!this.settingOpen) ctx.host.setExpanded(`${entryId}:thought`, this.details.open);
+    });
+    this.element.append(this.details);
+    this.setOpen(ctx.host.ui.expanded[`${entryId}:thought`] === true);
+    this.update(entry);
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind === 'thought') this.body.update(entry.text);
+  }
+
+  setStreaming(streaming: boolean): void {
+    if (streaming === this.streaming) return;
+    this.streaming = streaming;
+    this.summaryText.textContent = streaming ? 'Thinking…' : 'Thought';
+    const chosen = this.ctx.host.ui.expanded[`${this.entryId}:thought`];
+    this.setOpen(streaming ? chosen !== false : chosen === true);
+  }
+
+  private setOpen(open: boolean): void {
+    if (this.details.open === open) return;
+    this.settingOpen = true;
+    this.details.open = open;
+    // The toggle event is dispatched asynchronously; clear the guard after it.
+    setTimeout(() => (this.settingOpen = false), 0);
+  }
+
+  dispose(): void {}
+}
+
+const PLAN_ICONS: Record<PlanItemView['status'], [string, string]> = {
+  pending: ['circle-large-outline', 'Pending'],
+  in_progress: ['record', 'In progress'],
+  completed: ['pass-filled', 'Completed'],
+};
+
+/** The agent's plan: a checklist, replaced whole on each update. */
+export class PlanView implements EntryView {
+  readonly kind = 'plan' as const;
+  readonly element: HTMLElement;
+  private readonly list: HTMLUListElement;
+  private readonly counter: HTMLSpanElement;
+
+  constructor(entry: Entry) {
+    this.element = article('plan', 'Plan');
+    this.counter = h('span', { class: 'plan-counter' });
+    this.list = h('ul', { class: 'plan-list' });
+    this.element.append(h('div', { class: 'entry-author' }, icon('checklist'), ' Plan ', this.counter), this.list);
+    this.update(entry);
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind !== 'plan') return;
+    const items = Array.isArray((entry as PlanEntry).items) ? entry.items : [];
+    const done = items.filter((i) => i.status === 'completed').length;
+    this.counter.textContent = `${done}/${items.length}`;
+    this.list.replaceChildren(
+      ...items.map((item) => {
+        const status = item.status in PLAN_ICONS ? item.status : 'pending';
+        const [name, label] = PLAN_ICONS[status];
+        return h(
+          'li',
+          { 'data-status': status, 'data-priority': item.priority, class: `plan-item plan-${status}` },
+          icon(name),
+          h('span', { class: 'visually-hidden' }, `${label}: `),
+          h('span', { class: 'plan-content' }, String(item.content)),
+        );
+      }),
+    );
+  }
+
+  dispose(): void {}
+}
+
+const ACTIONS: Record<NonNullable<ErrorEntry['action']>, [string, 'restart' | 'newSession' | 'signIn' | 'showLog']> = {
+  restart: ['Restart', 'restart'],
+  retry: ['Retry', 'restart'],
+  signIn: ['Sign in', 'signIn'],
+  showLog: ['Show log', 'showLog'],
+};
+
+/** Something went wrong: the sentence, the stderr tail, and what the user can do about it. */
+export class ErrorView implements EntryView {
+  readonly kind = 'error' as const;
+  readonly element: HTMLElement;
+
+  constructor(
+    entry: Entry,
+    private readonly ctx: ViewContext,
+  ) {
+    this.element = article('error', 'Error');
+    this.update(entry);
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind !== 'error') return;
+    const e = entry as ErrorEntry;
+    const children: HTMLElement[] = [h('div', { class: 'error-message' }, icon('error'), ' ', String(e.message))];
+    if (e.detail) children.push(h('pre', { class: 'error-detail' }, e.detail));
+    if (e.action && e.action in ACTIONS) {
+      const [label, type] = ACTIONS[e.action];
+      children.push(button(label, () => this.ctx.host.post({ type }), { cls: 'primary' }));
+    }
+    this.element.setAttribute('aria-label', `Error: ${e.message}`);
+    this.element.replaceChildren(...children);
+  }
+
+  dispose(): void {}
+}
+
+function stopReasonText(reason: string): string {
+  switch (reason) {
+    case 'end_turn':
+      return 'Done';
+    case 'cancelled':
+      return 'Stopped: cancelled';
+    case 'max_tokens':
+      return 'Stopped: the agent reached its token limit';
+    case 'max_turn_requests':
+      return 'Stopped: the agent reached its request limit';
+    case 'refusal':
+      return 'Stopped: the agent refused';
+    default:
+      return `Stopped: ${reason}`;
+  }
+}
+
+/** A finished turn: a quiet line, not an article (it is not content). */
+export class TurnEndView implements EntryView {
+  readonly kind = 'turn_end' as const;
+  readonly element: HTMLElement;
+
+  constructor(entry: Entry) {
+    this.element = h('div', { class: 'turn-end' });
+    this.update(entry);
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind !== 'turn_end') return;
+    const reason = String((entry as TurnEndEntry).stopReason);
+    this.element.setAttribute('data-stop-reason', reason);
+    this.element.textContent = stopReasonText(reason);
+  }
+
+  dispose(): void {}
+}
+
+/** Shown instead of an entry whose rendering failed, so one bad entry never breaks the panel. */
+export class BrokenEntryView implements EntryView {
+  readonly element: HTMLElement;
+
+  constructor(
+    readonly kind: Entry['kind'],
+    error: unknown,
+  ) {
+    this.element = h('div', { class: 'entry entry-broken', role: 'note' }, icon('warning'), ` This item could not be shown: ${String(error)}`);
+  }
+
+  update(): void {}
+  dispose(): void {}
+}
+

@@ -1,0 +1,135 @@
+/**
+ * The header: agent picker, status, "N waiting for you", New session; below it a notice for the
+ * states where the panel cannot chat yet (no agent, untrusted workspace, stopped agent).
+ */
+import type { SessionStatus } from '../src/protocol/messages';
+import { assertNever } from '../src/protocol/messages';
+import { button, h, icon } from './dom';
+import type { Store } from './store';
+import type { Host } from './vscodeApi';
+
+function statusText(status: SessionStatus): string {
+  switch (status.kind) {
+    case 'no_agent':
+      return 'No agent configured';
+    case 'untrusted':
+      return 'Workspace not trusted';
+    case 'starting':
+      return `Starting ${status.agentName}…`;
+    case 'ready':
+      return `${status.agentName} ready`;
+    case 'running':
+      return `${status.agentName} working…`;
+    case 'cancelling':
+      return `Stopping ${status.agentName}…`;
+    case 'stopped':
+      return `${status.agentName} stopped`;
+    default:
+      return assertNever(status);
+  }
+}
+
+export class Header {
+  readonly element: HTMLElement;
+  readonly notice: HTMLElement;
+  private readonly select: HTMLSelectElement;
+  private readonly status: HTMLElement;
+  private readonly waiting: HTMLButtonElement;
+  private readonly waitingCount: HTMLElement;
+
+  constructor(
+    private readonly store: Store,
+    private readonly host: Host,
+    private readonly root: HTMLElement,
+  ) {
+    this.select = h('select', { class: 'agent-picker', 'aria-label': 'Agent' });
+    this.select.addEventListener('change', () => host.post({ type: 'selectAgent', name: this.select.value }));
+    this.status = h('span', { class: 'status-text', role: 'status' });
+    this.waiting = button('', () => this.focusFirstPrompt(), { cls: 'waiting-indicator', icon: 'bell-dot', title: 'Jump to the first permission request' });
+    // vscode-badge gives the count the same look as VS Code's own counters.
+    this.waitingCount = h('vscode-badge' as 'span', { variant: 'counter' });
+    this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, 'waiting for you'));
+    this.waiting.hidden = true;
+    const newSession = button('', () => host.post({ type: 'newSession' }), { cls: 'icon-button', icon: 'add', label: 'New session', title: 'New session' });
+    this.element = h('header', { class: 'header' }, this.select, this.status, h('span', { class: 'spacer' }), this.waiting, newSession);
+    this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': 'Agent status' });
+    this.notice.hidden = true;
+  }
+
+  renderAgents(): void {
+    const { agents, selectedAgent } = this.store;
+    this.select.replaceChildren(
+      ...agents.map((a) => h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? `${a.name} (built in)` : a.name)),
+    );
+    if (selectedAgent !== undefined) this.select.value = selectedAgent;
+    this.select.hidden = agents.length === 0;
+    this.renderNotice();
+  }
+
+  renderStatus(): void {
+    const status = this.store.status;
+    this.status.textContent = this.store.hasSnapshot ? statusText(status) : 'Connecting…';
+    this.root.setAttribute('data-status', status.kind);
+    this.renderNotice();
+  }
+
+  /** Count of prompts waiting for an answer, shown as a button that jumps to the first one. */
+  renderWaiting(): void {
+    const count = this.root.querySelectorAll('[role="group"][data-permission-state="pending"]').length;
+    this.waiting.hidden = count === 0;
+    this.waiting.setAttribute('aria-label', `${count} waiting for you`);
+    this.waitingCount.textContent = String(count);
+  }
+
+  private focusFirstPrompt(): void {
+    const first = this.root.querySelector<HTMLElement>('[role="group"][data-permission-state="pending"] button');
+    first?.scrollIntoView({ block: 'center' });
+    first?.focus();
+  }
+
+  private renderNotice(): void {
+    const status = this.store.status;
+    const parts: Array<HTMLElement | string> = [];
+    switch (status.kind) {
+      case 'no_agent':
+        parts.push(h('p', {}, icon('info'), ' No agent is configured. Add one of these to ', h('code', {}, 'tandem.agents'), ' in your settings, or add your own command there:'));
+        parts.push(
+          h(
+            'ul',
+            { class: 'presets' },
+            ...this.store.presets.map((p) =>
+              h(
+                'li',
+                { class: 'preset' },
+                h('span', { class: 'preset-name' }, p.name),
+                h('code', { class: 'preset-command' }, p.commandLine),
+                button('Add', () => this.host.post({ type: 'addPreset', presetId: p.id }), { cls: 'secondary small', label: `Add ${p.name}` }),
+              ),
+            ),
+          ),
+        );
+        break;
+      case 'untrusted':
+        parts.push(
+          h('p', {}, icon('shield'), ' This workspace is not trusted, so Tandem does not start agents here (an agent can run commands and edit files).'),
+          h('p', {}, 'To trust it, run "Workspaces: Manage Workspace Trust" from the Command Palette.'),
+        );
+        break;
+      case 'stopped':
+        parts.push(
+          h('p', {}, icon('debug-stop'), ` ${status.agentName} stopped: ${status.reason}`),
+          button('Restart', () => this.host.post({ type: 'restart' }), { cls: 'primary', icon: 'debug-restart' }),
+        );
+        break;
+      case 'starting':
+      case 'ready':
+      case 'running':
+      case 'cancelling':
+        break;
+      default:
+        assertNever(status);
+    }
+    this.notice.replaceChildren(...parts);
+    this.notice.hidden = parts.length === 0;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * A pure store over host messages: it holds the session snapshot and records which keys changed
+ * since the renderer last looked, so the renderer can update only those parts (once per frame).
+ * No DOM here, so it can be unit-tested and fuzzed in Node.
+ */
+import type {
+  AgentChoice,
+  AgentPreset,
+  Entry,
+  HostMessage,
+  SessionSnapshot,
+  SessionStatus,
+  TerminalView,
+} from '../src/protocol/messages';
+import { assertNever } from '../src/protocol/messages';
+
+/** What changed for one terminal since the last `takeChanges()`. */
+export interface TerminalChange {
+  /** The view was replaced: consumers re-read it whole and ignore `appended`. */
+  replaced: boolean;
+  /** Text appended since, in order (only meaningful when not replaced). */
+  appended: string;
+}
+
+export interface StoreChanges {
+  /** The whole entry list was replaced (snapshot or clear): reconcile everything. */
+  reset: boolean;
+  /** Ids of entries inserted, replaced or appended to. */
+  entries: Set<string>;
+  status: boolean;
+  agents: boolean;
+  follow: boolean;
+  terminals: Map<string, TerminalChange>;
+}
+
+/** Output kept per terminal in the webview; the host bounds it too, this only guards memory. */
+const MAX_TERMINAL_CHARS = 2_000_000;
+
+function emptyChanges(): StoreChanges {
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, terminals: new Map() };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isEntry(value: unknown): value is Entry {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.kind === 'string';
+}
+
+export class Store {
+  status: SessionStatus = { kind: 'starting', agentName: '' };
+  agents: AgentChoice[] = [];
+  selectedAgent: string | undefined;
+  presets: AgentPreset[] = [];
+  followAgent = true;
+  /** True once a snapshot arrived (before that the panel shows "Connecting…"). */
+  hasSnapshot = false;
+  readonly terminals = new Map<string, TerminalView>();
+  private order: string[] = [];
+  private readonly byId = new Map<string, Entry>();
+  private changes: StoreChanges = emptyChanges();
+
+  get entryIds(): readonly string[] {
+    return this.order;
+  }
+
+  entry(id: string): Entry | undefined {
+    return this.byId.get(id);
+  }
+
+  get lastEntry(): Entry | undefined {
+    const id = this.order[this.order.length - 1];
+    return id === undefined ? undefined : this.byId.get(id);
+  }
+
+  /** Returns the changes accumulated since the previous call and starts a new set. */
+  takeChanges(): StoreChanges {
+    const taken = this.changes;
+    this.changes = emptyChanges();
+    return taken;
+  }
+
+  hasChanges(): boolean {
+    const c = this.changes;
+    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.terminals.size > 0;
+  }
+
+  /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
+  apply(message: HostMessage): void {
+    if (!isRecord(message) || typeof message.type !== 'string') throw new Error('Malformed host message');
+    switch (message.type) {
+      case 'snapshot':
+        this.applySnapshot(message.snapshot);
+        return;
+      case 'entryUpserted':
+        this.upsert(message.entry);
+        return;
+      case 'textAppended':
+        this.appendText(message.id, message.text);
+        return;
+      case 'entriesCleared':
+        this.order = [];
+        this.byId.clear();
+        this.changes.reset = true;
+        this.changes.entries.clear();
+        return;
+      case 'statusChanged':
+        if (!isRecord(message.status) || typeof message.status.kind !== 'string') throw new Error('Malformed status');
+        this.status = message.status;
+        this.changes.status = true;
+        return;
+      case 'terminalChanged':
+        this.replaceTerminal(message.terminal);
+        return;
+      case 'terminalAppended':
+        this.appendTerminal(message.terminalId, message.text, message.truncated);
+        return;
+      case 'agentsChanged':
+        this.agents = Array.isArray(message.agents) ? message.agents : [];
+        this.selectedAgent = message.selectedAgent;
+        this.presets = Array.isArray(message.presets) ? message.presets : [];
+        this.changes.agents = true;
+        return;
+      case 'followChanged':
+        this.followAgent = message.followAgent === true;
+        this.changes.follow = true;
+        return;
+      case 'batch':
+        if (!Array.isArray(message.messages)) throw new Error('Malformed batch');
+        for (const inner of message.messages) this.apply(inner);
+        return;
+      default:
+        assertNever(message);
+    }
+  }
+
+  private applySnapshot(snapshot: unknown): void {
+    if (!isRecord(snapshot) || !Array.isArray(snapshot.entries)) throw new Error('Malformed snapshot');
+    const s = snapshot as unknown as SessionSnapshot;
+    this.order = [];
+    this.byId.clear();
+    for (const entry of s.entries) {
+      if (!isEntry(entry)) {
+        console.error('Tandem: skipping malformed entry in snapshot', entry);
+        continue;
+      }
+      if (!this.byId.has(entry.id)) this.order.push(entry.id);
+      this.byId.set(entry.id, entry);
+    }
+    this.terminals.clear();
+    for (const [id, view] of Object.entries(isRecord(s.terminals) ? s.terminals : {})) {
+      if (isRecord(view) && typeof view.output === 'string') this.terminals.set(id, { ...view, terminalId: id });
+    }
+    this.status = isRecord(s.status) && typeof s.status.kind === 'string' ? s.status : { kind: 'no_agent' };
+    this.agents = Array.isArray(s.agents) ? s.agents : [];
+    this.selectedAgent = s.selectedAgent;
+    this.presets = Array.isArray(s.presets) ? s.presets : [];
+    this.followAgent = s.followAgent !== false;
+    this.hasSnapshot = true;
+    this.changes = emptyChanges();
+    this.changes.reset = true;
+    this.changes.status = true;
+    this.changes.agents = true;
+    this.changes.follow = true;
+    for (const id of this.terminals.keys()) this.changes.terminals.set(id, { replaced: true, appended: '' });
+  }
+
+  private upsert(entry: unknown): void {
+    if (!isEntry(entry)) throw new Error('Malformed entry');
+    if (!this.byId.has(entry.id)) this.order.push(entry.id);
+    this.byId.set(entry.id, entry);
+    this.changes.entries.add(entry.id);
+  }
+
+  private appendText(id: string, text: string): void {
+    if (typeof text !== 'string') throw new Error('Malformed textAppended');
+    const entry = this.byId.get(id);
+    if (entry === undefined) throw new Error(`textAppended for unknown entry ${id}`);
+    if (entry.kind !== 'agent' && entry.kind !== 'thought' && entry.kind !== 'user') {
+      throw new Error(`textAppended for a ${entry.kind} entry`);
+    }
+    this.byId.set(id, { ...entry, text: entry.text + text });
+    this.changes.entries.add(id);
+  }
+
+  private replaceTerminal(view: unknown): void {
+    if (!isRecord(view) || typeof view.terminalId !== 'string' || typeof view.output !== 'string') {
+      throw new Error('Malformed terminal');
+    }
+    const terminal = view as unknown as TerminalView;
+    this.terminals.set(terminal.terminalId, terminal);
+    this.changes.terminals.set(terminal.terminalId, { replaced: true, appended: '' });
+  }
+
+  private appendTerminal(id: string, text: string, truncated: boolean): void {
+    if (typeof id !== 'string' || typeof text !== 'string') throw new Error('Malformed terminalAppended');
+    const old = this.terminals.get(id) ?? { terminalId: id, command: '', output: '', truncated: false };
+    let output = old.output + text;
+    let dropped = false;
+    if (output.length > MAX_TERMINAL_CHARS) {
+      output = output.slice(output.length - MAX_TERMINAL_CHARS);
+      dropped = true;
+    }
+    this.terminals.set(id, { ...old, output, truncated: old.truncated || truncated || dropped });
+    const change = this.changes.terminals.get(id) ?? { replaced: false, appended: '' };
+    if (!change.replaced) change.appended += text;
+    this.changes.terminals.set(id, change);
+  }
+}

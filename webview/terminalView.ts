@@ -1,0 +1,236 @@
+/**
+ * Embedded terminal output inside tool cards, emulated by xterm.js (colours, \r progress bars,
+ * cursor moves). xterm draws into `.xterm-rows`, which only holds the visible rows, so a
+ * visually-hidden plain-text mirror of the whole emulated buffer keeps the region's text content
+ * complete for screen readers and tests.
+ */
+import { Terminal } from '@xterm/xterm';
+import xtermCss from '@xterm/xterm/css/xterm.css';
+import type { TerminalView } from '../src/protocol/messages';
+import { button, h } from './dom';
+import type { Store, TerminalChange } from './store';
+import { adoptStylesheet, withStyleNonce } from './styleNonce';
+import type { Host } from './vscodeApi';
+
+const MAX_ROWS = 16;
+const SCROLLBACK = 5000;
+
+function cssVar(name: string, fallback: string): string {
+  const value = getComputedStyle(document.body).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+function theme(): Record<string, string> {
+  const names = ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White'];
+  const t: Record<string, string> = {
+    background: cssVar('--vscode-terminal-background', cssVar('--vscode-editor-background', '#1e1e1e')),
+    foreground: cssVar('--vscode-terminal-foreground', cssVar('--vscode-editor-foreground', '#cccccc')),
+    cursor: cssVar('--vscode-terminalCursor-foreground', cssVar('--vscode-editor-foreground', '#cccccc')),
+    selectionBackground: cssVar('--vscode-terminal-selectionBackground', '#264f78'),
+  };
+  for (const n of names) {
+    const lower = n.charAt(0).toLowerCase() + n.slice(1);
+    const value = cssVar(`--vscode-terminal-ansi${n}`, '');
+    if (value) t[lower] = value;
+    const bright = cssVar(`--vscode-terminal-ansiBright${n}`, '');
+    if (bright) t[`bright${n}`] = bright;
+  }
+  return t;
+}
+
+function exitText(view: TerminalView | undefined): string {
+  if (!view?.exit) return 'Running…';
+  if (view.exit.signal) return `Killed by ${view.exit.signal}`;
+  return view.exit.exitCode === null ? 'Exited' : `Exited with code ${view.exit.exitCode}`;
+}
+
+/** One rendering of a terminal; several cards may embed the same terminal id. */
+export class TerminalPanel {
+  readonly element: HTMLElement;
+  private readonly screen: HTMLElement;
+  private readonly mirror: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly commandLabel: HTMLElement;
+  private readonly notice: HTMLElement;
+  private term: Terminal;
+  private opened = false;
+  private mirrorScheduled = false;
+  private resizeObserver: ResizeObserver | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly terminalId: string,
+    private readonly store: Store,
+    host: Host,
+    private readonly onDispose: (panel: TerminalPanel) => void,
+  ) {
+    adoptStylesheet('xterm', xtermCss);
+    this.commandLabel = h('span', { class: 'terminal-command' });
+    this.notice = h('span', { class: 'terminal-notice' });
+    this.status = h('div', { class: 'terminal-status' });
+    this.screen = h('div', { class: 'terminal-screen', 'aria-hidden': 'true' });
+    this.mirror = h('pre', { class: 'terminal-text visually-hidden' });
+    this.element = h(
+      'div',
+      { role: 'region', class: 'terminal', 'data-terminal-id': terminalId, 'aria-label': 'Terminal' },
+      h(
+        'div',
+        { class: 'terminal-header' },
+        this.commandLabel,
+        this.notice,
+        button('Open in terminal', () => host.post({ type: 'openTerminal', terminalId }), { cls: 'secondary small', icon: 'terminal' }),
+      ),
+      this.screen,
+      this.mirror,
+      this.status,
+    );
+    this.term = this.createTerminal();
+    this.reset();
+    this.openWhenConnected(0);
+  }
+
+  private createTerminal(): Terminal {
+    return new Terminal({
+      cols: 80,
+      rows: 1,
+      scrollback: SCROLLBACK,
+      convertEol: true, // agents' output often has bare \n; keep \r alone for progress bars
+      disableStdin: true,
+      cursorBlink: false,
+      cursorInactiveStyle: 'none',
+      fontFamily: cssVar('--vscode-editor-font-family', 'monospace'),
+      fontSize: 12,
+      theme: theme(),
+    });
+  }
+
+  /** Re-reads the whole view from the store (first render, or the host replaced it). */
+  reset(): void {
+    const view = this.store.terminals.get(this.terminalId);
+    this.term.reset();
+    this.updateHeader(view);
+    if (view?.output) this.write(view.output);
+    else this.scheduleMirror();
+  }
+
+  /** Applies one frame's worth of changes for this terminal. */
+  apply(change: TerminalChange): void {
+    if (change.replaced) {
+      this.reset();
+      return;
+    }
+    this.updateHeader(this.store.terminals.get(this.terminalId));
+    if (change.appended) this.write(change.appended);
+  }
+
+  private updateHeader(view: TerminalView | undefined): void {
+    const command = view?.command ?? '';
+    this.commandLabel.textContent = command ? `$ ${command}` : 'Terminal';
+    this.element.setAttribute('aria-label', command ? `Terminal: ${command}` : `Terminal ${this.terminalId}`);
+    this.notice.textContent = view?.truncated ? ' (earlier output truncated)' : view ? '' : ' (waiting for output)';
+    this.status.textContent = exitText(view);
+    this.element.setAttribute('data-exited', view?.exit ? 'true' : 'false');
+  }
+
+  private write(text: string): void {
+    this.term.write(text, () => this.scheduleMirror());
+  }
+
+  private scheduleMirror(): void {
+    if (this.mirrorScheduled || this.disposed) return;
+    this.mirrorScheduled = true;
+    requestAnimationFrame(() => {
+      this.mirrorScheduled = false;
+      if (this.disposed) return;
+      this.updateMirror();
+      this.fitRows();
+    });
+  }
+
+  private updateMirror(): void {
+    const buffer = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const line = buffer.getLine(y);
+      if (!line) continue;
+      const text = line.translateToString(true);
+      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    const text = lines.join('\n');
+    if (this.mirror.textContent !== text) this.mirror.textContent = text;
+  }
+
+  /** Grows the viewport with the output up to MAX_ROWS; beyond that xterm scrolls (to the bottom). */
+  private fitRows(): void {
+    const buffer = this.term.buffer.active;
+    const used = buffer.baseY + buffer.cursorY + 1;
+    const rows = Math.max(1, Math.min(MAX_ROWS, used));
+    if (rows !== this.term.rows) this.term.resize(this.term.cols, rows);
+    this.term.scrollToBottom();
+  }
+
+  private openWhenConnected(attempt: number): void {
+    requestAnimationFrame(() => {
+      if (this.disposed || this.opened) return;
+      if (!this.element.isConnected) {
+        if (attempt < 600) this.openWhenConnected(attempt + 1);
+        return;
+      }
+      this.opened = true;
+      withStyleNonce(() => this.term.open(this.screen));
+      this.fitColumns();
+      this.resizeObserver = new ResizeObserver(() => this.fitColumns());
+      this.resizeObserver.observe(this.screen);
+    });
+  }
+
+  private fitColumns(): void {
+    const width = this.screen.clientWidth;
+    const cell = this.screen.querySelector('.xterm-char-measure-element')?.getBoundingClientRect().width ?? 0;
+    // xterm measures a run of characters; fall back to a typical 12px monospace advance.
+    const charWidth = cell > 0 ? cell / 32 : 7.2;
+    if (width <= 0) return;
+    const cols = Math.max(20, Math.floor((width - 4) / charWidth));
+    if (cols !== this.term.cols) this.term.resize(cols, this.term.rows);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.resizeObserver?.disconnect();
+    this.term.dispose();
+    this.onDispose(this);
+  }
+}
+
+/** All terminal panels by terminal id, so streamed output reaches every card that shows it. */
+export class TerminalRegistry {
+  private readonly panels = new Map<string, Set<TerminalPanel>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly host: Host,
+  ) {}
+
+  create(terminalId: string): TerminalPanel {
+    const panel = new TerminalPanel(terminalId, this.store, this.host, (p) => this.panels.get(p.terminalId)?.delete(p));
+    let set = this.panels.get(terminalId);
+    if (!set) this.panels.set(terminalId, (set = new Set()));
+    set.add(panel);
+    return panel;
+  }
+
+  apply(changes: Map<string, TerminalChange>): void {
+    for (const [id, change] of changes) {
+      for (const panel of this.panels.get(id) ?? []) {
+        try {
+          panel.apply(change);
+        } catch (error) {
+          console.error('Tandem: terminal update failed', error);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * A tool call card, updated in place: kind icon, title, status (spinner while running), locations,
+ * content items (markdown, images, resource links, diffs, terminals), an inline permission prompt
+ * and collapsible raw input/output. Only the parts whose data changed are rebuilt.
+ */
+import type { Entry, LocationView, ToolCallEntry, ToolContentView, ToolStatus } from '../src/protocol/messages';
+import { assertNever } from '../src/protocol/messages';
+import { codiconFor, isToolKind } from '../src/session/toolKinds';
+import { basename, button, h, icon } from './dom';
+import { renderDiff } from './diffView';
+import { renderMarkdown } from './markdown';
+import { renderPermission } from './permission';
+import type { TerminalPanel } from './terminalView';
+import type { EntryView, ViewContext } from './viewContext';
+
+const STATUS: Record<ToolStatus, [string, string]> = {
+  pending: ['circle-large-outline', 'Pending'],
+  in_progress: ['loading codicon-modifier-spin', 'Running'],
+  completed: ['check', 'Completed'],
+  failed: ['error', 'Failed'],
+  cancelled: ['circle-slash', 'Cancelled'],
+};
+
+const RASTER = /^image\/(?:png|jpeg|jpg|gif|webp|bmp)$/i;
+
+interface RenderedItem {
+  item: ToolContentView;
+  element: HTMLElement;
+  terminal?: TerminalPanel;
+}
+
+function sameItem(a: ToolContentView, b: ToolContentView): boolean {
+  if (a.type !== b.type) return false;
+  switch (a.type) {
+    case 'diff':
+      return b.type === 'diff' && a.path === b.path && a.oldText === b.oldText && a.newText === b.newText;
+    case 'terminal':
+      return b.type === 'terminal' && a.terminalId === b.terminalId;
+    case 'markdown':
+      return b.type === 'markdown' && a.text === b.text;
+    case 'image':
+      return b.type === 'image' && a.mimeType === b.mimeType && a.data === b.data;
+    case 'resource_link':
+      return b.type === 'resource_link' && a.uri === b.uri && a.name === b.name;
+    default:
+      return assertNever(a);
+  }
+}
+
+export class ToolCardView implements EntryView {
+  readonly kind = 'tool_call' as const;
+  readonly element: HTMLElement;
+  private readonly kindIcon: HTMLSpanElement;
+  private readonly title: HTMLSpanElement;
+  private readonly statusIcon: HTMLSpanElement;
+  private readonly statusText: HTMLSpanElement;
+  private readonly locations: HTMLElement;
+  private readonly content: HTMLElement;
+  private readonly permission: HTMLElement;
+  private readonly raw: HTMLDetailsElement;
+  private items: RenderedItem[] = [];
+  private previous: ToolCallEntry | undefined;
+
+  constructor(
+    private readonly entryId: string,
+    entry: Entry,
+    private readonly ctx: ViewContext,
+  ) {
+    this.element = h('article', { role: 'article', class: 'entry tool-card', 'data-entry-kind': 'tool_call' });
+    this.kindIcon = icon('tools', 'tool-kind-icon');
+    this.title = h('span', { class: 'tool-title' });
+    this.statusIcon = icon('circle-large-outline');
+    this.statusText = h('span', { class: 'tool-status-text' });
+    this.locations = h('div', { class: 'tool-locations' });
+    this.content = h('div', { class: 'tool-content' });
+    this.permission = h('div', { class: 'tool-permission' });
+    this.raw = h('details', { class: 'tool-raw' }, h('summary', {}, 'Details'));
+    this.raw.addEventListener('toggle', () => {
+      ctx.host.setExpanded(`${entryId}:raw`, this.raw.open);
+      if (this.raw.open && this.previous) this.fillRaw(this.previous);
+    });
+    this.element.append(
+      h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
+      this.locations,
+      this.content,
+      this.permission,
+      this.raw,
+    );
+    this.update(entry);
+    if (ctx.host.ui.expanded[`${entryId}:raw`] === true) this.raw.open = true;
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind !== 'tool_call') return;
+    const prev = this.previous;
+    const kind = isToolKind(entry.toolKind) ? entry.toolKind : 'other';
+    const status: ToolStatus = entry.status in STATUS ? entry.status : 'pending';
+    const title = String(entry.title ?? '');
+    const el = this.element;
+    el.setAttribute('data-tool-call-id', String(entry.toolCallId));
+    el.setAttribute('data-kind', kind);
+    el.setAttribute('data-status', status);
+    const [statusIcon, statusLabel] = STATUS[status];
+    el.setAttribute('aria-label', `${title} (${statusLabel})`);
+    el.className = `entry tool-card status-${status}`;
+    this.kindIcon.className = `codicon codicon-${codiconFor(kind)} tool-kind-icon`;
+    this.title.textContent = title;
+    this.title.title = title;
+    this.statusIcon.className = `codicon codicon-${statusIcon}`;
+    this.statusText.textContent = statusLabel;
+    if (!prev || prev.locations !== entry.locations) this.renderLocations(Array.isArray(entry.locations) ? entry.locations : []);
+    this.renderContent(Array.isArray(entry.content) ? entry.content : [], entry.id);
+    if (!prev || prev.permission !== entry.permission || prev.title !== entry.title) {
+      const part = entry.permission ? renderPermission(entry.permission, title, this.ctx.host) : null;
+      this.permission.replaceChildren(...(part ? [part] : []));
+      el.toggleAttribute('data-awaiting-permission', entry.permission?.state.kind === 'pending');
+    }
+    this.raw.hidden = entry.rawInput === undefined && entry.rawOutput === undefined;
+    this.previous = entry;
+    if (this.raw.open) this.fillRaw(entry);
+  }
+
+  private renderLocations(locations: LocationView[]): void {
+    this.locations.replaceChildren(
+      ...locations.map((loc) => {
+        const label = `${basename(loc.path)}${loc.line ? `:${loc.line}` : ''}`;
+        const b = button(label, () => this.ctx.host.post({ type: 'openLocation', path: loc.path, line: loc.line }), {
+          cls: `link location${loc.inWorkspace ? '' : ' outside'}`,
+          icon: 'go-to-file',
+          title: loc.inWorkspace ? loc.path : `${loc.path} (outside the workspace)`,
+          label: `Open ${loc.path}${loc.line ? ` at line ${loc.line}` : ''}${loc.inWorkspace ? '' : ' (outside the workspace)'}`,
+        });
+        return b;
+      }),
+    );
+  }
+
+  /** Rebuilds only the content items that changed, keyed by position. */
+  private renderContent(content: ToolContentView[], entryId: string): void {
+    const next: RenderedItem[] = [];
+    for (let index = 0; index < content.length; index++) {
+      const item = content[index];
+      const old = this.items[index];
+      if (old && sameItem(old.item, item)) {
+        next.push(old);
+        continue;
+      }
+      const rendered = this.renderItem(item, entryId, index);
+      if (old) {
+        old.terminal?.dispose();
+        old.element.replaceWith(rendered.element);
+      } else {
+        this.content.append(rendered.element);
+      }
+      next.push(rendered);
+    }
+    for (const extra of this.items.slice(content.length)) {
+      extra.terminal?.dispose();
+      extra.element.remove();
+    }
+    this.items = next;
+  }
+
+  private renderItem(item: ToolContentView, entryId: string, index: number): RenderedItem {
+    try {
+      switch (item.type) {
+        case 'markdown':
+          return { item, element: renderMarkdown(String(item.text), 'markdown tool-markdown') };
+        case 'image': {
+          if (!RASTER.test(item.mimeType) || !/^[A-Za-z0-9+/=\s]*$/.test(item.data)) {
+            return { item, element: h('div', { class: 'tool-note' }, `Image not shown (${item.mimeType})`) };
+          }
+          return { item, element: h('img', { class: 'tool-image', alt: 'Image from the tool call', src: `data:${item.mimeType};base64,${item.data}` }) };
+        }
+        case 'resource_link':
+          return { item, element: this.resourceLink(item.uri, item.name) };
+        case 'diff':
+          return { item, element: renderDiff({ path: item.path, oldText: item.oldText, newText: item.newText, entryId, index }, this.ctx.host) };
+        case 'terminal': {
+          const terminal = this.ctx.terminals.create(item.terminalId);
+          return { item, element: terminal.element, terminal };
+        }
+        default:
+          return assertNever(item);
+      }
+    } catch (error) {
+      console.error('Tandem: could not render tool content', error);
+      return { item, element: h('div', { class: 'entry-broken', role: 'note' }, icon('warning'), ' This content could not be shown') };
+    }
+  }
+
+  private resourceLink(uri: string, name: string): HTMLElement {
+    const isFile = /^file:/i.test(uri);
+    return button(name || uri, () => {
+      if (isFile) {
+        let path = decodeURIComponent(uri.replace(/^file:\/\//i, ''));
+        if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); // file:///C:/x → C:/x
+        this.ctx.host.post({ type: 'openLocation', path });
+      } else {
+        this.ctx.host.post({ type: 'openLink', href: uri });
+      }
+    }, { cls: 'link resource-link', icon: isFile ? 'file' : 'link-external', title: uri });
+  }
+
+  private fillRaw(entry: ToolCallEntry): void {
+    const parts: HTMLElement[] = [h('summary', {}, 'Details')];
+    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, 'Input'), h('pre', { class: 'raw-json' }, entry.rawInput));
+    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, 'Output'), h('pre', { class: 'raw-json' }, entry.rawOutput));
+    this.raw.replaceChildren(...parts);
+  }
+
+  dispose(): void {
+    for (const item of this.items) item.terminal?.dispose();
+    this.items = [];
+  }
+}

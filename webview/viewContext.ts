@@ -1,0 +1,19 @@
+/** What entry views share: the host channel, the store, and the terminal registry. */
+import type { Entry, EntryKind } from '../src/protocol/messages';
+import type { Store } from './store';
+import type { TerminalRegistry } from './terminalView';
+import type { Host } from './vscodeApi';
+
+export interface ViewContext {
+  host: Host;
+  store: Store;
+  terminals: TerminalRegistry;
+}
+
+/** One rendered thread entry. `update` gets the new entry for the same id and patches the DOM. */
+export interface EntryView {
+  readonly kind: EntryKind;
+  readonly element: HTMLElement;
+  update(entry: Entry): void;
+  dispose(): void;
+}
