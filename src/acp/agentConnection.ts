@@ -1,7 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentExit, AgentProcess } from './agentProcess';
 import { createNdJsonTransport } from './ndjsonTransport';
-import { createRedactor } from './protocolLog';
+import { createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 
 /**
@@ -86,7 +86,7 @@ export class AgentConnection {
       opts.onUpdate(sessionId, update);
       return true;
     };
-    const transport = createNdJsonTransport(proc.stdin, proc.stdout, { log, onInbound });
+    const transport = createNdJsonTransport(proc.stdin, proc.stdout, { log, onInbound, redact: createRedactor(proc.secrets) });
     const app = AgentConnection.buildClient(handlers, opts.clientInfo.name, log);
     const conn = app.connect(transport.stream);
     const connection = new AgentConnection(proc, conn, handlers, opts, log);
@@ -192,17 +192,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
-}
-
-/** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
-function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
-  if (!secrets.some((s) => s.length >= 4)) return log;
-  const r = createRedactor(secrets);
-  return {
-    message: (direction, raw) => log.message(direction, r(raw)),
-    info: (text) => log.info(r(text)),
-    warn: (text) => log.warn(r(text)),
-    error: (text) => log.error(r(text)),
-    stderr: (agentName, line) => log.stderr(agentName, r(line)),
-  };
 }

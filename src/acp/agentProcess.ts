@@ -232,7 +232,9 @@ export class AgentProcess {
       this.stderrPartial = '';
     }
     for (const raw of parts) {
-      const line = redactSecrets(raw.length > STDERR_MAX_LINE ? raw.slice(0, STDERR_MAX_LINE) + '…' : raw, this.secrets);
+      // Redact before cutting, or a secret straddling the cut would leak its first half.
+      const clean = redactSecrets(raw, this.secrets);
+      const line = clean.length > STDERR_MAX_LINE ? clean.slice(0, STDERR_MAX_LINE) + '…' : clean;
       this.stderrLines.push(line);
       this.log.stderr(this.name, line);
     }

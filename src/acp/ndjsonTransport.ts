@@ -20,6 +20,8 @@ export interface NdJsonTransportOptions {
   onInbound?: (msg: Record<string, unknown>) => boolean | void;
   /** Longest accepted inbound line in bytes; longer lines are dropped (default 64 MiB). */
   maxLineBytes?: number;
+  /** Masks secrets in text quoted into warnings; applied before quoting cuts the text short. */
+  redact?: (text: string) => string;
 }
 
 export interface NdJsonTransport {
@@ -35,6 +37,8 @@ export interface NdJsonTransport {
  */
 export function createNdJsonTransport(output: Writable, input: Readable, opts: NdJsonTransportOptions): NdJsonTransport {
   const { log, onInbound } = opts;
+  const redact = opts.redact ?? ((text: string) => text);
+  const quote = (line: string) => quoteLine(redact(line));
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
 
   let resolveClosed!: () => void;
@@ -188,6 +192,6 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
   return { stream: { writable, readable }, closed };
 }
 
-function quote(line: string): string {
+function quoteLine(line: string): string {
   return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS)}… (${line.length} chars)` : line;
 }

@@ -66,7 +66,10 @@ export function redactSecrets(text: string, secrets: string[]): string {
 /** The same as {@link redactSecrets}, with the secret list prepared once (for hot paths). */
 export function createRedactor(secrets: string[]): (text: string) => string {
   // Longest first, so a secret that contains another one is masked whole.
-  const usable = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  // Each secret also in its JSON-escaped form: protocol messages carry values with quotes or
+  // backslashes escaped, so the raw value would never match there.
+  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  const usable = [...new Set(forms)].sort((a, b) => b.length - a.length);
   if (usable.length === 0) return (text) => text;
   return (text) => {
     let out = text;
@@ -74,5 +77,18 @@ export function createRedactor(secrets: string[]): (text: string) => string {
       if (out.includes(secret)) out = out.split(secret).join('***');
     }
     return out;
+  };
+}
+
+/** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
+export function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
+  if (!secrets.some((s) => s.length >= 4)) return log;
+  const r = createRedactor(secrets);
+  return {
+    message: (direction, raw) => log.message(direction, r(raw)),
+    info: (text) => log.info(r(text)),
+    warn: (text) => log.warn(r(text)),
+    error: (text) => log.error(r(text)),
+    stderr: (agentName, line) => log.stderr(agentName, r(line)),
   };
 }

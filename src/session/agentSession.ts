@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection, type ClientHandlers } from '../acp/agentConnection';
 import { AgentProcess, type AgentExit, type AgentLaunchConfig } from '../acp/agentProcess';
-import type { ProtocolLog } from '../acp/protocolLog';
+import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import { FsHandler, type FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import { PermissionBroker } from '../client/permissionBroker';
@@ -54,11 +54,15 @@ export class AgentSession extends Disposable {
   private generation = 0;
   private starting: Promise<void> | undefined;
 
+  /** deps.log with the agent's env values masked: warnings quote agent input, which may echo them. */
+  private readonly log: ProtocolLog;
+
   constructor(private readonly deps: AgentSessionDeps) {
     super();
+    this.log = redactingLog(deps.log, Object.values(deps.agent.env));
     this.reducer = new SessionReducer({
       isInWorkspace: (p) => deps.policy.isInWorkspace(p),
-      warn: (text) => deps.log.warn(text),
+      warn: (text) => this.log.warn(text),
     });
     this.statusValue = { kind: 'starting', agentName: deps.agent.name };
   }
@@ -151,7 +155,7 @@ export class AgentSession extends Disposable {
     const conn = this.conn;
     const sessionId = this.sessionId;
     if (!conn || !sessionId || this.statusValue.kind !== 'ready') {
-      this.deps.log.warn(`Prompt ignored: the session is ${this.statusValue.kind}.`);
+      this.log.warn(`Prompt ignored: the session is ${this.statusValue.kind}.`);
       return;
     }
     const token = ++this.turnToken;
@@ -181,7 +185,7 @@ export class AgentSession extends Disposable {
     this.setStatus({ kind: 'cancelling', agentName: this.agentName });
     this.cancelPermissions();
     this.emitAll(this.reducer.markCancelling());
-    this.conn.cancel(this.sessionId).catch((err) => this.deps.log.warn(`session/cancel failed: ${errorMessage(err)}`));
+    this.conn.cancel(this.sessionId).catch((err) => this.log.warn(`session/cancel failed: ${errorMessage(err)}`));
     const grace = this.deps.cancelGraceMs ?? 10_000;
     this.cancelTimer = setTimeout(() => {
       if (token !== this.turnToken || this.statusValue.kind !== 'cancelling') return;
@@ -198,7 +202,7 @@ export class AgentSession extends Disposable {
 
   respondPermission(requestId: string, optionId: string): void {
     if (!this.broker?.respond(requestId, optionId)) {
-      this.deps.log.warn(`Permission ${requestId} was already answered or is unknown.`);
+      this.log.warn(`Permission ${requestId} was already answered or is unknown.`);
     }
   }
 
@@ -282,7 +286,7 @@ export class AgentSession extends Disposable {
     }
     if (!Array.isArray(params.options) || params.options.length === 0) {
       // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
-      this.deps.log.warn('A permission request came without options; answered cancelled.');
+      this.log.warn('A permission request came without options; answered cancelled.');
       return { outcome: { outcome: 'cancelled' } };
     }
     const { requestId, response } = broker.request(params, signal);
@@ -302,7 +306,7 @@ export class AgentSession extends Disposable {
   private handleUpdate(generation: number, sessionId: string, update: Record<string, unknown>): void {
     if (generation !== this.generation) return;
     if (sessionId !== this.sessionId) {
-      this.deps.log.warn(`Update for unknown session ${sessionId} ignored.`);
+      this.log.warn(`Update for unknown session ${sessionId} ignored.`);
       return;
     }
     this.emitAll(this.reducer.applyUpdate(update));

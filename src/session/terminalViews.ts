@@ -10,59 +10,90 @@ export type TerminalViewEvent =
 /** Output kept per terminal for the panel; the agent's own byte limit applies separately. */
 const VIEW_LIMIT_CHARS = 512 * 1024;
 
+/** One terminal's panel copy: chunks with a running length, trimmed from the front. */
+interface TerminalState {
+  terminalId: string;
+  command: string;
+  chunks: string[];
+  length: number;
+  truncated: boolean;
+  exit?: TerminalView['exit'];
+}
+
 /**
  * The panel's copy of every terminal's output. Kept apart from the terminal manager because the
  * output must stay visible after the agent releases the terminal (spec: "continues to display it").
+ * Appends cost O(chunk): a command printing 50 MB must not copy the kept tail on every chunk.
  */
 export class TerminalViews {
-  private readonly views = new Map<string, TerminalView>();
+  private readonly states = new Map<string, TerminalState>();
   private readonly appended = new Emitter<{ terminalId: string; text: string }>();
 
   apply(event: TerminalViewEvent): HostMessage | undefined {
     switch (event.kind) {
       case 'created': {
-        const view: TerminalView = { terminalId: event.terminalId, command: event.command, output: '', truncated: false };
-        this.views.set(event.terminalId, view);
-        return { type: 'terminalChanged', terminal: { ...view } };
+        const state: TerminalState = { terminalId: event.terminalId, command: event.command, chunks: [], length: 0, truncated: false };
+        this.states.set(event.terminalId, state);
+        return { type: 'terminalChanged', terminal: toView(state) };
       }
       case 'output': {
-        const view = this.views.get(event.terminalId);
-        if (!view) return undefined;
-        let output = view.output + event.text;
-        let truncated = view.truncated || event.truncated;
-        if (output.length > VIEW_LIMIT_CHARS) {
-          output = output.slice(output.length - VIEW_LIMIT_CHARS);
-          truncated = true;
-        }
-        view.output = output;
-        view.truncated = truncated;
+        const state = this.states.get(event.terminalId);
+        if (!state) return undefined;
+        const text = event.text.length > VIEW_LIMIT_CHARS ? event.text.slice(-VIEW_LIMIT_CHARS) : event.text;
+        state.chunks.push(text);
+        state.length += text.length;
+        state.truncated ||= event.truncated || text.length < event.text.length;
+        trim(state);
         this.appended.fire({ terminalId: event.terminalId, text: event.text });
-        return { type: 'terminalAppended', terminalId: event.terminalId, text: event.text, truncated };
+        return { type: 'terminalAppended', terminalId: event.terminalId, text, truncated: state.truncated };
       }
       case 'exit': {
-        const view = this.views.get(event.terminalId);
-        if (!view) return undefined;
-        view.exit = { exitCode: event.exitCode, signal: event.signal };
-        return { type: 'terminalChanged', terminal: { ...view } };
+        const state = this.states.get(event.terminalId);
+        if (!state) return undefined;
+        state.exit = { exitCode: event.exitCode, signal: event.signal };
+        return { type: 'terminalChanged', terminal: toView(state) };
       }
     }
   }
 
   get(terminalId: string): TerminalView | undefined {
-    return this.views.get(terminalId);
+    const state = this.states.get(terminalId);
+    return state ? toView(state) : undefined;
   }
 
   all(): Record<string, TerminalView> {
     const out: Record<string, TerminalView> = {};
-    for (const [id, view] of this.views) out[id] = { ...view };
+    for (const [id, state] of this.states) out[id] = toView(state);
     return out;
   }
 
   clear(): void {
-    this.views.clear();
+    this.states.clear();
   }
 
   onAppend(listener: (terminalId: string, text: string) => void): IDisposable {
     return this.appended.event((e) => listener(e.terminalId, e.text));
   }
+}
+
+function trim(state: TerminalState): void {
+  while (state.length > VIEW_LIMIT_CHARS && state.chunks.length > 1) {
+    const first = state.chunks[0];
+    const excess = state.length - VIEW_LIMIT_CHARS;
+    if (first.length <= excess) {
+      state.chunks.shift();
+      state.length -= first.length;
+    } else {
+      state.chunks[0] = first.slice(excess);
+      state.length -= excess;
+    }
+    state.truncated = true;
+  }
+}
+
+function toView(state: TerminalState): TerminalView {
+  const output = state.chunks.length > 1 ? state.chunks.join('') : (state.chunks[0] ?? '');
+  // Joining once keeps later reads cheap.
+  if (state.chunks.length > 1) state.chunks = [output];
+  return { terminalId: state.terminalId, command: state.command, output, truncated: state.truncated, exit: state.exit };
 }

@@ -11,6 +11,9 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
   const asset = (...p: string[]) => webview.asWebviewUri(joinPath(extensionUri, ...p)).toString();
   const csp = [
     "default-src 'none'",
+    // default-src does not cover these two; the panel never needs a <base> or a form submission.
+    "base-uri 'none'",
+    "form-action 'none'",
     `img-src ${webview.cspSource} data:`,
     `style-src ${webview.cspSource} 'nonce-${nonce}'`,
     `font-src ${webview.cspSource}`,

@@ -1,0 +1,187 @@
+/**
+ * Connects a real AgentSession (host side, in this Node process) to the real webview bundle in
+ * headless Chromium, the way ChatViewProvider does inside VS Code:
+ * - on every `ready` the page posts (first load and reloads) it gets a full snapshot;
+ * - session messages are gathered for 16 ms, merged with `coalesce` and posted as one `batch`;
+ * - commands the page posts (prompt, cancel, respondPermission, …) call the session's methods.
+ * Chromium, the page and its fake `acquireVsCodeApi` come from the webview harness
+ * (test/webview/harness/harness.ts), so the page runs behind the same CSP as in tests.
+ */
+import type { Page } from 'playwright-core';
+import type { HostMessage, SessionSnapshot, WebviewMessage } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION } from '../../src/protocol/messages';
+import type { AgentSession } from '../../src/session/agentSession';
+import { coalesce } from '../../src/views/messageBatch';
+import { launchHarness } from '../webview/harness/harness';
+import type { Harness, Panel } from '../webview/harness/harness';
+
+/** Same as ChatViewProvider's FLUSH_MS. */
+const FLUSH_MS = 16;
+
+export interface OpenPanelOptions {
+  /** Reuse a running harness (one Chromium for many panels); otherwise one is launched and closed with the panel. */
+  harness?: Harness;
+  width?: number;
+  height?: number;
+  /** Extra snapshot fields (agents, presets, …) the session itself does not know. */
+  snapshot?: Partial<Omit<SessionSnapshot, 'status' | 'entries' | 'terminals'>>;
+}
+
+export interface PanelBridge {
+  page: Page;
+  /** The harness panel (errors, CSP violations, settle()). */
+  panel: Panel;
+  /** Every WebviewMessage the page posted, in order (including `ready`s and ones the bridge ignores). */
+  posted: WebviewMessage[];
+  /** Errors from session methods called on behalf of the page. */
+  hostErrors: unknown[];
+  /** Resolves once nothing is queued and every post has reached the page. */
+  drained(): Promise<void>;
+  /** Reloads the page; the new page's `ready` brings a fresh snapshot (resolves once it is posted). */
+  reload(): Promise<void>;
+  /** Stops forwarding and closes the page (and Chromium, when the bridge launched it). Does not dispose the session. */
+  close(): Promise<void>;
+}
+
+/**
+ * Forwards every later push to `window.__posted` (the fake API's outbox) to the host. On reloads
+ * the fake API assigns a new array, so the setter wraps that one too. A string, not a function:
+ * tsx's keepNames helpers (`__name`) do not exist inside the page.
+ */
+const HOOK = `(() => {
+  const wrap = (list) => {
+    list.push = (...items) => {
+      for (const item of items) window.__tandemToHost(item);
+      return Array.prototype.push.apply(list, items);
+    };
+    return list;
+  };
+  let current = Array.isArray(window.__posted) ? wrap(window.__posted) : [];
+  Object.defineProperty(window, '__posted', { configurable: true, get: () => current, set: (v) => { current = wrap(v); } });
+})()`;
+
+export function sessionSnapshot(session: AgentSession, extra: OpenPanelOptions['snapshot'] = {}): SessionSnapshot {
+  const parts = session.snapshotParts();
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agents: [{ name: session.agentName, commandLine: session.agentName, builtIn: false }],
+    selectedAgent: session.agentName,
+    presets: [],
+    followAgent: true,
+    ...extra,
+    status: parts.status,
+    entries: parts.entries,
+    terminals: parts.terminals,
+  };
+}
+
+export async function openPanel(session: AgentSession, options: OpenPanelOptions = {}): Promise<PanelBridge> {
+  const ownHarness = !options.harness;
+  const harness = options.harness ?? (await launchHarness());
+  const panel = await harness.open({ width: options.width, height: options.height });
+  const { page } = panel;
+  const posted: WebviewMessage[] = [];
+  const hostErrors: unknown[] = [];
+  let ready = false;
+  let closed = false;
+  let pending: HostMessage[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  // Posts are chained so the page receives them in the order they were made.
+  let chain: Promise<void> = Promise.resolve();
+  let snapshots = 0;
+
+  const post = (message: HostMessage): void => {
+    chain = chain.then(async () => {
+      if (closed) return;
+      try {
+        await page.evaluate((m) => window.postMessage(m, '*'), message);
+      } catch (err) {
+        if (!closed) hostErrors.push(err);
+      }
+    });
+  };
+  const flush = (): void => {
+    flushTimer = undefined;
+    const messages = coalesce(pending);
+    pending = [];
+    if (messages.length === 0) return;
+    post(messages.length === 1 ? messages[0] : { type: 'batch', messages });
+  };
+  const subscription = session.onMessage((message) => {
+    // Until the page says ready, the snapshot it will get already contains this change.
+    if (!ready || closed) return;
+    pending.push(message);
+    flushTimer ??= setTimeout(flush, FLUSH_MS);
+  });
+  const run = (work: () => Promise<void> | void): void => {
+    Promise.resolve()
+      .then(work)
+      .catch((err: unknown) => hostErrors.push(err));
+  };
+  const receive = (message: WebviewMessage): void => {
+    if (closed) return;
+    posted.push(message);
+    switch (message.type) {
+      case 'ready':
+        ready = true;
+        pending = [];
+        snapshots++;
+        post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
+        return;
+      case 'prompt':
+        return run(() => session.prompt(message.text));
+      case 'cancel':
+        return run(() => session.cancel());
+      case 'respondPermission':
+        return run(() => session.respondPermission(message.requestId, message.optionId));
+      case 'newSession':
+        return run(() => session.newSession());
+      case 'restart':
+        return run(() => session.restart());
+      case 'signIn':
+        return run(() => session.signIn());
+      default:
+        // Editor-side commands (open a diff, a link, the log, …) have no session method: recorded only.
+        return;
+    }
+  };
+
+  await page.exposeFunction('__tandemToHost', (m: WebviewMessage) => receive(m));
+  await page.addInitScript(HOOK);
+  // The first page load already ran (and posted `ready`): hook it now and replay what it posted.
+  const early = await page.evaluate(`${HOOK}; window.__posted.slice()`) as WebviewMessage[];
+  for (const m of early) receive(m);
+
+  const drained = async (): Promise<void> => {
+    while (flushTimer || pending.length > 0) await new Promise((r) => setTimeout(r, FLUSH_MS));
+    await chain;
+  };
+
+  return {
+    page,
+    panel,
+    posted,
+    hostErrors,
+    drained,
+    async reload() {
+      const before = snapshots;
+      ready = false;
+      pending = [];
+      await page.reload();
+      const end = Date.now() + 10_000;
+      while (snapshots === before) {
+        if (Date.now() > end) throw new Error('The reloaded panel never posted ready');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await chain;
+    },
+    async close() {
+      await drained().catch(() => undefined);
+      closed = true;
+      if (flushTimer) clearTimeout(flushTimer);
+      subscription.dispose();
+      if (ownHarness) await harness.close();
+      else await page.close().catch(() => undefined);
+    },
+  };
+}
