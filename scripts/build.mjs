@@ -14,6 +14,7 @@ mkdirSync(join(root, 'dist'), { recursive: true });
 const node = { platform: 'node', format: 'cjs', target: 'node20' };
 const targets = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/hostMain.ts'], outfile: 'dist/host.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
   { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
 ];

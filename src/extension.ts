@@ -1,26 +1,34 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ChatViewProvider } from './views/chatViewProvider';
-import { OutputLog } from './vscode/outputLog';
-import { SessionHost } from './vscode/sessionHost';
+import type { Tandem } from './hostMain';
 
-/** Wires the pieces together; nothing starts until the chat view is shown. */
+/**
+ * Wires the view and commands. The session machinery (ACP SDK, reducer, handlers) lives in a
+ * separate bundle, dist/host.js, required on first use: loading the SDK builds its schemas, which
+ * would otherwise be paid by every window at activation.
+ */
 export function activate(context: vscode.ExtensionContext): void {
-  const log = new OutputLog();
-  const host = new SessionHost(context, log);
-  const provider = new ChatViewProvider(context.extensionUri, host);
+  let tandem: Tandem | undefined;
+  const load = (): Tandem => {
+    // A computed path keeps esbuild from inlining the host bundle into this one.
+    tandem ??= (require(path.join(__dirname, 'host.js')) as typeof import('./hostMain')).createTandem(context);
+    return tandem;
+  };
+  const command = (id: string, run: (t: Tandem) => unknown) => vscode.commands.registerCommand(id, () => run(load()));
   context.subscriptions.push(
-    log,
-    host,
-    provider,
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, provider, { webviewOptions: { retainContextWhenHidden: false } }),
-    vscode.commands.registerCommand('tandem.newSession', () => host.newSession()),
-    vscode.commands.registerCommand('tandem.stop', () => host.stop()),
-    vscode.commands.registerCommand('tandem.showLog', () => log.showProtocol()),
-    vscode.commands.registerCommand('tandem.restart', () => host.restart()),
-    vscode.commands.registerCommand('tandem.selectAgent', () => host.pickAgent()),
-    vscode.commands.registerCommand('tandem.toggleFollow', () => host.toggleFollow()),
-    vscode.commands.registerCommand('tandem.followOn', () => host.toggleFollow()),
-    vscode.commands.registerCommand('tandem.followOff', () => host.toggleFollow()),
+    vscode.window.registerWebviewViewProvider(
+      'tandem.chat',
+      { resolveWebviewView: (view) => load().provider.resolveWebviewView(view) },
+      { webviewOptions: { retainContextWhenHidden: false } },
+    ),
+    command('tandem.newSession', (t) => t.host.newSession()),
+    command('tandem.stop', (t) => t.host.stop()),
+    command('tandem.showLog', (t) => t.log.showProtocol()),
+    command('tandem.restart', (t) => t.host.restart()),
+    command('tandem.selectAgent', (t) => t.host.pickAgent()),
+    command('tandem.toggleFollow', (t) => t.host.toggleFollow()),
+    command('tandem.followOn', (t) => t.host.toggleFollow()),
+    command('tandem.followOff', (t) => t.host.toggleFollow()),
   );
 }
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# README command 2 (`npm test`): installs what is missing, typechecks, builds, packages the .vsix,
+# then runs the unit, webview and end-to-end tests one suite after the other (each serially), and
+# ends with one plain line "N passed, N failed". Exits non-zero if anything failed.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+started=$SECONDS
+logs="$(mktemp -d "${TMPDIR:-/tmp}/tandem-test.XXXXXX")"
+passed=0
+failed=0
+broken=()
+
+step() { # name, command...: a build step; its failure is reported and counted
+  local name="$1"; shift
+  echo "==> $name"
+  if ! "$@"; then
+    echo "==> $name FAILED"
+    broken+=("$name")
+    return 1
+  fi
+}
+
+suite() { # name, command...: a node:test run; its pass/fail counts are added to the totals
+  local name="$1"; shift
+  local log="$logs/$name.log" t0=$SECONDS
+  echo "==> $name"
+  # The spec reporter for humans (also when piped); its "ℹ pass N" / "ℹ fail N" lines are summed.
+  NODE_OPTIONS="--test-reporter=spec ${NODE_OPTIONS:-}" "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local p f
+  p=$(grep -aE '^(ℹ|#) pass [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || true)
+  f=$(grep -aE '^(ℹ|#) fail [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || true)
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+  echo "==> $name: ${p:-0} passed, ${f:-0} failed in $((SECONDS - t0)) s"
+  if [ "$rc" -ne 0 ]; then
+    # A run that crashed before reporting still counts as a failure.
+    [ "${f:-0}" -gt 0 ] || failed=$((failed + 1))
+    broken+=("$name")
+  fi
+}
+
+if [ ! -d node_modules ]; then
+  step "npm ci" npm ci --no-fund --no-audit || { echo "0 passed, 1 failed"; exit 1; }
+fi
+step "setup e2e (code-server, chromium)" bash scripts/setupE2e.sh
+step "typecheck" npm run --silent typecheck
+step "build" npm run --silent build
+packaged=1
+mkdir -p dist-vsix  # vsce -o does not create the folder
+step "package .vsix" npm run --silent package || packaged=0
+
+suite unit npm run --silent test:unit
+suite webview npm run --silent test:webview
+if [ "$packaged" = 1 ]; then
+  # One code-server for the whole e2e run (the test files attach to it through $TANDEM_E2E_SERVER).
+  suite e2e node --import tsx test/e2e/harness/cli.ts run -- npm run --silent test:e2e
+else
+  echo "==> e2e skipped: no .vsix"
+  failed=$((failed + 1))
+fi
+
+echo
+echo "npm test took $((SECONDS - started)) s; suite logs in $logs"
+if [ "${#broken[@]}" -gt 0 ]; then
+  echo "failed steps: ${broken[*]}"
+  [ "$failed" -gt 0 ] || failed=1
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "${#broken[@]}" -eq 0 ]

@@ -1,0 +1,19 @@
+import type * as vscode from 'vscode';
+import { ChatViewProvider } from './views/chatViewProvider';
+import { OutputLog } from './vscode/outputLog';
+import { SessionHost } from './vscode/sessionHost';
+
+/** Everything behind the chat view; loaded on first use so activation stays cheap. */
+export interface Tandem {
+  log: OutputLog;
+  host: SessionHost;
+  provider: ChatViewProvider;
+}
+
+export function createTandem(context: vscode.ExtensionContext): Tandem {
+  const log = new OutputLog();
+  const host = new SessionHost(context, log);
+  const provider = new ChatViewProvider(context.extensionUri, host);
+  context.subscriptions.push(provider, host, log);
+  return { log, host, provider };
+}
