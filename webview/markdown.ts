@@ -4,7 +4,7 @@
  * safe schemes and are opened by the host (see links.ts); images only as inline raster data.
  */
 import DOMPurify from 'dompurify';
-import type { Config } from 'dompurify';
+import type { Config, DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { Marked } from 'marked';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
@@ -13,12 +13,17 @@ const SAFE_HREF = /^(?:https?:|mailto:|file:|vscode:|vscode-insiders:|#)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const SAFE_IMAGE = /^data:image\/(?:png|jpeg|jpg|gif|webp|bmp);base64,[a-z0-9+/=\s]*$/i;
 
-let hooksInstalled = false;
+/**
+ * Our own DOMPurify instance, configured once: passing the config to every `sanitize` call makes
+ * DOMPurify re-parse it each time, which dominated rendering a 2,000-card snapshot.
+ */
+let purifier: DOMPurifyInstance | undefined;
 
-function installHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+function configuredPurifier(): DOMPurifyInstance {
+  if (purifier) return purifier;
+  const instance = DOMPurify(window);
+  instance.setConfig(PURIFY_CONFIG);
+  instance.addHook('afterSanitizeAttributes', (node) => {
     if (!(node instanceof Element)) return;
     if (node.tagName === 'A') {
       const href = (node.getAttribute('href') ?? '').trim();
@@ -35,6 +40,8 @@ function installHooks(): void {
       }
     }
   });
+  purifier = instance;
+  return instance;
 }
 
 const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
@@ -47,7 +54,7 @@ const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 
 /** Markdown text → a sanitised fragment, ready to insert. */
 export function markdownFragment(text: string): DocumentFragment {
-  installHooks();
+  const purify = configuredPurifier();
   let html: string;
   try {
     html = marked.parse(text, { async: false });
@@ -57,7 +64,13 @@ export function markdownFragment(text: string): DocumentFragment {
     fragment.append(document.createTextNode(text));
     return fragment;
   }
-  return DOMPurify.sanitize(html, PURIFY_CONFIG);
+  // The instance's config has RETURN_DOM_FRAGMENT; the typings cannot see a config set earlier.
+  const result: unknown = purify.sanitize(html);
+  if (result instanceof DocumentFragment) return result;
+  console.error('Tandem: DOMPurify did not return a fragment, showing plain text');
+  const fragment = document.createDocumentFragment();
+  fragment.append(document.createTextNode(text));
+  return fragment;
 }
 
 /** Sanitised markdown rendered into a fresh element. */
