@@ -1,0 +1,134 @@
+// A conversation with a NON-demo agent configured through `tandem.agents`, in real VS Code
+// (code-server) with the packaged .vsix installed: streaming, Stop, and recovery from a crash. The
+// agent is test/fixtures/scriptedAgent.ts running as a real process over stdio.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { scenario, useE2e } from './harness/e2e';
+import type { Scenario } from './harness/e2e';
+import { agentSettings, say } from './harness/workspace';
+import type { AgentScript } from './harness/workspace';
+
+const e2e = useE2e();
+
+/** Methods the agent received, in order (SCRIPTED_AGENT_LOG holds one JSON-RPC message per line). */
+function received(logFile: string): Array<{ method?: string; params?: unknown }> {
+  return readFileSync(logFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { method?: string; params?: unknown });
+}
+
+/** A workspace whose .vscode/settings.json selects a scripted agent named "Scripted". */
+function setup(s: Scenario, script: AgentScript) {
+  const agent = s.agent(script);
+  const workspace = s.workspace({
+    files: { 'README.md': '# Scratch project\n', 'src/index.ts': 'export const answer = 42;\n' },
+    settings: agentSettings('Scripted', agent.config),
+  });
+  return { agent, workspace };
+}
+
+scenario(e2e, 'streams a markdown answer from a scripted agent configured in tandem.agents', async (s) => {
+  const { agent, workspace } = setup(s, {
+    turns: [
+      {
+        steps: [
+          say('Hello **world**'),
+          { sleep: 150 },
+          say(', you asked: ${prompt}\n\n- first item\n- second item\n\n'),
+          { sleep: 150 },
+          say('```ts\nconst streamed = true;\n```\n'),
+        ],
+        stopReason: 'end_turn',
+      },
+      { steps: [say('second answer to ${prompt}')], stopReason: 'end_turn' },
+    ],
+  });
+  const { chat } = await s.open(workspace);
+
+  await chat.send('What is in this project?');
+  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+  assert.equal(await chat.stopReasons('end_turn').count(), 1);
+
+  const user = chat.entries('user');
+  assert.equal(await user.count(), 1);
+  assert.match((await user.first().textContent()) ?? '', /What is in this project\?/);
+
+  // The three chunks arrive as one rendered markdown answer, not as raw markdown text.
+  const answer = chat.entries('agent').last();
+  const text = (await answer.textContent()) ?? '';
+  assert.match(text, /Hello world, you asked: What is in this project\?/);
+  assert.doesNotMatch(text, /\*\*world\*\*/);
+  assert.equal(await answer.locator('strong', { hasText: 'world' }).count(), 1);
+  assert.deepEqual(await answer.locator('li').allTextContents(), ['first item', 'second item']);
+  assert.match((await answer.locator('pre code').textContent()) ?? '', /const streamed = true;/);
+
+  // The prompt really went to the agent process over stdio.
+  const prompts = received(agent.logFile).filter((m) => m.method === 'session/prompt');
+  assert.equal(prompts.length, 1);
+  assert.match(JSON.stringify(prompts[0]?.params), /What is in this project\?/);
+
+  // The conversation goes on in the same session.
+  await chat.send('And then?');
+  assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
+  assert.match(await chat.threadText(), /second answer to And then\?/);
+  assert.equal(await chat.entries('user').count(), 2);
+  assert.equal(await chat.entries('error').count(), 0);
+  assert.equal(received(agent.logFile).filter((m) => m.method === 'session/new').length, 1);
+});
+
+scenario(e2e, 'Stop cancels the running turn: stop reason cancelled, no error', async (s) => {
+  const { agent, workspace } = setup(s, {
+    turns: [
+      { steps: [say('Working on it…'), { waitForCancel: true }] },
+      { steps: [say('fresh turn: ${prompt}')], stopReason: 'end_turn' },
+    ],
+  });
+  const { chat } = await s.open(workspace);
+
+  await chat.send('Do something slow');
+  const stop = chat.button('Stop');
+  await stop.waitFor({ state: 'visible', timeout: 30_000 });
+  await chat.waitForCount(chat.entries('agent').filter({ hasText: 'Working on it…' }), 1, 'the streamed text before Stop');
+  assert.equal(await chat.stopReasons().count(), 0, 'the turn is still running');
+
+  await stop.click();
+  assert.equal(await chat.waitForTurnEnd(1), 'cancelled');
+  await stop.waitFor({ state: 'hidden', timeout: 30_000 });
+  assert.equal(await chat.entries('error').count(), 0, 'a cancelled turn is not an error');
+  assert.ok(received(agent.logFile).some((m) => m.method === 'session/cancel'), 'session/cancel reached the agent');
+  assert.match(await chat.threadText(), /Working on it…/);
+
+  // The session is still usable after a cancellation.
+  await chat.send('next');
+  assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
+  assert.match(await chat.threadText(), /fresh turn: next/);
+});
+
+scenario(e2e, 'an agent crash mid-turn shows an error with Restart, keeps the thread, and Restart works', async (s) => {
+  const { agent, workspace } = setup(s, {
+    turns: [
+      // A restarted process starts again at turn 0, so turn 0 must answer any prompt.
+      { steps: [say('answer to: ${prompt}')], stopReason: 'end_turn' },
+      { steps: [say('partial answer before the crash'), { sleep: 300 }, { exit: 1 }] },
+    ],
+  });
+  const { chat } = await s.open(workspace);
+
+  await chat.send('first question');
+  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+  await chat.send('second question');
+
+  const error = chat.entries('error');
+  await error.first().waitFor({ state: 'visible', timeout: 30_000 });
+  assert.equal(await error.count(), 1);
+  const thread = await chat.threadText();
+  for (const earlier of ['first question', 'answer to: first question', 'second question', 'partial answer before the crash']) {
+    assert.ok(thread.includes(earlier), `the thread still shows "${earlier}" after the crash`);
+  }
+
+  const restart = chat.button(/^Restart/i, error.first());
+  await restart.click();
+  await chat.send('after restart');
+  await chat.waitForCount(chat.entries('agent').filter({ hasText: 'answer to: after restart' }), 1, 'the restarted agent answer');
+  assert.equal(await chat.stopReasons().last().getAttribute('data-stop-reason'), 'end_turn');
+  assert.ok((await chat.threadText()).includes('answer to: first question'), 'the old thread survives the restart');
+  assert.equal(received(agent.logFile).filter((m) => m.method === 'initialize').length, 2, 'a second agent process was started');
+});

@@ -1,0 +1,75 @@
+// Temp workspace folders for e2e tests, with the agent configured in .vscode/settings.json exactly as
+// a user would (tandem.agents), and scripted agents run as real processes over stdio.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { requireFile, scriptedAgentJs } from './paths';
+
+/** One entry of `tandem.agents` (the same shape as Zed's `agent_servers`). */
+export interface AgentConfig {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/** The scripted agent's script: see test/fixtures/scriptedAgent.ts for the step vocabulary. */
+export interface AgentScript {
+  turns: Array<{ steps: Array<Record<string, unknown>>; stopReason?: string }>;
+}
+
+export interface ScriptedAgent {
+  config: AgentConfig;
+  /** Temp folder holding the script and the log. */
+  dir: string;
+  /** File the agent appends every message it receives to (SCRIPTED_AGENT_LOG). */
+  logFile: string;
+}
+
+export interface Workspace {
+  dir: string;
+  /** Path of a file inside the workspace. */
+  path(rel: string): string;
+}
+
+export interface WorkspaceOptions {
+  /** Relative path → content, written before the workbench opens. */
+  files?: Record<string, string>;
+  /** Workspace settings (.vscode/settings.json), e.g. tandem.agents and tandem.defaultAgent. */
+  settings?: Record<string, unknown>;
+}
+
+export function createWorkspace(options: WorkspaceOptions = {}): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-ws-'));
+  const write = (rel: string, content: string): void => {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  };
+  for (const [rel, content] of Object.entries(options.files ?? {})) write(rel, content);
+  if (options.settings) write('.vscode/settings.json', JSON.stringify(options.settings, null, 2));
+  return { dir, path: (rel) => join(dir, rel) };
+}
+
+/** Writes `script` to a temp file and returns the tandem.agents entry that runs it. */
+export function scriptedAgent(script: AgentScript): ScriptedAgent {
+  requireFile(scriptedAgentJs, 'run `npm run build`');
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-agent-'));
+  const scriptFile = join(dir, 'script.json');
+  const logFile = join(dir, 'received.log');
+  writeFileSync(scriptFile, JSON.stringify(script, null, 2));
+  writeFileSync(logFile, '');
+  return {
+    config: { command: process.execPath, args: [scriptedAgentJs, scriptFile], env: { SCRIPTED_AGENT_LOG: logFile } },
+    dir,
+    logFile,
+  };
+}
+
+/** Workspace settings selecting one named agent. */
+export function agentSettings(name: string, config: AgentConfig): Record<string, unknown> {
+  return { 'tandem.agents': { [name]: config }, 'tandem.defaultAgent': name };
+}
+
+/** Shorthand for an `agent_message_chunk` step of a script. */
+export function say(text: string): Record<string, unknown> {
+  return { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } };
+}
