@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HostMessage } from '../../src/protocol/messages';
+import { describeStartFailure } from '../../src/session/startFailure';
+import { TerminalViews } from '../../src/session/terminalViews';
+import { coalesce } from '../../src/views/messageBatch';
+import { isWebviewMessage } from '../../src/views/messageGuard';
+
+test('coalesce merges consecutive appends and repeated upserts without changing the result', () => {
+  const entry = (text: string): HostMessage => ({ type: 'entryUpserted', entry: { kind: 'agent', id: 'e1', text } });
+  const out = coalesce([
+    { type: 'textAppended', id: 'e1', text: 'a' },
+    { type: 'textAppended', id: 'e1', text: 'b' },
+    { type: 'textAppended', id: 'e2', text: 'c' },
+    { type: 'terminalAppended', terminalId: 't', text: 'x', truncated: false },
+    { type: 'terminalAppended', terminalId: 't', text: 'y', truncated: true },
+    entry('1'),
+    entry('2'),
+    { type: 'textAppended', id: 'e1', text: 'd' },
+  ]);
+  assert.deepEqual(out, [
+    { type: 'textAppended', id: 'e1', text: 'ab' },
+    { type: 'textAppended', id: 'e2', text: 'c' },
+    { type: 'terminalAppended', terminalId: 't', text: 'xy', truncated: true },
+    entry('2'),
+    { type: 'textAppended', id: 'e1', text: 'd' },
+  ]);
+});
+
+test('the webview message guard rejects malformed commands', () => {
+  assert.equal(isWebviewMessage({ type: 'prompt', text: 'hi' }), true);
+  assert.equal(isWebviewMessage({ type: 'prompt' }), false);
+  assert.equal(isWebviewMessage({ type: 'respondPermission', requestId: 'r', optionId: 5 }), false);
+  assert.equal(isWebviewMessage({ type: 'eval', code: 'x' }), false);
+  assert.equal(isWebviewMessage('ready'), false);
+  assert.equal(isWebviewMessage(null), false);
+  assert.equal(isWebviewMessage({ type: 'cancel' }), true);
+});
+
+test('terminal views keep a bounded tail, report truncation and survive unknown ids', () => {
+  const views = new TerminalViews();
+  assert.equal(views.apply({ kind: 'output', terminalId: 'nope', text: 'x', truncated: false }), undefined);
+  views.apply({ kind: 'created', terminalId: 't1', command: 'yes' });
+  const chunk = 'y\n'.repeat(32 * 1024);
+  for (let i = 0; i < 40; i++) views.apply({ kind: 'output', terminalId: 't1', text: chunk, truncated: false });
+  views.apply({ kind: 'output', terminalId: 't1', text: 'END', truncated: false });
+  const view = views.get('t1');
+  assert.ok(view);
+  assert.ok(view.output.length <= 512 * 1024);
+  assert.ok(view.output.endsWith('y\nEND'));
+  assert.equal(view.truncated, true);
+  const exit = views.apply({ kind: 'exit', terminalId: 't1', exitCode: 0, signal: null });
+  assert.equal(exit?.type, 'terminalChanged');
+  assert.deepEqual(views.all().t1.exit, { exitCode: 0, signal: null });
+});
+
+test('start failures say what to do', () => {
+  const notFound = Object.assign(new Error("Command 'x' was not found on PATH."), { code: 'not_found' });
+  assert.equal(describeStartFailure(notFound, 'X', '').action, 'retry');
+  const sandbox = describeStartFailure(new Error('Internal error'), 'Claude', '--dangerously-skip-permissions cannot be used with root');
+  assert.match(sandbox.message, /root/);
+  assert.equal(sandbox.detail, '--dangerously-skip-permissions cannot be used with root');
+});
