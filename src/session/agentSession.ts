@@ -1,16 +1,15 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, type ClientHandlers } from '../acp/agentConnection';
+import { AgentConnection } from '../acp/agentConnection';
 import { AgentProcess, type AgentExit, type AgentLaunchConfig } from '../acp/agentProcess';
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
-import { FsHandler, type FileAccess } from '../client/fsHandler';
+import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
-import { PermissionBroker } from '../client/permissionBroker';
-import { TerminalManager } from '../client/terminalManager';
-import type { HostMessage, PermissionView, SessionStatus, TerminalView } from '../protocol/messages';
+import type { HostMessage, SessionStatus, TerminalView } from '../protocol/messages';
 import { Disposable, Emitter } from '../util/disposable';
+import { ClientServices } from './clientServices';
 import { describeStartFailure } from './startFailure';
 import { SessionReducer } from './sessionReducer';
-import { TerminalViews } from './terminalViews';
+import { terminalMetaEvents, TerminalViews } from './terminalViews';
 
 /** What a session needs from its surroundings; the VS Code adapter provides the editor-aware parts. */
 export interface AgentSessionDeps {
@@ -42,8 +41,7 @@ export class AgentSession extends Disposable {
 
   private proc: AgentProcess | undefined;
   private conn: AgentConnection | undefined;
-  private broker: PermissionBroker | undefined;
-  private terminalManager: TerminalManager | undefined;
+  private client: ClientServices | undefined;
   private sessionId: string | undefined;
   private authMethods: acp.AuthMethod[] = [];
   private statusValue: SessionStatus;
@@ -94,12 +92,20 @@ export class AgentSession extends Disposable {
       const proc = AgentProcess.start(this.deps.agent, this.deps.log);
       this.proc = proc;
       proc.onExit((exit) => this.handleExit(generation, exit));
-      this.broker = new PermissionBroker({
-        // Requests often carry only the toolCallId: the card we already have knows the kind.
-        kindOf: (params) => params.toolCall.kind ?? this.reducer.findToolCall(String(params.toolCall.toolCallId))?.toolKind,
+      const client = new ClientServices({
+        cwd: this.deps.agent.cwd,
+        files: this.deps.files,
+        policy: this.deps.policy,
+        log: this.log,
+        reducer: this.reducer,
+        terminals: this.terminals,
+        sessionId: () => this.sessionId,
+        follow: (path, line) => this.deps.follow(path, line),
+        emit: (messages) => this.emitAll(messages),
+        onPermissionRequested: this.deps.onPermissionRequested,
       });
-      this.terminalManager = this.createTerminalManager();
-      const conn = await AgentConnection.open(proc, this.createHandlers(), {
+      this.client = client;
+      const conn = await AgentConnection.open(proc, client.handlers(), {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
         onUpdate: (sessionId, update) => this.handleUpdate(generation, sessionId, update),
@@ -201,7 +207,7 @@ export class AgentSession extends Disposable {
   }
 
   respondPermission(requestId: string, optionId: string): void {
-    if (!this.broker?.respond(requestId, optionId)) {
+    if (!this.client?.respondPermission(requestId, optionId)) {
       this.log.warn(`Permission ${requestId} was already answered or is unknown.`);
     }
   }
@@ -255,54 +261,6 @@ export class AgentSession extends Disposable {
 
   // --- internals -------------------------------------------------------------------------------
 
-  private createHandlers(): ClientHandlers {
-    const fs = new FsHandler({ files: this.deps.files, policy: this.deps.policy, onTouched: (path, line) => this.deps.follow(path, line) });
-    const terminals = this.terminalManager!;
-    return {
-      requestPermission: (params, signal) => this.requestPermission(params, signal),
-      readTextFile: (p) => fs.readTextFile(p),
-      writeTextFile: (p) => fs.writeTextFile(p),
-      createTerminal: (p) => terminals.create(p),
-      terminalOutput: (p) => terminals.output(p),
-      waitForTerminalExit: (p) => terminals.waitForExit(p),
-      killTerminal: (p) => terminals.kill(p),
-      releaseTerminal: (p) => terminals.release(p),
-    };
-  }
-
-  private createTerminalManager(): TerminalManager {
-    const manager = new TerminalManager({ defaultCwd: this.deps.agent.cwd, baseEnv: process.env, policy: this.deps.policy });
-    manager.onDidChange((event) => {
-      const message = this.terminals.apply(event);
-      if (message) this.emit(message);
-    });
-    return manager;
-  }
-
-  private async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    const broker = this.broker;
-    if (!broker || params.sessionId !== this.sessionId) {
-      return { outcome: { outcome: 'cancelled' } };
-    }
-    if (!Array.isArray(params.options) || params.options.length === 0) {
-      // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
-      this.log.warn('A permission request came without options; answered cancelled.');
-      return { outcome: { outcome: 'cancelled' } };
-    }
-    const { requestId, response } = broker.request(params, signal);
-    this.emitAll(this.reducer.attachPermission(params.toolCall, requestId, params.options));
-    this.deps.onPermissionRequested?.({
-      requestId,
-      title: this.reducer.findToolCall(params.toolCall.toolCallId)?.title ?? 'Tool call',
-      options: params.options,
-    });
-    const result = await response;
-    const state: PermissionView['state'] =
-      result.outcome.outcome === 'selected' ? { kind: 'selected', optionId: result.outcome.optionId } : { kind: 'cancelled' };
-    this.emitAll(this.reducer.resolvePermission(requestId, state));
-    return result;
-  }
-
   private handleUpdate(generation: number, sessionId: string, update: Record<string, unknown>): void {
     if (generation !== this.generation) return;
     if (sessionId !== this.sessionId) {
@@ -310,7 +268,20 @@ export class AgentSession extends Disposable {
       return;
     }
     this.emitAll(this.reducer.applyUpdate(update));
+    this.applyTerminalMeta(update);
     this.followLocations(update);
+  }
+
+  /** Output of commands the agent ran itself, carried in `_meta` (see terminalMetaEvents). */
+  private applyTerminalMeta(update: Record<string, unknown>): void {
+    const title = this.reducer.findToolCall(String(update.toolCallId))?.title ?? 'command';
+    for (const event of terminalMetaEvents(update, title, (id) => this.terminals.get(id) !== undefined)) {
+      this.emitMaybe(this.terminals.apply(event));
+    }
+  }
+
+  private emitMaybe(message: HostMessage | undefined): void {
+    if (message) this.emit(message);
   }
 
   /** Follow-along from tool call locations: agents that edit the disk themselves only report these. */
@@ -362,7 +333,8 @@ export class AgentSession extends Disposable {
     const tail = this.proc?.stderrTail() ?? '';
     this.emitAll(this.reducer.addError(`${this.agentName} ${how}${during}.`, tail || undefined, 'restart'));
     this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: `The agent ${how}.` });
-    void this.terminalManager?.disposeAll();
+    void this.client?.dispose();
+    this.client = undefined;
     this.conn?.dispose();
     this.conn = undefined;
     this.sessionId = undefined;
@@ -378,8 +350,7 @@ export class AgentSession extends Disposable {
   }
 
   private cancelPermissions(): void {
-    // Resolving the broker's promises makes requestPermission() emit the cancelled state.
-    this.broker?.cancelAll();
+    this.client?.cancelPermissions();
   }
 
   private clearCancelTimer(): void {
@@ -391,17 +362,15 @@ export class AgentSession extends Disposable {
     this.generation++;
     this.turnToken++;
     this.clearCancelTimer();
-    this.broker?.dispose();
-    this.broker = undefined;
-    const manager = this.terminalManager;
-    this.terminalManager = undefined;
+    const client = this.client;
+    this.client = undefined;
     const conn = this.conn;
     this.conn = undefined;
     this.sessionId = undefined;
     const proc = this.proc;
     this.proc = undefined;
     conn?.dispose();
-    await Promise.allSettled([manager?.disposeAll(), proc?.kill()]);
+    await Promise.allSettled([client?.dispose(), proc?.kill()]);
   }
 
   private setStatus(status: SessionStatus): void {

@@ -97,3 +97,40 @@ function toView(state: TerminalState): TerminalView {
   if (state.chunks.length > 1) state.chunks = [output];
   return { terminalId: state.terminalId, command: state.command, output, truncated: state.truncated, exit: state.exit };
 }
+
+/**
+ * Agents that run commands themselves may embed a `terminal` item with an id the client never
+ * created and stream its output in `_meta` (terminal_info / terminal_output / terminal_exit, as
+ * Claude Code's ACP adapter does). Turns that into view events, creating the terminal when unknown.
+ */
+export function terminalMetaEvents(update: Record<string, unknown>, fallbackCommand: string, known: (terminalId: string) => boolean): TerminalViewEvent[] {
+  const meta = update._meta;
+  if (typeof meta !== 'object' || meta === null) return [];
+  const { terminal_info: info, terminal_output: output, terminal_exit: exit } = meta as Record<string, Record<string, unknown> | undefined>;
+  const events: TerminalViewEvent[] = [];
+  const created = new Set<string>();
+  const idOf = (v: Record<string, unknown> | undefined) => (typeof v?.terminal_id === 'string' ? v.terminal_id : undefined);
+  const ensure = (terminalId: string) => {
+    if (known(terminalId) || created.has(terminalId)) return;
+    created.add(terminalId);
+    events.push({ kind: 'created', terminalId, command: typeof info?.command === 'string' ? info.command : fallbackCommand });
+  };
+  const infoId = idOf(info);
+  if (infoId) ensure(infoId);
+  const outputId = idOf(output);
+  if (outputId && typeof output?.data === 'string') {
+    ensure(outputId);
+    events.push({ kind: 'output', terminalId: outputId, text: output.data, truncated: false });
+  }
+  const exitId = idOf(exit);
+  if (exitId) {
+    ensure(exitId);
+    events.push({
+      kind: 'exit',
+      terminalId: exitId,
+      exitCode: typeof exit?.exit_code === 'number' ? exit.exit_code : null,
+      signal: typeof exit?.signal === 'string' ? exit.signal : null,
+    });
+  }
+  return events;
+}
