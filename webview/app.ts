@@ -5,6 +5,7 @@
 import type { HostMessage } from '../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../src/protocol/messages';
 import { Composer } from './composer';
+import { precomputeDiffs } from './diffView';
 import { h } from './dom';
 import { Header } from './header';
 import { installPermissionShortcuts } from './permission';
@@ -51,6 +52,12 @@ export class App {
       console.error('Tandem: ignoring malformed host message', error, data);
     }
     this.requestFrame();
+    try {
+      precomputeDiffs(data);
+    } catch (error) {
+      // Only a head start: the render computes (and reports) it again.
+      console.warn('Tandem: could not precompute a diff', error);
+    }
   }
 
   private requestFrame(): void {

@@ -48,6 +48,20 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
+/** Recently computed models: a diff is computed when its message arrives, then reused by the frame. */
+const recent: Array<{ oldText: string | null; newText: string; model: DiffModel }> = [];
+const RECENT_LIMIT = 4;
+
+/** `computeDiff`, reusing one of the last few results for the same texts. */
+export function cachedDiff(oldText: string | null, newText: string): DiffModel {
+  const hit = recent.find((r) => r.oldText === oldText && r.newText === newText);
+  if (hit) return hit.model;
+  const model = computeDiff(oldText, newText);
+  recent.unshift({ oldText, newText, model });
+  if (recent.length > RECENT_LIMIT) recent.pop();
+  return model;
+}
+
 export function computeDiff(oldText: string | null, newText: string): DiffModel {
   const before = oldText ?? '';
   const patch = structuredPatch('a', 'b', before, newText, undefined, undefined, { context: CONTEXT });

@@ -4,7 +4,7 @@
  * lines get DOM, so a 10,000-line file with a few changes costs a few dozen rows.
  */
 import { basename, button, h } from './dom';
-import { computeDiff, gapRows } from './diffModel';
+import { cachedDiff, gapRows } from './diffModel';
 import type { DiffModel, DiffRow } from './diffModel';
 import type { Host } from './vscodeApi';
 
@@ -22,7 +22,7 @@ export interface DiffInput {
 }
 
 export function renderDiff(input: DiffInput, host: Host): HTMLElement {
-  const model = computeDiff(input.oldText, input.newText);
+  const model = cachedDiff(input.oldText, input.newText);
   const isNew = input.oldText === null || input.oldText === '';
   const region = h('div', {
     role: 'region',
@@ -52,8 +52,12 @@ export function renderDiff(input: DiffInput, host: Host): HTMLElement {
   const body = h('div', { class: 'diff-body' });
   if (model.segments.length === 0) body.append(h('div', { class: 'diff-empty' }, 'No changes'));
   for (const segment of model.segments) {
-    if (segment.kind === 'rows') appendRows(body, segment.rows);
-    else body.append(gapElement(model, segment));
+    if (segment.kind === 'rows') {
+      // One box per hunk: off-screen hunks skip style, layout and paint (content-visibility in CSS).
+      const hunk = h('div', { class: 'diff-hunk' });
+      appendRows(hunk, segment.rows);
+      body.append(hunk);
+    } else body.append(gapElement(model, segment));
   }
   region.append(body);
   return region;
@@ -126,3 +130,23 @@ function gapElement(model: DiffModel, gap: { oldStart: number; newStart: number;
   return element;
 }
 
+
+/**
+ * Computes the diffs a host message carries as soon as it arrives, while the page waits for the
+ * next frame anyway; the frame's render then finds them cached. Ignores anything malformed.
+ */
+export function precomputeDiffs(message: unknown): void {
+  if (typeof message !== 'object' || message === null) return;
+  const m = message as { type?: unknown; messages?: unknown; entry?: { kind?: unknown; content?: unknown } };
+  if (m.type === 'batch' && Array.isArray(m.messages)) {
+    for (const inner of m.messages) precomputeDiffs(inner);
+    return;
+  }
+  if (m.type !== 'entryUpserted' || m.entry?.kind !== 'tool_call' || !Array.isArray(m.entry.content)) return;
+  for (const item of m.entry.content as unknown[]) {
+    const d = item as { type?: unknown; oldText?: unknown; newText?: unknown };
+    if (d?.type === 'diff' && typeof d.newText === 'string' && (d.oldText === null || typeof d.oldText === 'string')) {
+      cachedDiff(d.oldText, d.newText);
+    }
+  }
+}

@@ -54,45 +54,71 @@ export class ToolCardView implements EntryView {
   private readonly title: HTMLSpanElement;
   private readonly statusIcon: HTMLSpanElement;
   private readonly statusText: HTMLSpanElement;
-  private readonly locations: HTMLElement;
-  private readonly content: HTMLElement;
-  private readonly permission: HTMLElement;
-  private readonly raw: HTMLDetailsElement;
+  // The body: built with the card, or on hydrate() when deferred (then only the header exists).
+  private locations!: HTMLElement;
+  private content!: HTMLElement;
+  private permission!: HTMLElement;
+  private raw!: HTMLDetailsElement;
   private items: RenderedItem[] = [];
   private previous: ToolCallEntry | undefined;
 
+  /** The entry the body (locations, content, permission, details) was last rendered from. */
+  private bodyShown: ToolCallEntry | undefined;
+  /** False for a card created with `deferBody` until `hydrate()`: only the header exists. */
+  private hydrated: boolean;
+
+  /**
+   * `deferBody`: build only the article and its header (all attributes of the DOM contract) now,
+   * the body on `hydrate()`. Used for the older entries of a large snapshot.
+   */
   constructor(
     private readonly entryId: string,
     entry: Entry,
     private readonly ctx: ViewContext,
+    deferBody = false,
   ) {
+    this.hydrated = false;
     this.element = h('article', { role: 'article', class: 'entry tool-card', 'data-entry-kind': 'tool_call' });
     this.kindIcon = icon('tools', 'tool-kind-icon');
     this.title = h('span', { class: 'tool-title' });
     this.statusIcon = icon('circle-large-outline');
     this.statusText = h('span', { class: 'tool-status-text' });
+    this.element.append(
+      h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
+    );
+    if (!deferBody) this.buildBody();
+    this.update(entry);
+  }
+
+  private buildBody(): void {
+    this.hydrated = true;
+    const { ctx, entryId } = this;
     this.locations = h('div', { class: 'tool-locations' });
     this.content = h('div', { class: 'tool-content' });
     this.permission = h('div', { class: 'tool-permission' });
     this.raw = h('details', { class: 'tool-raw' }, h('summary', {}, 'Details'));
+    this.raw.hidden = true;
     this.raw.addEventListener('toggle', () => {
       ctx.host.setExpanded(`${entryId}:raw`, this.raw.open);
       if (this.raw.open && this.previous) this.fillRaw(this.previous);
     });
-    this.element.append(
-      h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
-      this.locations,
-      this.content,
-      this.permission,
-      this.raw,
-    );
-    this.update(entry);
+    this.element.append(this.locations, this.content, this.permission, this.raw);
     if (ctx.host.ui.expanded[`${entryId}:raw`] === true) this.raw.open = true;
+  }
+
+  get isHydrated(): boolean {
+    return this.hydrated;
+  }
+
+  /** Builds the deferred body from the latest entry. */
+  hydrate(): void {
+    if (this.hydrated) return;
+    this.buildBody();
+    if (this.previous) this.updateBody(this.previous);
   }
 
   update(entry: Entry): void {
     if (entry.kind !== 'tool_call') return;
-    const prev = this.previous;
     const kind = isToolKind(entry.toolKind) ? entry.toolKind : 'other';
     const status: ToolStatus = entry.status in STATUS ? entry.status : 'pending';
     const title = String(entry.title ?? '');
@@ -108,15 +134,25 @@ export class ToolCardView implements EntryView {
     this.title.title = title;
     this.statusIcon.className = `codicon codicon-${statusIcon}`;
     this.statusText.textContent = statusLabel;
+    const awaiting = entry.permission?.state.kind === 'pending';
+    el.toggleAttribute('data-awaiting-permission', awaiting);
+    this.previous = entry;
+    // A question waiting for the user is never deferred.
+    if (awaiting && !this.hydrated) this.buildBody();
+    if (this.hydrated) this.updateBody(entry);
+  }
+
+  private updateBody(entry: ToolCallEntry): void {
+    const prev = this.bodyShown;
+    const title = String(entry.title ?? '');
     if (!prev || prev.locations !== entry.locations) this.renderLocations(Array.isArray(entry.locations) ? entry.locations : []);
     this.renderContent(Array.isArray(entry.content) ? entry.content : [], entry.id);
     if (!prev || prev.permission !== entry.permission || prev.title !== entry.title) {
       const part = entry.permission ? renderPermission(entry.permission, title, this.ctx.host) : null;
       this.permission.replaceChildren(...(part ? [part] : []));
-      el.toggleAttribute('data-awaiting-permission', entry.permission?.state.kind === 'pending');
     }
     this.raw.hidden = entry.rawInput === undefined && entry.rawOutput === undefined;
-    this.previous = entry;
+    this.bodyShown = entry;
     if (this.raw.open) this.fillRaw(entry);
   }
 

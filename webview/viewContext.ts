@@ -16,4 +16,6 @@ export interface EntryView {
   readonly element: HTMLElement;
   update(entry: Entry): void;
   dispose(): void;
+  /** Views created with a deferred body build it here (idempotent). */
+  hydrate?(): void;
 }

@@ -1,6 +1,8 @@
 /** The panel's DOM contract, header states, composer and state restore, in real Chromium. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { Entry, HostMessage } from '../../src/protocol/messages';
 import { agent, ready, running, snapshot, toolCall } from './harness/fixtures';
 import { launchHarness } from './harness/harness';
 import type { Harness } from './harness/harness';
@@ -209,11 +211,78 @@ test('a thread of 2,000 tool calls renders from a snapshot', async () => {
   );
   const started = Date.now();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries }) });
+  // Older entries are rendered in time slices above the newest ones: wait for the log to finish.
+  await page.waitForSelector('[role="log"]:not([aria-busy="true"])', { timeout: 10_000 });
   const elapsed = Date.now() - started;
   assert.equal(await page.locator('[data-entry-kind="tool_call"]').count(), 2000);
   // Timing is measured by the benchmark; this only reports it.
   console.log(`2,000 tool calls: snapshot posted and painted in ${elapsed} ms`);
   const atBottom = await page.locator('[role="log"]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40);
   assert.equal(atBottom, true, 'thread starts scrolled to the latest entry');
+  await page.close();
+});
+
+test('a large snapshot renders newest first, then every entry in order, complete, with updates made meanwhile', async () => {
+  const panel = await harness.open();
+  const { page } = panel;
+  const entries: Entry[] = [];
+  for (let i = 0; i < 600; i++) {
+    if (i % 3 === 0) entries.push(agent(`a${i}`, `Answer **${i}**`));
+    else entries.push(toolCall(`c${i}`, { title: `Read file${i}.ts`, status: 'completed', content: [{ type: 'markdown', text: `found \`sym${i}\`` }], locations: [{ path: `/w/file${i}.ts`, line: i, inWorkspace: true }] }));
+  }
+  // Snapshot, then at once (same task) an update to an old entry and a new entry at the end.
+  await page.evaluate((ms) => {
+    for (const m of ms) window.postMessage(m, '*');
+  }, [
+    { type: 'snapshot', snapshot: snapshot({ entries }) },
+    { type: 'entryUpserted', entry: toolCall('c1', { title: 'Read file1.ts again', status: 'failed', content: [{ type: 'markdown', text: 'updated while pending' }] }) },
+    { type: 'entryUpserted', entry: agent('late', 'arrived during the render') },
+  ] satisfies HostMessage[]);
+  // The newest entries are there in the first frame, with their bodies.
+  await page.waitForSelector('[data-entry-kind="agent"] >> text=arrived during the render');
+  assert.equal(await page.locator('[data-tool-call-id="call-c599"] .tool-content').textContent(), 'found sym599\n');
+  await page.waitForSelector('[role="log"]:not([aria-busy="true"])', { timeout: 10_000 });
+  const order = await page.locator('[role="log"] [role="article"]').evaluateAll((els) =>
+    els.map((e) => e.getAttribute('data-tool-call-id') ?? e.textContent ?? ''),
+  );
+  const expected = [...entries.map((e) => (e.kind === 'tool_call' ? e.toolCallId : `Agent${e.kind === 'agent' ? e.text.replace(/\*\*/g, '') : ''}\n`)), 'Agentarrived during the render\n'];
+  assert.deepEqual(order, expected);
+  // Every card is complete once the log is no longer busy: bodies included, the update applied.
+  const contents = await page.locator('.tool-card .tool-content').evaluateAll((els) => els.map((e) => e.textContent));
+  assert.equal(contents.length, 400);
+  assert.equal(contents[0], 'updated while pending\n');
+  assert.equal(contents[1], 'found sym2\n');
+  assert.equal(await page.locator('[data-tool-call-id="call-c1"]').getAttribute('data-status'), 'failed');
+  assert.equal(await page.locator('.tool-card .location').count(), 399);
+  assert.deepEqual(panel.errors, []);
+  await page.close();
+});
+
+test('the thread is at the bottom after a large snapshot, and a saved position inside it is restored', async () => {
+  const entries = Array.from({ length: 1500 }, (_, i) =>
+    toolCall(`c${i}`, { title: `Search ${i}`, toolKind: 'search', status: 'completed', content: [{ type: 'markdown', text: `Found **${i % 7}** matches\n\n- one\n- two` }] }),
+  );
+  const atBottom = (page: Page): Promise<boolean> =>
+    page.locator('[role="log"]').evaluate((el) => el.scrollHeight > el.clientHeight * 4 && el.scrollHeight - el.scrollTop - el.clientHeight < 40);
+  const panel = await harness.open();
+  const { page } = panel;
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ entries }) });
+  assert.equal(await page.locator('[role="log"]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40), true, 'at the bottom in the first painted frame');
+  await page.waitForSelector('[role="log"]:not([aria-busy="true"])', { timeout: 10_000 });
+  await panel.settle();
+  assert.equal(await atBottom(page), true, 'still at the bottom once every older entry is in');
+  // New entries keep it there.
+  await panel.post({ type: 'entryUpserted', entry: agent('more', 'one more\n\n'.repeat(30)) });
+  await panel.settle();
+  assert.equal(await atBottom(page), true, 'follows new entries');
+  // The user scrolls up: a reload restores that position once the thread is complete.
+  await page.locator('[role="log"]').evaluate((el) => (el.scrollTop = 5000));
+  await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').scrollTop === 5000, undefined, { timeout: 5_000 });
+  await page.reload();
+  await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ entries }) });
+  await page.waitForSelector('[role="log"]:not([aria-busy="true"])', { timeout: 10_000 });
+  await panel.settle();
+  assert.equal(await page.locator('[role="log"]').evaluate((el) => el.scrollTop), 5000);
   await page.close();
 });
