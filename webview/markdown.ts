@@ -7,7 +7,15 @@ import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { Marked } from 'marked';
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+/**
+ * Raw HTML in agent markdown is shown as text, never parsed: a sanitiser would drop it, and an
+ * unbalanced tag (`<script>…</script x>`) would take the rest of the message with it.
+ */
+const marked = new Marked({ gfm: true, breaks: false, async: false, renderer: { html: ({ text }) => escapeHtml(text) } });
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
 
 const SAFE_HREF = /^(?:https?:|mailto:|file:|vscode:|vscode-insiders:|#)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;

@@ -161,7 +161,9 @@ export class AgentSession extends Disposable {
     const conn = this.conn;
     const sessionId = this.sessionId;
     if (!conn || !sessionId || this.statusValue.kind !== 'ready') {
-      this.log.warn(`Prompt ignored: the session is ${this.statusValue.kind}.`);
+      // Keep the text visible in the thread rather than dropping what the user wrote.
+      this.emitAll(this.reducer.addUserMessage(text));
+      this.emitAll(this.reducer.addError(`Not sent: ${this.agentName} is not ready (${this.statusValue.kind}). Restart it and send again.`, undefined, 'restart'));
       return;
     }
     const token = ++this.turnToken;
