@@ -26,7 +26,13 @@ export class FollowAlong implements IDisposable {
     const key = `${path}:${line ?? ''}`;
     if (key === this.last) return;
     this.last = key;
-    this.queue = this.queue.then(() => this.open(path, line)).catch(() => undefined);
+    this.queue = this.queue
+      .then(() => this.open(path, line))
+      .catch(() => {
+        // Not shown (e.g. a tool call names a file the agent has yet to create): forget it, so the
+        // fs/write_text_file that creates it a moment later reveals it instead of being deduplicated.
+        if (this.last === key) this.last = '';
+      });
   }
 
   /** Opens a location on request (a click in the panel): takes focus, permanent editor. */

@@ -54,6 +54,11 @@ export interface StartOptions {
   workspace?: string;
   /** Extra environment for the server and so for the extension host and the agents it spawns. */
   env?: Record<string, string>;
+  /**
+   * Keep VS Code's workspace trust on (default off: no trust dialog). For tests of restricted mode;
+   * `security.workspace.trust.enabled` is then true unless userSettings says otherwise.
+   */
+  workspaceTrust?: boolean;
 }
 
 /** Environment variable through which scripts/test.sh hands one server to every e2e test file. */
@@ -115,7 +120,8 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const userDataDir = join(dir, 'user-data');
   const extensionsDir = join(dir, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
-  writeUserSettings(userDataDir, options.userSettings ?? {});
+  const trust = options.workspaceTrust === true;
+  writeUserSettings(userDataDir, { ...(trust ? { 'security.workspace.trust.enabled': true } : {}), ...options.userSettings });
   const env = serverEnv(dir, options.env);
   for (const vsix of options.vsix ?? []) await installVsix({ userDataDir, extensionsDir }, vsix, env);
 
@@ -126,7 +132,8 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const args = [
     '--config', '/dev/null', '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
     '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-telemetry', '--disable-update-check',
+    ...(trust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override', '--ignore-last-opened',
   ];
   if (options.workspace) args.push(options.workspace);

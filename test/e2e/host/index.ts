@@ -7,8 +7,9 @@
 // imported modules would run before mocha exists. To add a suite: write test/e2e/host/x.hostTest.ts
 // exporting `registerXTests()` and add it to `suites` below.
 import { registerActivationTests } from './activation.hostTest';
+import { registerFsEditorTests } from './fsEditor.hostTest';
 
-const suites: ReadonlyArray<() => void> = [registerActivationTests];
+const suites: ReadonlyArray<() => void> = [registerActivationTests, registerFsEditorTests];
 
 // mocha is `external` in the bundle and resolved from the repo's node_modules at run time.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
