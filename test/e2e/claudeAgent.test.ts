@@ -13,7 +13,7 @@ import { scenario, useE2e } from './harness/e2e';
 import type { Scenario } from './harness/e2e';
 import { repoRoot } from './harness/paths';
 import type { Chat } from './harness/workbench';
-import { waitUntil } from './harness/workbench';
+import { waitUntil, watchTabs } from './harness/workbench';
 import { agentSettings } from './harness/workspace';
 import type { AgentConfig, Workspace } from './harness/workspace';
 
@@ -94,19 +94,6 @@ async function answerPrompts(chat: Chat, choose: (card: Locator, kind: string) =
 }
 
 const allowOnce = async (card: Locator): Promise<Locator> => card.locator('button[data-option-kind="allow_once"]').first();
-
-/** The names of every editor tab that ever appears in the workbench (installed before the prompt). */
-async function watchTabs(page: Page): Promise<() => Promise<string[]>> {
-  // A string, not a function: the test runner's transpiler would wrap named functions in helpers the page lacks.
-  await page.evaluate(`(() => {
-    const seen = new Set();
-    window.tabsSeen = seen;
-    const record = () => document.querySelectorAll('.tabs-container .tab').forEach((t) => seen.add(t.getAttribute('aria-label') || ''));
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
-    record();
-  })()`);
-  return async () => (await page.evaluate('[...window.tabsSeen]')) as string[];
-}
 
 /** Text of the editor showing `name` (its tab clicked first), spaces normalised. */
 async function editorText(page: Page, name: string): Promise<string> {

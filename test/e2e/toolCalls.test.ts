@@ -12,7 +12,7 @@ import type { ToolKind } from '../../src/protocol/messages';
 import { scenario, useE2e } from './harness/e2e';
 import type { Scenario } from './harness/e2e';
 import type { Chat } from './harness/workbench';
-import { waitUntil } from './harness/workbench';
+import { waitUntil, watchTabs } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 import type { AgentScript } from './harness/workspace';
 
@@ -245,20 +245,12 @@ scenario(e2e, 'a location outside the workspace is shown on the card but not ope
     });
     const { chat, workbench } = await s.open(workspace);
     const page = workbench.page;
-    // Records every editor tab label that ever appears, however briefly (a preview tab may be replaced).
-    // A string, not a function: the test runner's transpiler would wrap named functions in helpers the page lacks.
-    await page.evaluate(`(() => {
-      const seen = new Set();
-      window.tabsSeen = seen;
-      const record = () => document.querySelectorAll('.tabs-container .tab').forEach((t) => seen.add(t.getAttribute('aria-label') || ''));
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
-      record();
-    })()`);
+    const tabsSeen = await watchTabs(page);
     await chat.send('look around');
     assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
     await waitUntil(async () => /^other\.ts\b/.test(await activeTab(page)), 'follow-along to open other.ts (inside the workspace)');
 
-    const seen = (await page.evaluate('[...window.tabsSeen]')) as string[];
+    const seen = await tabsSeen();
     assert.ok(seen.some((t) => t.startsWith('other.ts')), `the observer saw tabs: ${JSON.stringify(seen)}`);
     assert.ok(!seen.some((t) => t.includes('secret.ts')), `secret.ts (outside) was never opened; tabs seen: ${JSON.stringify(seen)}`);
     // The card still shows the outside location, marked as such.

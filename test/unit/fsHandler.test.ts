@@ -3,15 +3,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { FileAccessError, FsHandler, dominantEol, sliceLines } from '../../src/client/fsHandler';
 import type { FileAccess } from '../../src/client/fsHandler';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
-import { ensureScriptedAgentBuilt, prepareScripted } from './helpers/scriptedAgentHarness';
+import { bareClient, rejection } from './helpers/bareClient';
 
 type Touch = { path: string; line: number | undefined; op: 'read' | 'write' };
 
@@ -25,16 +23,6 @@ function setup(t: { after: (fn: () => void) => void }, files: FileAccess = new N
     handler.readTextFile({ sessionId: 's', path: p, line, limit }).then((r) => r.content);
   const write = (p: string, content: string) => handler.writeTextFile({ sessionId: 's', path: p, content });
   return { ws, touched, handler, read, write };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof RequestError, `expected RequestError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a rejection');
 }
 
 test('read: whole file, 1-based line and limit in lines, terminators kept', async (t) => {
@@ -235,7 +223,6 @@ test('sliceLines and dominantEol edge cases', () => {
  * their codes and messages intact (the SDK only forwards `RequestError`s as they are).
  */
 test('over stdio: a real agent reads, writes and gets the documented errors', async (t) => {
-  const agentJs = await ensureScriptedAgentBuilt();
   const { ws, handler } = setup(t);
   fs.writeFileSync(path.join(ws, 'crlf.txt'), 'l1\r\nl2\r\nl3\r\n');
   fs.mkdirSync(path.join(ws, 'dir'));
@@ -248,36 +235,18 @@ test('over stdio: a real agent reads, writes and gets the documented errors', as
     { writeFile: { path: path.join(ws, 'crlf.txt'), content: 'new\nbody\n' } },
     { writeFile: { path: path.join(ws, 'a', 'b', 'c.txt'), content: 'created' } },
   ];
-  const run = prepareScripted({ turns: [{ steps }] });
-  const child = spawn(process.execPath, [agentJs, run.scriptPath], { stdio: ['pipe', 'pipe', 'inherit'] });
-  t.after(() => {
-    child.kill('SIGKILL');
-    fs.rmSync(run.dir, { recursive: true, force: true });
-  });
-  const said: string[] = [];
-  const conn = acp
-    .client({ name: 'fs-test' })
-    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handler.readTextFile(params))
-    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handler.writeTextFile(params))
-    .onRequest(acp.methods.client.session.requestPermission, async () => ({ outcome: { outcome: 'cancelled' as const } }))
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text') said.push(params.update.content.text);
-    })
-    .connect(
-      acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      ),
-    );
-  await conn.agent.request(acp.methods.agent.initialize, {
-    protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
-  });
-  const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
-  const done = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+  const client = await bareClient(
+    t,
+    steps,
+    (app) =>
+      app
+        .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handler.readTextFile(params))
+        .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handler.writeTextFile(params)),
+    { capabilities: { fs: { readTextFile: true, writeTextFile: true } }, cwd: ws },
+  );
+  const done = await client.prompt();
   // The SDK may hand the last notification to its handler just after the prompt's response.
-  for (let i = 0; i < 100 && said.length < steps.length; i++) await new Promise((r) => setTimeout(r, 10));
-  conn.close();
+  const said = await client.saidAtLeast(steps.length);
   assert.equal(done.stopReason, 'end_turn');
   assert.equal(said.length, steps.length, said.join('\n'));
   assert.equal(said[0], 'READ: l2\r\n');

@@ -1,12 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { PermissionBroker } from '../../src/client/permissionBroker';
 import type { PermissionEvent } from '../../src/client/permissionBroker';
-import { ensureScriptedAgentBuilt, prepareScripted } from './helpers/scriptedAgentHarness';
+import { bareClient } from './helpers/bareClient';
 
 const options: acp.PermissionOption[] = [
   { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
@@ -222,26 +219,11 @@ async function overStdio(
   steps: unknown[],
   onAdded: (requestId: string, conn: acp.ClientConnection) => void,
 ): Promise<{ said: string[]; prompt: Promise<acp.PromptResponse> }> {
-  const agentJs = await ensureScriptedAgentBuilt();
-  const run = prepareScripted({ turns: [{ steps: steps as Array<Record<string, unknown>> }] });
-  const child = spawn(process.execPath, [agentJs, run.scriptPath], { stdio: ['pipe', 'pipe', 'inherit'] });
-  t.after(() => {
-    child.kill('SIGKILL');
-    fs.rmSync(run.dir, { recursive: true, force: true });
-  });
-  const said: string[] = [];
-  const conn = acp
-    .client({ name: 'permission-test' })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => b.request(params, signal).response)
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text') said.push(params.update.content.text);
-    })
-    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
-  b.onDidChange((e) => e.kind === 'added' && onAdded(e.requestId, conn));
-  await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-  const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: run.dir, mcpServers: [] });
-  const prompt = conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
-  return { said, prompt };
+  const client = await bareClient(t, steps, (app) =>
+    app.onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => b.request(params, signal).response),
+  );
+  b.onDidChange((e) => e.kind === 'added' && onAdded(e.requestId, client.conn));
+  return { said: client.said, prompt: client.prompt() };
 }
 
 test('over stdio: the user answers reach a real agent exactly as chosen', async (t) => {

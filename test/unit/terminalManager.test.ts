@@ -4,15 +4,13 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { OutputBuffer } from '../../src/client/outputBuffer';
 import { PathPolicy } from '../../src/client/pathPolicy';
 import { TerminalManager } from '../../src/client/terminalManager';
 import type { TerminalEvent } from '../../src/client/terminalManager';
-import { ensureScriptedAgentBuilt, prepareScripted } from './helpers/scriptedAgentHarness';
+import { bareClient, rejection } from './helpers/bareClient';
 
 const posix = process.platform !== 'win32';
 const S = 'sess-1';
@@ -59,16 +57,6 @@ async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
     if (Date.now() > until) assert.fail('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof RequestError, `expected RequestError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a rejection');
 }
 
 test('exit code and merged stdout+stderr, with args (no shell)', { skip: !posix }, async (t) => {
@@ -319,39 +307,28 @@ test('malformed arguments are an invalid-params error, not a crash', { skip: !po
 });
 
 test('over stdio: a real agent runs commands through the manager', { skip: !posix }, async (t) => {
-  const agentJs = await ensureScriptedAgentBuilt();
   const { m, cwd } = manager(t);
   const steps = [
     { terminal: { command: 'printf', args: ['aéééé'], outputByteLimit: 7 } },
     { terminal: { command: 'echo "$GREETING from $(pwd)" | tr a-z A-Z', env: [{ name: 'GREETING', value: 'hi' }] } },
     { terminal: { command: 'echo started; sleep 100' }, kill: true },
   ];
-  const run = prepareScripted({ turns: [{ steps }] });
-  const child = spawn(process.execPath, [agentJs, run.scriptPath], { stdio: ['pipe', 'pipe', 'inherit'] });
-  t.after(() => {
-    child.kill('SIGKILL');
-    fs.rmSync(run.dir, { recursive: true, force: true });
-  });
-  const said: string[] = [];
   const created: string[] = [];
   m.onDidChange((e) => e.kind === 'created' && created.push(e.terminalId));
-  const conn = acp
-    .client({ name: 'terminal-test' })
-    .onRequest(acp.methods.client.terminal.create, ({ params }) => m.create(params))
-    .onRequest(acp.methods.client.terminal.output, ({ params }) => m.output(params))
-    .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => m.waitForExit(params))
-    .onRequest(acp.methods.client.terminal.kill, ({ params }) => m.kill(params))
-    .onRequest(acp.methods.client.terminal.release, ({ params }) => m.release(params))
-    .onRequest(acp.methods.client.session.requestPermission, async () => ({ outcome: { outcome: 'cancelled' as const } }))
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text') said.push(params.update.content.text);
-    })
-    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
-  await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { terminal: true } });
-  const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-  await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
-  for (let i = 0; i < 100 && said.length < steps.length; i++) await new Promise((r) => setTimeout(r, 10));
-  conn.close();
+  const client = await bareClient(
+    t,
+    steps,
+    (app) =>
+      app
+        .onRequest(acp.methods.client.terminal.create, ({ params }) => m.create(params))
+        .onRequest(acp.methods.client.terminal.output, ({ params }) => m.output(params))
+        .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => m.waitForExit(params))
+        .onRequest(acp.methods.client.terminal.kill, ({ params }) => m.kill(params))
+        .onRequest(acp.methods.client.terminal.release, ({ params }) => m.release(params)),
+    { capabilities: { terminal: true }, cwd },
+  );
+  await client.prompt();
+  const said = await client.saidAtLeast(steps.length);
   assert.deepEqual(said, [
     'TERMINAL: exit=0 signal=null truncated=true output=ééé',
     `TERMINAL: exit=0 signal=null truncated=false output=HI FROM ${cwd.toUpperCase()}\n`,

@@ -105,3 +105,16 @@ export async function openTandemView(page: Page): Promise<Chat> {
   await chat.composer.waitFor({ state: 'visible', timeout: uiTimeout });
   return chat;
 }
+
+/** The names of every editor tab that ever appears in the workbench (install before the agent acts); a preview tab may be replaced before anyone looks. */
+export async function watchTabs(page: Page): Promise<() => Promise<string[]>> {
+  // A string, not a function: the test runner's transpiler would wrap named functions in helpers the page lacks.
+  await page.evaluate(`(() => {
+    const seen = new Set();
+    window.tabsSeen = seen;
+    const record = () => document.querySelectorAll('.tabs-container .tab').forEach((t) => seen.add(t.getAttribute('aria-label') || ''));
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
+    record();
+  })()`);
+  return async () => (await page.evaluate('[...window.tabsSeen]')) as string[];
+}
