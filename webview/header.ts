@@ -69,7 +69,12 @@ export class Header {
   renderStatus(): void {
     const status = this.store.status;
     this.status.textContent = this.store.hasSnapshot ? statusText(status) : 'Connecting…';
+    this.status.title = this.status.textContent;
     this.root.setAttribute('data-status', status.kind);
+    // Long work shows progress: an indeterminate bar under the header (CSS, keyed on the state).
+    const busy = status.kind === 'starting' || status.kind === 'running' || status.kind === 'cancelling';
+    this.element.classList.toggle('busy', busy);
+    this.element.setAttribute('aria-busy', String(busy));
     this.renderNotice();
   }
 

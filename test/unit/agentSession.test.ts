@@ -219,3 +219,26 @@ test('permission answers reach the agent, fs reads go through the handler and ar
     session.dispose();
   }
 });
+
+test('an agent that needs sign-in leads to a Sign in action, and signing in opens the session', async () => {
+  const { session, received } = makeSession({
+    initialize: { authMethods: [{ id: 'login', name: 'Log in with the browser', description: null }] },
+    newSession: { requireAuth: true },
+    turns: [{ steps: [{ echo: true }], stopReason: 'end_turn' }],
+  });
+  try {
+    await session.start();
+    assert.equal(session.status.kind, 'stopped');
+    const error = session.snapshotParts().entries.find((e) => e.kind === 'error');
+    assert.ok(error && error.kind === 'error');
+    assert.equal(error.action, 'signIn');
+    assert.match(error.message, /sign in.*Log in with the browser/);
+    await session.signIn();
+    assert.equal(session.status.kind, 'ready');
+    assert.ok(received().some((m) => m.method === 'authenticate' && (m.params as { methodId?: string }).methodId === 'login'));
+    await session.prompt('hello after login');
+    assert.match(agentText(session.snapshotParts().entries), /hello after login/);
+  } finally {
+    session.dispose();
+  }
+});
