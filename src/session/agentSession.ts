@@ -51,6 +51,8 @@ export class AgentSession extends Disposable {
   /** Bumped per start so events of a replaced process are ignored. */
   private generation = 0;
   private starting: Promise<void> | undefined;
+  /** True while session/new is in flight. */
+  private openingSession = false;
 
   /** deps.log with the agent's env values masked: warnings quote agent input, which may echo them. */
   private readonly log: ProtocolLog;
@@ -122,8 +124,17 @@ export class AgentSession extends Disposable {
   }
 
   private async openSession(generation: number): Promise<void> {
+    try {
+      await this.openSessionOnce(generation);
+    } finally {
+      this.openingSession = false;
+    }
+  }
+
+  private async openSessionOnce(generation: number): Promise<void> {
     const conn = this.conn;
     if (!conn) return;
+    this.openingSession = true;
     try {
       const result = await conn.newSession(this.deps.agent.cwd);
       if (generation !== this.generation) return;
@@ -265,7 +276,9 @@ export class AgentSession extends Disposable {
 
   private handleUpdate(generation: number, sessionId: string, update: Record<string, unknown>): void {
     if (generation !== this.generation) return;
-    if (sessionId !== this.sessionId) {
+    // Agents may send updates (commands, modes, replayed history) before session/new has answered.
+    const opening = this.sessionId === undefined && this.openingSession;
+    if (sessionId !== this.sessionId && !opening) {
       this.log.warn(`Update for unknown session ${sessionId} ignored.`);
       return;
     }

@@ -242,3 +242,18 @@ test('an agent that needs sign-in leads to a Sign in action, and signing in open
     session.dispose();
   }
 });
+
+test('updates sent before session/new answers are kept, not dropped as another session', async () => {
+  const { session, log } = makeSession({
+    newSession: { updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Welcome back.' } }] },
+    turns: [{ steps: [{ echo: true }], stopReason: 'end_turn' }],
+  });
+  try {
+    await session.start();
+    assert.equal(session.status.kind, 'ready');
+    assert.equal(agentText(session.snapshotParts().entries), 'Welcome back.');
+    assert.ok(!log.of('warn').some((w) => /unknown session/.test(w)));
+  } finally {
+    session.dispose();
+  }
+});
