@@ -43,6 +43,11 @@ export class App {
   start(): void {
     window.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
     this.host.post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+    // The host notifies about permission prompts only when the user is not looking at the panel.
+    const focus = (focused: boolean) => this.host.post({ type: 'focusChanged', focused });
+    window.addEventListener('focus', () => focus(true));
+    window.addEventListener('blur', () => focus(false));
+    if (document.hasFocus()) focus(true);
   }
 
   receive(data: unknown): void {

@@ -254,7 +254,9 @@ export type WebviewMessage =
   | { type: 'openTerminal'; terminalId: string }
   | { type: 'openLink'; href: string }
   | { type: 'showLog' }
-  | { type: 'signIn' };
+  | { type: 'signIn' }
+  /** Whether the panel has keyboard focus (permission notifications are for when it has not). */
+  | { type: 'focusChanged'; focused: boolean };
 
 /** Exhaustiveness guard for switches over the unions above. */
 export function assertNever(value: never): never {

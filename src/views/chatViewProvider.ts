@@ -18,6 +18,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   static readonly viewId = 'tandem.chat';
   private view: vscode.WebviewView | undefined;
   private ready = false;
+  private focused = false;
   private pending: HostMessage[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -42,7 +43,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidChangeVisibility(() => {
         // A hidden webview may be torn down; the next `ready` brings a fresh snapshot.
-        if (!view.visible) this.ready = false;
+        if (!view.visible) {
+          this.ready = false;
+          this.focused = false;
+        }
       }),
     ];
     view.onDidDispose(() => {
@@ -53,7 +57,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   isVisible(): boolean {
-    return this.view?.visible === true;
+    return this.view?.visible === true && this.focused;
   }
 
   reveal(): void {
@@ -67,6 +71,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       return;
     }
     const message: WebviewMessage = raw;
+    if (message.type === 'focusChanged') {
+      this.focused = message.focused;
+      return;
+    }
     if (message.type === 'ready') {
       this.ready = true;
       this.pending = [];

@@ -13,7 +13,7 @@ const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
 
 const TYPES = new Set<string>([
   'ready', 'prompt', 'cancel', 'respondPermission', 'newSession', 'restart', 'selectAgent', 'addPreset',
-  'openLocation', 'openDiff', 'openTerminal', 'openLink', 'showLog', 'signIn',
+  'openLocation', 'openDiff', 'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */

@@ -15,7 +15,7 @@ import { TerminalMirror } from './terminalMirror';
 
 /** What the host asks of the chat view (kept as an interface so the host does not own the view). */
 export interface ChatSurface {
-  /** True when the panel is visible and focused, so a permission prompt needs no notification. */
+  /** True when the panel is visible and has focus, so a permission prompt needs no notification. */
   isVisible(): boolean;
   reveal(): void;
 }
@@ -150,6 +150,9 @@ export class SessionHost extends Disposable {
         return;
       case 'signIn':
         await this.session?.signIn();
+        return;
+      case 'focusChanged':
+        // Tracked by the view itself (ChatSurface.isVisible).
         return;
       default:
         assertNever(message);
