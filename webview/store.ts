@@ -12,7 +12,7 @@ import type {
   SessionStatus,
   TerminalView,
 } from '../src/protocol/messages';
-import { assertNever } from '../src/protocol/messages';
+import { assertNever, TERMINAL_VIEW_LIMIT_CHARS } from '../src/protocol/messages';
 
 /** What changed for one terminal since the last `takeChanges()`. */
 export interface TerminalChange {
@@ -34,7 +34,7 @@ export interface StoreChanges {
 }
 
 /** Output kept per terminal in the webview; the host bounds it too, this only guards memory. */
-const MAX_TERMINAL_CHARS = 2_000_000;
+const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 function emptyChanges(): StoreChanges {
   return { reset: false, entries: new Set(), status: false, agents: false, follow: false, terminals: new Map() };
@@ -205,6 +205,11 @@ export class Store {
     this.terminals.set(id, { ...old, output, truncated: old.truncated || truncated || dropped });
     const change = this.changes.terminals.get(id) ?? { replaced: false, appended: '' };
     if (!change.replaced) change.appended += text;
+    // More than the kept tail in one frame: redraw from the tail instead of writing it all.
+    if (change.appended.length > MAX_TERMINAL_CHARS) {
+      change.replaced = true;
+      change.appended = '';
+    }
     this.changes.terminals.set(id, change);
   }
 }

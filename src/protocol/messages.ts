@@ -8,6 +8,12 @@
 
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * Characters of output the panel keeps per terminal (the tail). Host and panel use the same figure
+ * so a reload shows exactly what was on screen, and the host never posts more than this at once.
+ */
+export const TERMINAL_VIEW_LIMIT_CHARS = 512 * 1024;
+
 /** ACP tool kinds plus `other`; unknown kinds from agents are normalised to `other`. */
 export type ToolKind =
   | 'read'

@@ -1,4 +1,4 @@
-import type { HostMessage, TerminalView } from '../protocol/messages';
+import { TERMINAL_VIEW_LIMIT_CHARS, type HostMessage, type TerminalView } from '../protocol/messages';
 import { Emitter, type IDisposable } from '../util/disposable';
 
 /** Events from the terminal manager, as far as the view cares. */
@@ -8,7 +8,7 @@ export type TerminalViewEvent =
   | { kind: 'exit'; terminalId: string; exitCode: number | null; signal: string | null };
 
 /** Output kept per terminal for the panel; the agent's own byte limit applies separately. */
-const VIEW_LIMIT_CHARS = 512 * 1024;
+const VIEW_LIMIT_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 /** One terminal's panel copy: chunks with a running length, trimmed from the front. */
 interface TerminalState {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
-import { coalesce } from './messageBatch';
+import { MessageBatch } from './messageBatch';
 import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
 
@@ -19,7 +19,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private focused = false;
-  private pending: HostMessage[] = [];
+  private readonly pending = new MessageBatch();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -77,7 +77,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     if (message.type === 'ready') {
       this.ready = true;
-      this.pending = [];
+      this.pending.take();
       void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
     }
     this.host.handle(message).catch((err) => {
@@ -94,8 +94,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private flush(): void {
     this.flushTimer = undefined;
-    const messages = coalesce(this.pending);
-    this.pending = [];
+    const messages = this.pending.take();
     if (messages.length === 0) return;
     void this.post(messages.length === 1 ? messages[0] : { type: 'batch', messages });
   }

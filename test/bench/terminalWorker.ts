@@ -7,7 +7,7 @@
 import { TerminalManager } from '../../src/client/terminalManager';
 import type { HostMessage } from '../../src/protocol/messages';
 import { TerminalViews } from '../../src/session/terminalViews';
-import { coalesce } from '../../src/views/messageBatch';
+import { MessageBatch } from '../../src/views/messageBatch';
 
 const TOTAL = 50 * 1024 * 1024;
 const LIMIT = 1024 * 1024;
@@ -28,13 +28,12 @@ async function main(): Promise<void> {
   if (!gc) throw new Error('run with --expose-gc');
   const manager = new TerminalManager({ defaultCwd: process.cwd(), baseEnv: process.env });
   const views = new TerminalViews();
-  let pending: HostMessage[] = [];
+  const pending = new MessageBatch();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let postedChars = 0;
   const flush = (): void => {
     timer = undefined;
-    const messages = coalesce(pending);
-    pending = [];
+    const messages = pending.take();
     if (messages.length > 0) postedChars += JSON.stringify(messages.length === 1 ? messages[0] : { type: 'batch', messages }).length;
   };
   manager.onDidChange((event) => {

@@ -2,7 +2,7 @@
  * Connects a real AgentSession (host side, in this Node process) to the real webview bundle in
  * headless Chromium, the way ChatViewProvider does inside VS Code:
  * - on every `ready` the page posts (first load and reloads) it gets a full snapshot;
- * - session messages are gathered for 16 ms, merged with `coalesce` and posted as one `batch`;
+ * - session messages are gathered for 16 ms, merged by `MessageBatch` and posted as one `batch`;
  * - commands the page posts (prompt, cancel, respondPermission, …) call the session's methods.
  * Chromium, the page and its fake `acquireVsCodeApi` come from the webview harness
  * (test/webview/harness/harness.ts), so the page runs behind the same CSP as in tests.
@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import type { HostMessage, SessionSnapshot, WebviewMessage } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
 import type { AgentSession } from '../../src/session/agentSession';
-import { coalesce } from '../../src/views/messageBatch';
+import { MessageBatch } from '../../src/views/messageBatch';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
 
@@ -84,7 +84,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
   const hostErrors: unknown[] = [];
   let ready = false;
   let closed = false;
-  let pending: HostMessage[] = [];
+  const pending = new MessageBatch();
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   // Posts are chained so the page receives them in the order they were made.
   let chain: Promise<void> = Promise.resolve();
@@ -103,8 +103,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
   };
   const flush = (): void => {
     flushTimer = undefined;
-    const messages = coalesce(pending);
-    pending = [];
+    const messages = pending.take();
     if (messages.length === 0) return;
     post(messages.length === 1 ? messages[0] : { type: 'batch', messages });
   };
@@ -125,7 +124,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
     switch (message.type) {
       case 'ready':
         ready = true;
-        pending = [];
+        pending.take();
         snapshots++;
         post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
         return;
@@ -154,7 +153,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
   for (const m of early) receive(m);
 
   const drained = async (): Promise<void> => {
-    while (flushTimer || pending.length > 0) await new Promise((r) => setTimeout(r, FLUSH_MS));
+    while (flushTimer || !pending.isEmpty) await new Promise((r) => setTimeout(r, FLUSH_MS));
     await chain;
   };
 
@@ -167,7 +166,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
     async reload() {
       const before = snapshots;
       ready = false;
-      pending = [];
+      pending.take();
       await page.reload();
       const end = Date.now() + 10_000;
       while (snapshots === before) {

@@ -72,3 +72,17 @@ test('terminal output an agent carries in _meta becomes a terminal the panel can
   assert.deepEqual(terminalMetaEvents({ _meta: 'nope' }, 'x', known), []);
   assert.deepEqual(terminalMetaEvents({ _meta: { terminal_output: { terminal_id: 5, data: 'x' } } }, 'x', known), []);
 });
+
+test('a flood of terminal output is posted as the tail the panel keeps', () => {
+  const chunk = 'z'.repeat(300 * 1024);
+  const out = coalesce([
+    { type: 'terminalAppended', terminalId: 't', text: `A${chunk}`, truncated: false },
+    { type: 'terminalAppended', terminalId: 't', text: `${chunk}B`, truncated: false },
+  ]);
+  assert.equal(out.length, 1);
+  const only = out[0];
+  assert.ok(only.type === 'terminalAppended');
+  assert.equal(only.text.length, 512 * 1024);
+  assert.ok(only.text.endsWith('B') && !only.text.startsWith('A'));
+  assert.equal(only.truncated, true);
+});
