@@ -73,8 +73,10 @@ export function computeDiff(oldText: string | null, newText: string): DiffModel 
   let oldCursor = 0; // 0-based index of the next old line not yet covered
   let newCursor = 0;
   for (const hunk of patch.hunks) {
-    const hunkOld = hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1;
-    const hunkNew = hunk.newLines === 0 ? hunk.newStart : hunk.newStart - 1;
+    // jsdiff numbers a pure insertion by the line it goes before (not GNU diff's line after),
+    // so start - 1 is the 0-based index of the first line the hunk covers either way.
+    const hunkOld = Math.max(0, hunk.oldStart - 1);
+    const hunkNew = Math.max(0, hunk.newStart - 1);
     if (hunkOld > oldCursor) segments.push({ kind: 'gap', oldStart: oldCursor, newStart: newCursor, count: hunkOld - oldCursor });
     let o = hunkOld;
     let n = hunkNew;
