@@ -55,10 +55,13 @@ export class AgentSession extends Disposable {
   private openingSession = false;
 
   /** deps.log with the agent's env values masked: warnings quote agent input, which may echo them. */
-  private readonly log: ProtocolLog;
+  private log: ProtocolLog;
+  /** What to spawn; replaced by updateAgent() when the user edits the settings. */
+  private agent: AgentLaunchConfig;
 
   constructor(private readonly deps: AgentSessionDeps) {
     super();
+    this.agent = deps.agent;
     this.log = redactingLog(deps.log, Object.values(deps.agent.env));
     this.reducer = new SessionReducer({
       isInWorkspace: (p) => deps.policy.isInWorkspace(p),
@@ -72,7 +75,7 @@ export class AgentSession extends Disposable {
   }
 
   get agentName(): string {
-    return this.deps.agent.name;
+    return this.agent.name;
   }
 
   snapshotParts(): { status: SessionStatus; entries: ReturnType<SessionReducer['entries']>; terminals: Record<string, TerminalView> } {
@@ -91,11 +94,11 @@ export class AgentSession extends Disposable {
     const generation = ++this.generation;
     this.setStatus({ kind: 'starting', agentName: this.agentName });
     try {
-      const proc = AgentProcess.start(this.deps.agent, this.deps.log);
+      const proc = AgentProcess.start(this.agent, this.deps.log);
       this.proc = proc;
       proc.onExit((exit) => this.handleExit(generation, exit));
       const client = new ClientServices({
-        cwd: this.deps.agent.cwd,
+        cwd: this.agent.cwd,
         files: this.deps.files,
         policy: this.deps.policy,
         log: this.log,
@@ -136,7 +139,7 @@ export class AgentSession extends Disposable {
     if (!conn) return;
     this.openingSession = true;
     try {
-      const result = await conn.newSession(this.deps.agent.cwd);
+      const result = await conn.newSession(this.agent.cwd);
       if (generation !== this.generation) return;
       this.sessionId = result.sessionId;
       this.setStatus({ kind: 'ready', agentName: this.agentName });
@@ -223,6 +226,15 @@ export class AgentSession extends Disposable {
     if (!this.client?.respondPermission(requestId, optionId)) {
       this.log.warn(`Permission ${requestId} was already answered or is unknown.`);
     }
+  }
+
+  /**
+   * Takes a changed command line or environment for the next start (a Retry after the user fixed
+   * the settings must not spawn the old command). The running process is not touched.
+   */
+  updateAgent(agent: AgentLaunchConfig): void {
+    this.agent = agent;
+    this.log = redactingLog(this.deps.log, Object.values(agent.env));
   }
 
   /** Kills the agent and starts it again; the thread stays. */

@@ -5,7 +5,8 @@ import type { HostMessage, SessionSnapshot, SessionStatus, WebviewMessage } from
 import { assertNever, PROTOCOL_VERSION } from '../protocol/messages';
 import { AgentSession } from '../session/agentSession';
 import { Disposable, Emitter } from '../util/disposable';
-import { AgentSettings } from './agentSettings';
+import type { AgentLaunchConfig } from '../acp/agentProcess';
+import { AgentSettings, type ResolvedAgent } from './agentSettings';
 import { DiffEditor } from './diffEditor';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
@@ -82,10 +83,9 @@ export class SessionHost extends Disposable {
       this.changes.fire({ type: 'statusChanged', status: { kind: 'no_agent' } });
       return;
     }
-    this.log.setSecrets(Object.values(agent.env));
     this.log.info(`Starting ${agent.name}: ${[agent.command, ...agent.args].join(' ')}`);
     const session = new AgentSession({
-      agent: { ...agent, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir() },
+      agent: this.launchConfig(agent),
       log: this.log,
       clientInfo: { name: 'tandem', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
       files: new EditorFileAccess(),
@@ -107,7 +107,7 @@ export class SessionHost extends Disposable {
       case 'prompt':
         if (!this.session) this.ensureStarted();
         // Sending after a crash restarts the agent first, so the message is not lost.
-        if (this.session?.status.kind === 'stopped') await this.session.restart();
+        if (this.session?.status.kind === 'stopped') await this.restart();
         await this.session?.prompt(message.text);
         return;
       case 'cancel':
@@ -164,8 +164,16 @@ export class SessionHost extends Disposable {
   }
 
   async restart(): Promise<void> {
-    if (this.session) await this.session.restart();
-    else this.ensureStarted();
+    if (!this.session) return this.ensureStarted();
+    // Settings may have changed since the start (the usual fix for "command not found").
+    const agent = this.settings.find(this.session.agentName);
+    if (agent) this.session.updateAgent(this.launchConfig(agent));
+    await this.session.restart();
+  }
+
+  private launchConfig(agent: ResolvedAgent): AgentLaunchConfig {
+    this.log.setSecrets(Object.values(agent.env));
+    return { ...agent, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir() };
   }
 
   async newSession(): Promise<void> {

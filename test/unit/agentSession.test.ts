@@ -257,3 +257,21 @@ test('updates sent before session/new answers are kept, not dropped as another s
     session.dispose();
   }
 });
+
+test('Retry after fixing the command starts the new command and keeps the thread', async () => {
+  const { session } = makeSession({ turns: [{ steps: [{ echo: true }], stopReason: 'end_turn' }] }, { command: 'tandem-no-such-agent-xyz' });
+  try {
+    await session.start();
+    assert.equal(session.status.kind, 'stopped');
+    const scriptPath = join(dir, `script${scriptCount}.json`);
+    session.updateAgent({ name: 'Scripted', command: process.execPath, args: [agentJs, scriptPath], env: {}, cwd: dir });
+    await session.restart();
+    assert.equal(session.status.kind, 'ready');
+    await session.prompt('fixed');
+    const { entries } = session.snapshotParts();
+    assert.equal(entries[0].kind, 'error', 'the earlier failure stays in the thread');
+    assert.match(agentText(entries), /fixed/);
+  } finally {
+    session.dispose();
+  }
+});
