@@ -27,10 +27,14 @@ export class Composer {
       if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
+      } else if (event.key === 'Escape' && this.store.status.kind === 'running') {
+        // Esc interrupts the agent, as in terminal agents; the draft is kept.
+        event.preventDefault();
+        host.post({ type: 'cancel' });
       }
     });
     this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send' });
-    this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop' });
+    this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: 'Stop the agent (Esc)' });
     this.element = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'composer-buttons' }, this.stop, this.send));
     this.render();
   }

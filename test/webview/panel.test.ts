@@ -96,7 +96,11 @@ test('composer: Enter sends, Shift+Enter adds a line, Stop while running, Send d
   await panel.clearPosted();
   await page.getByRole('button', { name: 'Stop' }).click();
   assert.deepEqual(await panel.posted(), [{ type: 'cancel' }]);
+  await panel.clearPosted();
   await box.fill('second');
+  await box.press('Escape');
+  assert.deepEqual(await panel.posted(), [{ type: 'cancel' }], 'Esc in the composer stops a running agent');
+  assert.equal(await box.inputValue(), 'second', 'and keeps the draft');
   await page.getByRole('button', { name: 'Send' }).isDisabled();
   await panel.post({ type: 'statusChanged', status: ready });
   await panel.clearPosted();
