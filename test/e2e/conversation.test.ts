@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { scenario, useE2e } from './harness/e2e';
 import type { Scenario } from './harness/e2e';
 import { agentSettings, say } from './harness/workspace';
+import { openTandemView } from './harness/workbench';
 import type { AgentScript } from './harness/workspace';
 
 const e2e = useE2e();
@@ -131,4 +132,30 @@ scenario(e2e, 'an agent crash mid-turn shows an error with Restart, keeps the th
   assert.equal(await chat.stopReasons().last().getAttribute('data-stop-reason'), 'end_turn');
   assert.ok((await chat.threadText()).includes('answer to: first question'), 'the old thread survives the restart');
   assert.equal(received(agent.logFile).filter((m) => m.method === 'initialize').length, 2, 'a second agent process was started');
+});
+
+scenario(e2e, 'hiding the view and showing it again loses nothing, even mid-turn', async (s) => {
+  const { workspace } = setup(s, {
+    turns: [
+      { steps: [say('First answer.'), { update: { sessionUpdate: 'plan', entries: [{ content: 'Keep the thread', priority: 'high', status: 'in_progress' }] } }], stopReason: 'end_turn' },
+      { steps: [say('Part one, '), { sleep: 2500 }, say('part two.')], stopReason: 'end_turn' },
+    ],
+  });
+  const { chat, workbench } = await s.open(workspace);
+  await chat.send('first');
+  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+  await chat.send('second');
+  await chat.entries('agent').filter({ hasText: 'Part one' }).waitFor();
+  await chat.composer.fill('a draft I have not sent');
+  // Switching to the Explorer hides the Tandem view; its webview is torn down (no retained context).
+  await workbench.page.locator('.activitybar [role="tab"]:has(a[aria-label^="Explorer"])').first().click();
+  await workbench.page.waitForTimeout(3000);
+  const again = await openTandemView(workbench.page);
+  assert.equal(await again.waitForTurnEnd(2), 'end_turn');
+  const text = await again.threadText();
+  assert.match(text, /First answer\./);
+  assert.match(text, /Part one, part two\./);
+  assert.equal(await again.entries('user').count(), 2);
+  assert.equal(await again.entries('plan').count(), 1);
+  assert.equal(await again.composer.inputValue(), 'a draft I have not sent', 'the draft survives too');
 });
