@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PathPolicy } from '../client/pathPolicy';
 import type { HostMessage, SessionSnapshot, SessionStatus, WebviewMessage } from '../protocol/messages';
@@ -238,6 +239,13 @@ export class SessionHost extends Disposable {
   }
 
   private async openLink(href: string): Promise<void> {
+    // Agents link files by relative or absolute path ("src/app.ts#L10"): resolve those against the
+    // session's folder rather than treating them as URLs.
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#')) {
+      const [pathPart, fragment = ''] = href.split('#', 2);
+      const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+      return this.openLocation(path.resolve(base, safeDecode(pathPart)), lineFromFragment(fragment));
+    }
     let uri: vscode.Uri;
     try {
       uri = vscode.Uri.parse(href, true);
@@ -270,6 +278,14 @@ export class SessionHost extends Disposable {
   override dispose(): void {
     this.disposeSession();
     super.dispose();
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
