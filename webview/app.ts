@@ -35,6 +35,7 @@ export class App {
     container.replaceChildren(this.root);
     this.header.renderStatus();
     this.header.renderAgents();
+    this.header.renderModes();
     this.composer.render();
     installPermissionShortcuts(this.root);
     this.interceptLinks();
@@ -85,6 +86,8 @@ export class App {
         this.thread.refreshStreaming();
       }
       if (changes.agents) this.header.renderAgents();
+      if (changes.modes) this.header.renderModes();
+      if (changes.commands) this.composer.renderCommands();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
       if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {
         this.restoredScroll = true;

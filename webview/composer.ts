@@ -1,7 +1,9 @@
 /**
  * The composer: a textarea (Enter sends, Shift+Enter adds a line), Send, and Stop while a turn
- * runs. The draft is saved on every edit so hiding the view loses nothing; focus is never taken.
+ * runs; `/` at the start suggests the agent's slash commands (CommandMenu). The draft is saved on
+ * every edit so hiding the view loses nothing; focus is never taken.
  */
+import { CommandMenu } from './commandMenu';
 import { button, h } from './dom';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
@@ -11,6 +13,7 @@ export class Composer {
   private readonly textarea: HTMLTextAreaElement;
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
+  private readonly menu: CommandMenu;
 
   constructor(
     private readonly store: Store,
@@ -18,12 +21,11 @@ export class Composer {
   ) {
     this.textarea = h('textarea', { class: 'composer-input', 'aria-label': 'Message', rows: 3, placeholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)' });
     this.textarea.value = host.ui.draft;
-    this.textarea.addEventListener('input', () => {
-      host.ui.draft = this.textarea.value;
-      host.saveNow();
-      this.renderButtons();
-    });
+    this.textarea.addEventListener('input', () => this.draftChanged());
+    this.menu = new CommandMenu(this.textarea, () => this.store.commands, () => this.draftChanged());
     this.textarea.addEventListener('keydown', (event) => {
+      // An open suggestion list owns the arrows, Enter, Tab and Escape (which then does not stop the agent).
+      if (this.menu.handleKey(event)) return;
       if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -35,8 +37,20 @@ export class Composer {
     });
     this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send' });
     this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: 'Stop the agent (Esc)' });
-    this.element = h('div', { class: 'composer' }, this.textarea, h('div', { class: 'composer-buttons' }, this.stop, this.send));
+    const field = h('div', { class: 'composer-field' }, this.menu.element, this.textarea);
+    this.element = h('div', { class: 'composer' }, field, h('div', { class: 'composer-buttons' }, this.stop, this.send));
     this.render();
+  }
+
+  /** The agent's command list changed: refresh the suggestions if they are being shown or typed for. */
+  renderCommands(): void {
+    this.menu.update();
+  }
+
+  private draftChanged(): void {
+    this.host.ui.draft = this.textarea.value;
+    this.host.saveNow();
+    this.renderButtons();
   }
 
   private canSend(): boolean {

@@ -1,5 +1,6 @@
 /**
- * The header: agent picker, status, "N waiting for you", New session; below it a notice for the
+ * The header: agent picker, status, mode picker (when the agent has modes), "N waiting for you",
+ * New session; below it a notice for the
  * states where the panel cannot chat yet (no agent, untrusted workspace, stopped agent).
  */
 import type { SessionStatus } from '../src/protocol/messages';
@@ -33,6 +34,7 @@ export class Header {
   readonly element: HTMLElement;
   readonly notice: HTMLElement;
   private readonly select: HTMLSelectElement;
+  private readonly modeSelect: HTMLSelectElement;
   private readonly status: HTMLElement;
   private readonly waiting: HTMLButtonElement;
   private readonly waitingCount: HTMLElement;
@@ -44,6 +46,10 @@ export class Header {
   ) {
     this.select = h('select', { class: 'agent-picker', 'aria-label': 'Agent' });
     this.select.addEventListener('change', () => host.post({ type: 'selectAgent', name: this.select.value }));
+    this.modeSelect = h('select', { class: 'mode-picker', 'aria-label': 'Mode' });
+    // The picker shows the agent's current mode only once the host reports it (it reverts on a refusal).
+    this.modeSelect.addEventListener('change', () => host.post({ type: 'setMode', modeId: this.modeSelect.value }));
+    this.modeSelect.hidden = true;
     this.status = h('span', { class: 'status-text', role: 'status' });
     this.waiting = button('', () => this.focusFirstPrompt(), { cls: 'waiting-indicator', icon: 'bell-dot', title: 'Jump to the first permission request' });
     // vscode-badge gives the count the same look as VS Code's own counters.
@@ -51,7 +57,7 @@ export class Header {
     this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, 'waiting for you'));
     this.waiting.hidden = true;
     const newSession = button('', () => host.post({ type: 'newSession' }), { cls: 'icon-button', icon: 'add', label: 'New session', title: 'New session' });
-    this.element = h('header', { class: 'header' }, this.select, this.status, h('span', { class: 'spacer' }), this.waiting, newSession);
+    this.element = h('header', { class: 'header' }, this.select, this.status, h('span', { class: 'spacer' }), this.modeSelect, this.waiting, newSession);
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': 'Agent status' });
     this.notice.hidden = true;
   }
@@ -64,6 +70,21 @@ export class Header {
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
     this.renderNotice();
+  }
+
+  renderModes(): void {
+    const modes = this.store.modes;
+    this.modeSelect.hidden = modes === undefined;
+    if (modes === undefined) {
+      this.modeSelect.replaceChildren();
+      return;
+    }
+    this.modeSelect.replaceChildren(
+      ...modes.available.map((m) => h('option', { value: m.id, title: m.description, selected: m.id === modes.currentModeId }, m.name)),
+    );
+    this.modeSelect.value = modes.currentModeId;
+    const current = modes.available.find((m) => m.id === modes.currentModeId);
+    this.modeSelect.title = current?.description ? `Mode: ${current.name} — ${current.description}` : `Mode: ${current?.name ?? modes.currentModeId}`;
   }
 
   renderStatus(): void {

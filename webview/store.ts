@@ -6,8 +6,10 @@
 import type {
   AgentChoice,
   AgentPreset,
+  CommandView,
   Entry,
   HostMessage,
+  ModesView,
   SessionSnapshot,
   SessionStatus,
   TerminalView,
@@ -30,6 +32,8 @@ export interface StoreChanges {
   status: boolean;
   agents: boolean;
   follow: boolean;
+  commands: boolean;
+  modes: boolean;
   terminals: Map<string, TerminalChange>;
 }
 
@@ -37,7 +41,20 @@ export interface StoreChanges {
 const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, terminals: new Map() };
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, terminals: new Map() };
+}
+
+/** Keeps only well-formed commands: the list drives the composer's suggestions. */
+function parseCommands(value: unknown): CommandView[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((c): c is CommandView => isRecord(c) && typeof c.name === 'string' && c.name !== '' && typeof c.description === 'string');
+}
+
+/** Modes with at least one well-formed mode, else undefined (no picker). */
+function parseModes(value: unknown): ModesView | undefined {
+  if (!isRecord(value) || typeof value.currentModeId !== 'string' || !Array.isArray(value.available)) return undefined;
+  const available = value.available.filter((m): m is ModesView['available'][number] => isRecord(m) && typeof m.id === 'string' && typeof m.name === 'string');
+  return available.length === 0 ? undefined : { currentModeId: value.currentModeId, available };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -54,6 +71,10 @@ export class Store {
   selectedAgent: string | undefined;
   presets: AgentPreset[] = [];
   followAgent = true;
+  /** The agent's slash commands (suggested in the composer). */
+  commands: CommandView[] = [];
+  /** The session's modes; undefined when the agent has none. */
+  modes: ModesView | undefined;
   /** True once a snapshot arrived (before that the panel shows "Connecting…"). */
   hasSnapshot = false;
   readonly terminals = new Map<string, TerminalView>();
@@ -83,7 +104,7 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.terminals.size > 0;
+    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.terminals.size > 0;
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
@@ -126,6 +147,14 @@ export class Store {
         this.followAgent = message.followAgent === true;
         this.changes.follow = true;
         return;
+      case 'commandsChanged':
+        this.commands = parseCommands(message.commands);
+        this.changes.commands = true;
+        return;
+      case 'modesChanged':
+        this.modes = parseModes(message.modes);
+        this.changes.modes = true;
+        return;
       case 'batch':
         if (!Array.isArray(message.messages)) throw new Error('Malformed batch');
         for (const inner of message.messages) this.apply(inner);
@@ -157,12 +186,16 @@ export class Store {
     this.selectedAgent = s.selectedAgent;
     this.presets = Array.isArray(s.presets) ? s.presets : [];
     this.followAgent = s.followAgent !== false;
+    this.commands = parseCommands(s.commands);
+    this.modes = parseModes(s.modes);
     this.hasSnapshot = true;
     this.changes = emptyChanges();
     this.changes.reset = true;
     this.changes.status = true;
     this.changes.agents = true;
     this.changes.follow = true;
+    this.changes.commands = true;
+    this.changes.modes = true;
     for (const id of this.terminals.keys()) this.changes.terminals.set(id, { replaced: true, appended: '' });
   }
 

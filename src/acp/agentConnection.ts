@@ -3,6 +3,7 @@ import type { AgentExit, AgentProcess } from './agentProcess';
 import { createNdJsonTransport } from './ndjsonTransport';
 import { createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
+import { errorMessage } from '../util/errors';
 
 /**
  * The client side of ACP, implemented elsewhere (fs, terminal, permission handlers). Each may
@@ -150,12 +151,17 @@ export class AgentConnection {
     return this.call(() => this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }));
   }
 
+  /** `session/set_mode`; rejects with the agent's error when it refuses the mode. */
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.call(() => this.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId }));
+  }
+
   /** Sends `session/cancel`. Never throws: cancelling a dead agent has nothing left to stop. */
   async cancel(sessionId: string): Promise<void> {
     try {
       await this.conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     } catch (err) {
-      this.log.info(`session/cancel not sent: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.info(`session/cancel not sent: ${errorMessage(err)}`);
     }
   }
 

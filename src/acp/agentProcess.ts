@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { resolveCommand } from './commandResolver';
 import { redactSecrets } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
+import { errorMessage } from '../util/errors';
 
 /** One entry of `tandem.agents`, resolved for launching. Same shape as Zed's `agent_servers`. */
 export interface AgentLaunchConfig {
@@ -217,7 +218,7 @@ export class AgentProcess {
       try {
         cb(exit);
       } catch (err) {
-        this.log.error(`Exit listener failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.error(`Exit listener failed: ${errorMessage(err)}`);
       }
     }
     this.exitListeners.clear();

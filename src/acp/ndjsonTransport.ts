@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ProtocolLog } from './protocolLog';
+import { errorMessage } from '../util/errors';
 
 /** Default cap for one inbound line: generous for big diffs, small enough to never exhaust memory. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -78,7 +79,7 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
     try {
       msg = JSON.parse(line);
     } catch (err) {
-      log.warn(`Dropped a line from the agent that is not JSON (${err instanceof Error ? err.message : String(err)}): ${quote(line)}`);
+      log.warn(`Dropped a line from the agent that is not JSON (${errorMessage(err)}): ${quote(line)}`);
       return;
     }
     if (Array.isArray(msg)) {

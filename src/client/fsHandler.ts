@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AccessOp, PathPolicy } from './pathPolicy';
+import { errorMessage } from '../util/errors';
 
 /**
  * Where file text comes from and goes to. The VS Code adapter reads open documents (so unsaved
@@ -121,7 +122,7 @@ function toRequestError(err: unknown, path: string): Error {
     case 'binary':
       return binaryError(path);
     case undefined:
-      return new RequestError(-32603, `Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`, { path });
+      return new RequestError(-32603, `Cannot read ${path}: ${errorMessage(err)}`, { path });
     default:
       return assertNever(kind);
   }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { errorMessage } from '../util/errors';
 
 export type AccessOp = 'read' | 'write';
 
@@ -56,7 +57,7 @@ export class PathPolicy {
     try {
       real = await resolveReal(normalized);
     } catch (err) {
-      throw new RequestError(-32602, `Cannot resolve ${normalized}: ${describe(err)}`, { path });
+      throw new RequestError(-32602, `Cannot resolve ${normalized}: ${errorMessage(err)}`, { path });
     }
     const roots = await this.realRoots();
     if (roots.some((root) => isWithin(root, real))) return real;
@@ -158,8 +159,4 @@ function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   // ENOTDIR: an ancestor is a regular file; the walk up will find it and the I/O will fail clearly.
   return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

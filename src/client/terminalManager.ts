@@ -9,6 +9,7 @@ import { Emitter } from '../util/disposable';
 import type { IDisposable } from '../util/disposable';
 import { OutputBuffer } from './outputBuffer';
 import type { PathPolicy } from './pathPolicy';
+import { errorMessage } from '../util/errors';
 
 /** Cap when the agent sets no `outputByteLimit`: output is still bounded, for memory's sake. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 16 * 1024 * 1024;
@@ -126,7 +127,7 @@ export class TerminalManager implements IDisposable {
       });
     } catch (err) {
       // Synchronous throws are argument problems (NUL bytes, non-string args), not a missing command.
-      throw new RequestError(-32602, `Cannot run ${p.command}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new RequestError(-32602, `Cannot run ${p.command}: ${errorMessage(err)}`);
     }
     const id = `term-${this.nextId++}`;
     const term = new Terminal(id, p.sessionId, display, cwd, child, limit);

@@ -6,7 +6,7 @@
  * Bump PROTOCOL_VERSION when a shape changes so a stale webview can tell.
  */
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /**
  * Characters of output the panel keeps per terminal (the tail). Host and panel use the same figure
@@ -216,6 +216,28 @@ export interface AgentPreset {
   commandLine: string;
 }
 
+/** A slash command the agent offers (`available_commands_update`); typed as `/name args`. */
+export interface CommandView {
+  /** Without the leading slash. */
+  name: string;
+  description: string;
+  /** What to type after the name, when the command takes input. */
+  hint?: string;
+}
+
+/** A mode the agent can run in (ACP session modes, e.g. "Ask", "Code", "Plan"). */
+export interface ModeView {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** The agent's modes and the current one; absent when the agent has none. */
+export interface ModesView {
+  currentModeId: string;
+  available: ModeView[];
+}
+
 export interface SessionSnapshot {
   protocolVersion: number;
   status: SessionStatus;
@@ -226,6 +248,10 @@ export interface SessionSnapshot {
   selectedAgent?: string;
   presets: AgentPreset[];
   followAgent: boolean;
+  /** The agent's latest slash commands; absent means none. */
+  commands?: CommandView[];
+  /** The session's modes; absent when the agent has none (no picker is shown). */
+  modes?: ModesView;
 }
 
 /** Host → webview. */
@@ -242,6 +268,10 @@ export type HostMessage =
   | { type: 'terminalAppended'; terminalId: string; text: string; truncated: boolean }
   | { type: 'agentsChanged'; agents: AgentChoice[]; selectedAgent?: string; presets: AgentPreset[] }
   | { type: 'followChanged'; followAgent: boolean }
+  /** The agent's slash commands, replaced whole. */
+  | { type: 'commandsChanged'; commands: CommandView[] }
+  /** The session's modes replaced whole; `modes` absent: the agent has none (or no session). */
+  | { type: 'modesChanged'; modes?: ModesView }
   /** Several messages coalesced by the host; applied in order. */
   | { type: 'batch'; messages: HostMessage[] };
 
@@ -261,6 +291,8 @@ export type WebviewMessage =
   | { type: 'openLink'; href: string }
   | { type: 'showLog' }
   | { type: 'signIn' }
+  /** The user picked a mode; the host asks the agent (`session/set_mode`). */
+  | { type: 'setMode'; modeId: string }
   /** Whether the panel has keyboard focus (permission notifications are for when it has not). */
   | { type: 'focusChanged'; focused: boolean };
 

@@ -4,12 +4,12 @@ import { AgentProcess, type AgentExit, type AgentLaunchConfig } from '../acp/age
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
-import type { HostMessage, SessionStatus, TerminalView } from '../protocol/messages';
+import type { CommandView, Entry, HostMessage, ModesView, SessionStatus, TerminalView } from '../protocol/messages';
 import { Disposable, Emitter } from '../util/disposable';
 import { ClientServices } from './clientServices';
 import { describeStartFailure } from './startFailure';
-import { SessionReducer } from './sessionReducer';
-import { terminalMetaEvents, TerminalViews } from './terminalViews';
+import { SessionThread } from './sessionThread';
+import { errorCode, errorMessage } from '../util/errors';
 
 /** What a session needs from its surroundings; the VS Code adapter provides the editor-aware parts. */
 export interface AgentSessionDeps {
@@ -26,6 +26,15 @@ export interface AgentSessionDeps {
   cancelGraceMs?: number;
 }
 
+/** The session's part of the panel snapshot; the host adds agents, presets and settings. */
+export interface SessionSnapshotParts {
+  status: SessionStatus;
+  entries: Entry[];
+  terminals: Record<string, TerminalView>;
+  commands: CommandView[];
+  modes: ModesView | undefined;
+}
+
 /** Error code ACP agents use for "authentication required". */
 const AUTH_REQUIRED = -32000;
 
@@ -34,8 +43,7 @@ const AUTH_REQUIRED = -32000;
  * and turns everything into host → webview messages through a single reducer.
  */
 export class AgentSession extends Disposable {
-  private readonly reducer: SessionReducer;
-  private readonly terminals = new TerminalViews();
+  private readonly thread: SessionThread;
   private readonly messages = this.register(new Emitter<HostMessage>());
   readonly onMessage = this.messages.event;
 
@@ -63,9 +71,11 @@ export class AgentSession extends Disposable {
     super();
     this.agent = deps.agent;
     this.log = redactingLog(deps.log, Object.values(deps.agent.env));
-    this.reducer = new SessionReducer({
+    this.thread = new SessionThread({
       isInWorkspace: (p) => deps.policy.isInWorkspace(p),
       warn: (text) => this.log.warn(text),
+      emit: (messages) => this.emitAll(messages),
+      follow: (path, line) => deps.follow(path, line),
     });
     this.statusValue = { kind: 'starting', agentName: deps.agent.name };
   }
@@ -78,8 +88,19 @@ export class AgentSession extends Disposable {
     return this.agent.name;
   }
 
-  snapshotParts(): { status: SessionStatus; entries: ReturnType<SessionReducer['entries']>; terminals: Record<string, TerminalView> } {
-    return { status: this.statusValue, entries: this.reducer.entries(), terminals: this.terminals.all() };
+  /** Terminal output, diffs and follow-along data the editor side needs (see SessionThread). */
+  get view(): Pick<SessionThread, 'terminalView' | 'onTerminalOutput' | 'findDiff'> {
+    return this.thread;
+  }
+
+  snapshotParts(): SessionSnapshotParts {
+    return {
+      status: this.statusValue,
+      entries: this.thread.reducer.entries(),
+      terminals: this.thread.terminals.all(),
+      commands: this.thread.info.commands(),
+      modes: this.thread.info.modes(),
+    };
   }
 
   /** Spawns the agent, initializes and opens a session. Never rejects: failures become error entries. */
@@ -102,8 +123,7 @@ export class AgentSession extends Disposable {
         files: this.deps.files,
         policy: this.deps.policy,
         log: this.log,
-        reducer: this.reducer,
-        terminals: this.terminals,
+        thread: this.thread,
         sessionId: () => this.sessionId,
         follow: (path, line) => this.deps.follow(path, line),
         emit: (messages) => this.emitAll(messages),
@@ -138,16 +158,23 @@ export class AgentSession extends Disposable {
     const conn = this.conn;
     if (!conn) return;
     this.openingSession = true;
+    // The old session is over: updates the new one sends before session/new answers must not be
+    // mistaken for another session's (handleUpdate accepts them while the id is unknown).
+    this.sessionId = undefined;
+    // Commands and modes of the previous session do not apply; the new one announces its own
+    // (possibly before session/new answers, hence cleared first).
+    this.emitAll(this.thread.info.clear());
     try {
       const result = await conn.newSession(this.agent.cwd);
       if (generation !== this.generation) return;
       this.sessionId = result.sessionId;
+      this.emitAll(this.thread.info.setModes(result.modes));
       this.setStatus({ kind: 'ready', agentName: this.agentName });
     } catch (err) {
       if (generation !== this.generation) return;
       if (errorCode(err) === AUTH_REQUIRED && this.authMethods.length > 0) {
         const names = this.authMethods.map((m) => m.name).join(', ');
-        this.emitAll(this.reducer.addError(`${this.agentName} needs you to sign in (${names}).`, errorMessage(err), 'signIn'));
+        this.emitAll(this.thread.reducer.addError(`${this.agentName} needs you to sign in (${names}).`, errorMessage(err), 'signIn'));
         this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: 'Sign-in required' });
         return;
       }
@@ -176,12 +203,12 @@ export class AgentSession extends Disposable {
     const sessionId = this.sessionId;
     if (!conn || !sessionId || this.statusValue.kind !== 'ready') {
       // Keep the text visible in the thread rather than dropping what the user wrote.
-      this.emitAll(this.reducer.addUserMessage(text));
-      this.emitAll(this.reducer.addError(`Not sent: ${this.agentName} is not ready (${this.statusValue.kind}). Restart it and send again.`, undefined, 'restart'));
+      this.emitAll(this.thread.reducer.addUserMessage(text));
+      this.emitAll(this.thread.reducer.addError(`Not sent: ${this.agentName} is not ready (${this.statusValue.kind}). Restart it and send again.`, undefined, 'restart'));
       return;
     }
     const token = ++this.turnToken;
-    this.emitAll(this.reducer.addUserMessage(text));
+    this.emitAll(this.thread.reducer.addUserMessage(text));
     this.setStatus({ kind: 'running', agentName: this.agentName });
     try {
       const response = await conn.prompt(sessionId, text);
@@ -194,7 +221,7 @@ export class AgentSession extends Disposable {
       } else if (await this.agentExited()) {
         // The exit handler reports the crash with the stderr tail.
       } else {
-        this.emitAll(this.reducer.addError(`The agent could not complete the turn: ${errorMessage(err)}`, undefined, 'showLog'));
+        this.emitAll(this.thread.reducer.addError(`The agent could not complete the turn: ${errorMessage(err)}`, undefined, 'showLog'));
         this.finishTurn(token, 'error');
       }
     }
@@ -206,13 +233,13 @@ export class AgentSession extends Disposable {
     const token = this.turnToken;
     this.setStatus({ kind: 'cancelling', agentName: this.agentName });
     this.cancelPermissions();
-    this.emitAll(this.reducer.markCancelling());
+    this.emitAll(this.thread.reducer.markCancelling());
     this.conn.cancel(this.sessionId).catch((err) => this.log.warn(`session/cancel failed: ${errorMessage(err)}`));
     const grace = this.deps.cancelGraceMs ?? 10_000;
     this.cancelTimer = setTimeout(() => {
       if (token !== this.turnToken || this.statusValue.kind !== 'cancelling') return;
       this.emitAll(
-        this.reducer.addError(
+        this.thread.reducer.addError(
           `${this.agentName} did not confirm the cancellation within ${Math.round(grace / 1000)} s; the turn was ended here. Restart the agent if it keeps working.`,
           undefined,
           'restart',
@@ -220,6 +247,36 @@ export class AgentSession extends Disposable {
       );
       this.finishTurn(token, 'cancelled');
     }, grace);
+  }
+
+  /**
+   * The user picked a mode: `session/set_mode`, and the picker follows once the agent agreed (it may
+   * also send current_mode_update). A refusal becomes an error entry and the picker reverts.
+   */
+  async setMode(modeId: string): Promise<void> {
+    const conn = this.conn;
+    const sessionId = this.sessionId;
+    if (!conn || !sessionId) {
+      this.log.warn(`Mode ${modeId} not set: there is no session.`);
+      this.emitAll(this.thread.info.restate());
+      return;
+    }
+    if (!this.thread.info.hasMode(modeId)) {
+      this.log.warn(`Mode ${modeId} not set: ${this.agentName} does not offer it.`);
+      this.emitAll(this.thread.info.restate());
+      return;
+    }
+    const generation = this.generation;
+    const stillCurrent = (): boolean => generation === this.generation && sessionId === this.sessionId;
+    try {
+      await conn.setMode(sessionId, modeId);
+      if (stillCurrent()) this.emitAll(this.thread.info.setCurrentMode(modeId));
+    } catch (err) {
+      if (!stillCurrent()) return;
+      const name = this.thread.info.modes()?.available.find((m) => m.id === modeId)?.name ?? modeId;
+      this.emitAll(this.thread.reducer.addError(`${this.agentName} could not switch to the ${name} mode: ${errorMessage(err)}`, undefined, 'showLog'));
+      this.emitAll(this.thread.info.restate());
+    }
   }
 
   respondPermission(requestId: string, optionId: string): void {
@@ -245,8 +302,7 @@ export class AgentSession extends Disposable {
 
   /** Clears the thread and opens a fresh session (restarting the agent if it is not running). */
   async newSession(): Promise<void> {
-    this.emitAll(this.reducer.clear());
-    this.terminals.clear();
+    this.thread.clear();
     if (this.conn && (this.statusValue.kind === 'ready' || this.statusValue.kind === 'running')) {
       if (this.statusValue.kind === 'running') this.cancel();
       this.clearCancelTimer();
@@ -260,23 +316,6 @@ export class AgentSession extends Disposable {
       return;
     }
     await this.restart();
-  }
-
-  /** The host keeps terminal output for the webview and for "Open in terminal". */
-  terminalView(terminalId: string): TerminalView | undefined {
-    return this.terminals.get(terminalId);
-  }
-
-  onTerminalOutput(listener: (terminalId: string, text: string) => void): { dispose(): void } {
-    return this.terminals.onAppend(listener);
-  }
-
-  findDiff(entryId: string, index: number): { path: string; oldText: string | null; newText: string; title: string } | undefined {
-    const entry = this.reducer.entries().find((e) => e.id === entryId);
-    if (!entry || entry.kind !== 'tool_call') return undefined;
-    const item = entry.content[index];
-    if (!item || item.type !== 'diff') return undefined;
-    return { path: item.path, oldText: item.oldText, newText: item.newText, title: entry.title };
   }
 
   override dispose(): void {
@@ -294,30 +333,7 @@ export class AgentSession extends Disposable {
       this.log.warn(`Update for unknown session ${sessionId} ignored.`);
       return;
     }
-    this.emitAll(this.reducer.applyUpdate(update));
-    this.applyTerminalMeta(update);
-    this.followLocations(update);
-  }
-
-  /** Output of commands the agent ran itself, carried in `_meta` (see terminalMetaEvents). */
-  private applyTerminalMeta(update: Record<string, unknown>): void {
-    const title = this.reducer.findToolCall(String(update.toolCallId))?.title ?? 'command';
-    for (const event of terminalMetaEvents(update, title, (id) => this.terminals.get(id) !== undefined)) {
-      this.emitMaybe(this.terminals.apply(event));
-    }
-  }
-
-  private emitMaybe(message: HostMessage | undefined): void {
-    if (message) this.emit(message);
-  }
-
-  /** Follow-along from tool call locations: agents that edit the disk themselves only report these. */
-  private followLocations(update: Record<string, unknown>): void {
-    const locations = update.locations;
-    if (!Array.isArray(locations) || locations.length === 0) return;
-    const last = locations[locations.length - 1] as { path?: unknown; line?: unknown };
-    if (typeof last?.path !== 'string' || !this.deps.policy.isInWorkspace(last.path)) return;
-    this.deps.follow(last.path, typeof last.line === 'number' ? last.line : undefined);
+    this.thread.applyUpdate(update);
   }
 
   /** Read through a method: TypeScript would otherwise keep the narrowing from before the await. */
@@ -338,7 +354,7 @@ export class AgentSession extends Disposable {
     this.turnToken++;
     this.clearCancelTimer();
     this.cancelPermissions();
-    this.emitAll(this.reducer.endTurn(stopReason));
+    this.emitAll(this.thread.reducer.endTurn(stopReason));
     if (this.statusValue.kind === 'running' || this.statusValue.kind === 'cancelling') {
       this.setStatus({ kind: 'ready', agentName: this.agentName });
     }
@@ -354,24 +370,25 @@ export class AgentSession extends Disposable {
           ? ' while starting'
           : '';
     this.cancelPermissions();
-    this.emitAll(this.reducer.markCancelling());
+    this.emitAll(this.thread.reducer.markCancelling());
     this.turnToken++;
     this.clearCancelTimer();
     const tail = this.proc?.stderrTail() ?? '';
-    this.emitAll(this.reducer.addError(`${this.agentName} ${how}${during}.`, tail || undefined, 'restart'));
+    this.emitAll(this.thread.reducer.addError(`${this.agentName} ${how}${during}.`, tail || undefined, 'restart'));
     this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: `The agent ${how}.` });
     void this.client?.dispose();
     this.client = undefined;
     this.conn?.dispose();
     this.conn = undefined;
     this.sessionId = undefined;
+    this.emitAll(this.thread.info.clear());
   }
 
   private failStart(err: unknown): void {
     const failure = describeStartFailure(err, this.agentName, this.proc?.stderrTail() ?? '');
     // The exit handler already reported a process that died while starting.
     if (this.statusValue.kind === 'stopped') return;
-    this.emitAll(this.reducer.addError(failure.message, failure.detail, failure.action));
+    this.emitAll(this.thread.reducer.addError(failure.message, failure.detail, failure.action));
     this.setStatus({ kind: 'stopped', agentName: this.agentName, reason: failure.message });
     void this.teardown();
   }
@@ -396,6 +413,7 @@ export class AgentSession extends Disposable {
     this.sessionId = undefined;
     const proc = this.proc;
     this.proc = undefined;
+    this.emitAll(this.thread.info.clear());
     conn?.dispose();
     await Promise.allSettled([client?.dispose(), proc?.kill()]);
   }
@@ -412,15 +430,4 @@ export class AgentSession extends Disposable {
   private emitAll(messages: HostMessage[]): void {
     for (const message of messages) this.messages.fire(message);
   }
-}
-
-function errorCode(err: unknown): number | undefined {
-  const code = (err as { code?: unknown } | undefined)?.code;
-  return typeof code === 'number' ? code : undefined;
-}
-
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  if (typeof err === 'object' && err && 'message' in err) return String((err as { message: unknown }).message);
-  return String(err);
 }

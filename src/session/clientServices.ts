@@ -6,16 +6,15 @@ import type { PathPolicy } from '../client/pathPolicy';
 import { PermissionBroker } from '../client/permissionBroker';
 import { TerminalManager } from '../client/terminalManager';
 import type { HostMessage, PermissionView } from '../protocol/messages';
-import type { SessionReducer } from './sessionReducer';
-import type { TerminalViews } from './terminalViews';
+import type { SessionThread } from './sessionThread';
 
 export interface ClientServicesDeps {
   cwd: string;
   files: FileAccess;
   policy: PathPolicy;
   log: ProtocolLog;
-  reducer: SessionReducer;
-  terminals: TerminalViews;
+  /** The thread the prompts and terminals show up in. */
+  thread: SessionThread;
   /** The session the agent's requests must name; others are answered cancelled. */
   sessionId(): string | undefined;
   follow(path: string, line: number | undefined): void;
@@ -36,13 +35,10 @@ export class ClientServices {
   constructor(private readonly deps: ClientServicesDeps) {
     this.broker = new PermissionBroker({
       // Requests often carry only the toolCallId: the card we already have knows the kind.
-      kindOf: (params) => params.toolCall.kind ?? deps.reducer.findToolCall(String(params.toolCall.toolCallId))?.toolKind,
+      kindOf: (params) => params.toolCall.kind ?? deps.thread.reducer.findToolCall(String(params.toolCall.toolCallId))?.toolKind,
     });
     this.terminalManager = new TerminalManager({ defaultCwd: deps.cwd, baseEnv: process.env, policy: deps.policy });
-    this.terminalManager.onDidChange((event) => {
-      const message = deps.terminals.apply(event);
-      if (message) deps.emit([message]);
-    });
+    this.terminalManager.onDidChange((event) => deps.thread.applyTerminalEvent(event));
     this.fs = new FsHandler({ files: deps.files, policy: deps.policy, onTouched: (path, line) => deps.follow(path, line) });
   }
 
@@ -75,7 +71,7 @@ export class ClientServices {
   }
 
   private async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    const { reducer } = this.deps;
+    const { reducer } = this.deps.thread;
     if (params.sessionId !== this.deps.sessionId()) return { outcome: { outcome: 'cancelled' } };
     if (!Array.isArray(params.options) || params.options.length === 0) {
       // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.

@@ -20,7 +20,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Updates the panel does not render; they are dropped silently (everything else unknown is logged). */
+/**
+ * Updates the thread does not render; they are dropped silently (everything else unknown is logged).
+ * Commands and modes reach the panel through SessionInfo, which AgentSession consults first.
+ */
 const UNRENDERED_UPDATES: ReadonlySet<string> = new Set([
   'available_commands_update',
   'current_mode_update',

@@ -5,6 +5,7 @@ import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
 import { MessageBatch } from './messageBatch';
 import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
+import { errorMessage } from '../util/errors';
 
 /** How long host → webview messages are gathered before one batch is posted. */
 const FLUSH_MS = 16;
@@ -81,7 +82,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
     }
     this.host.handle(message).catch((err) => {
-      void vscode.window.showErrorMessage(`Tandem: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(`Tandem: ${errorMessage(err)}`);
     });
   }
 

@@ -9,11 +9,12 @@ const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
   openDiff: ['entryId'],
   openTerminal: ['terminalId'],
   openLink: ['href'],
+  setMode: ['modeId'],
 };
 
 const TYPES = new Set<string>([
   'ready', 'prompt', 'cancel', 'respondPermission', 'newSession', 'restart', 'selectAgent', 'addPreset',
-  'openLocation', 'openDiff', 'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged',
+  'openLocation', 'openDiff', 'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */

@@ -14,6 +14,7 @@ import { FollowAlong } from './followAlong';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
+import { errorMessage } from '../util/errors';
 
 /** What the host asks of the chat view (kept as an interface so the host does not own the view). */
 export interface ChatSurface {
@@ -70,6 +71,8 @@ export class SessionHost extends Disposable {
       selectedAgent: this.selectedAgent,
       presets: this.settings.presets(),
       followAgent: this.followEnabled(),
+      commands: parts?.commands ?? [],
+      modes: parts?.modes,
     };
   }
 
@@ -136,7 +139,7 @@ export class SessionHost extends Disposable {
         await this.openLocation(message.path, message.line);
         return;
       case 'openDiff': {
-        const diff = this.session?.findDiff(message.entryId, message.index);
+        const diff = this.session?.view.findDiff(message.entryId, message.index);
         if (diff) await this.diffs.open(diff);
         return;
       }
@@ -151,6 +154,9 @@ export class SessionHost extends Disposable {
         return;
       case 'signIn':
         await this.session?.signIn();
+        return;
+      case 'setMode':
+        await this.session?.setMode(message.modeId);
         return;
       case 'focusChanged':
         // Tracked by the view itself (ChatSurface.isVisible).
@@ -234,7 +240,7 @@ export class SessionHost extends Disposable {
     try {
       await this.follow.open(path, line, true);
     } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem could not open ${path}: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(`Tandem could not open ${path}: ${errorMessage(err)}`);
     }
   }
 

@@ -10,7 +10,7 @@ export class TerminalMirror implements IDisposable {
   private readonly open = new Set<vscode.Terminal>();
 
   show(session: AgentSession, terminalId: string): void {
-    const view = session.terminalView(terminalId);
+    const view = session.view.terminalView(terminalId);
     if (!view) {
       void vscode.window.showWarningMessage('That terminal is not known to Tandem (the agent may have run the command itself).');
       return;
@@ -23,7 +23,7 @@ export class TerminalMirror implements IDisposable {
       open: () => {
         writeEmitter.fire(`\x1b[2m$ ${view.command}\x1b[0m\r\n`);
         writeEmitter.fire(toTerminal(view.output));
-        subscription = session.onTerminalOutput((id, text) => {
+        subscription = session.view.onTerminalOutput((id, text) => {
           if (id === terminalId) writeEmitter.fire(toTerminal(text));
         });
       },

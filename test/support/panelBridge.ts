@@ -72,6 +72,8 @@ export function sessionSnapshot(session: AgentSession, extra: OpenPanelOptions['
     status: parts.status,
     entries: parts.entries,
     terminals: parts.terminals,
+    commands: parts.commands,
+    modes: parts.modes,
   };
 }
 
@@ -140,6 +142,8 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
         return run(() => session.restart());
       case 'signIn':
         return run(() => session.signIn());
+      case 'setMode':
+        return run(() => session.setMode(message.modeId));
       default:
         // Editor-side commands (open a diff, a link, the log, …) have no session method: recorded only.
         return;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Entry, HostMessage } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION } from '../../src/protocol/messages';
 import { agent, ready, running, snapshot, toolCall } from './harness/fixtures';
 import { launchHarness } from './harness/harness';
 import type { Harness } from './harness/harness';
@@ -18,7 +19,7 @@ after(async () => {
 test('posts ready, then renders a snapshot with the accessible DOM contract', async () => {
   const panel = await harness.open();
   const posted = await panel.posted();
-  assert.deepEqual(posted[0], { type: 'ready', protocolVersion: 1 });
+  assert.deepEqual(posted[0], { type: 'ready', protocolVersion: PROTOCOL_VERSION });
   await panel.post({
     type: 'snapshot',
     snapshot: snapshot({

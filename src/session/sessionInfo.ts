@@ -1,0 +1,169 @@
+/**
+ * What the agent tells us about the session besides the thread: its slash commands
+ * (`available_commands_update`) and its modes (`NewSessionResponse.modes`, `current_mode_update`,
+ * and our own successful `session/set_mode`). Input is untrusted JSON: malformed parts are dropped
+ * and reported through `warn`, never thrown. Every change returns the host → webview messages that
+ * describe it, so a mirror replaying them always equals `commands()` / `modes()`.
+ */
+import type { CommandView, HostMessage, ModesView, ModeView } from '../protocol/messages';
+import { describe, isAbsent, isRecord, type Warn } from './updateParsing';
+
+/** Caps so a misbehaving agent cannot flood the panel: generous for real agents (Claude Code sends ~30). */
+const MAX_COMMANDS = 500;
+const MAX_MODES = 50;
+const MAX_TEXT = 1000;
+
+export class SessionInfo {
+  private commandList: CommandView[] = [];
+  private modeState: ModesView | undefined;
+
+  constructor(private readonly warn: Warn) {}
+
+  /** Copies of the latest commands, in the agent's order. */
+  commands(): CommandView[] {
+    return this.commandList.map((c) => ({ ...c }));
+  }
+
+  /** A copy of the modes, or undefined when the agent has none. */
+  modes(): ModesView | undefined {
+    return this.modeState === undefined ? undefined : copyModes(this.modeState);
+  }
+
+  hasMode(modeId: string): boolean {
+    return this.modeState?.available.some((m) => m.id === modeId) === true;
+  }
+
+  /**
+   * Applies the `session/update` kinds this class owns. Returns undefined for every other kind,
+   * so the caller hands those to the thread reducer.
+   */
+  applyUpdate(update: Record<string, unknown>): HostMessage[] | undefined {
+    switch (update.sessionUpdate) {
+      case 'available_commands_update':
+        return this.setCommands(update.availableCommands);
+      case 'current_mode_update':
+        return this.setCurrentMode(update.currentModeId);
+      default:
+        return undefined;
+    }
+  }
+
+  /** The `modes` of a session/new answer (absent or null: the agent has no modes). */
+  setModes(value: unknown): HostMessage[] {
+    if (isAbsent(value)) return this.replaceModes(undefined);
+    if (!isRecord(value)) {
+      this.warn(`Ignored session modes that are not an object (got ${describe(value)}).`);
+      return this.replaceModes(undefined);
+    }
+    const available = parseModes(value.availableModes, this.warn);
+    if (available.length === 0) return this.replaceModes(undefined);
+    let currentModeId = typeof value.currentModeId === 'string' ? value.currentModeId : '';
+    if (!available.some((m) => m.id === currentModeId)) {
+      this.warn(`The current mode ${describe(value.currentModeId)} is not one of the agent's modes; showing ${describe(available[0].id)}.`);
+      currentModeId = available[0].id;
+    }
+    return this.replaceModes({ currentModeId, available });
+  }
+
+  /** The agent switched modes (current_mode_update), or confirmed our session/set_mode. */
+  setCurrentMode(modeId: unknown): HostMessage[] {
+    if (typeof modeId !== 'string') {
+      this.warn(`Ignored a mode change without a mode id (got ${describe(modeId)}).`);
+      return [];
+    }
+    const state = this.modeState;
+    if (state === undefined || !state.available.some((m) => m.id === modeId)) {
+      // The spec lets only advertised modes become current; an unknown one cannot be shown in the picker.
+      this.warn(`Ignored a switch to mode ${describe(modeId)}, which the agent did not advertise.`);
+      return [];
+    }
+    if (state.currentModeId === modeId) return [];
+    return this.replaceModes({ currentModeId: modeId, available: state.available });
+  }
+
+  /** Tells the panel the modes again unchanged (e.g. after a failed switch, so the picker reverts). */
+  restate(): HostMessage[] {
+    return [this.modesMessage()];
+  }
+
+  /** A new session or a stopped agent: nothing is known any more. */
+  clear(): HostMessage[] {
+    const messages: HostMessage[] = [];
+    if (this.commandList.length > 0) {
+      this.commandList = [];
+      messages.push({ type: 'commandsChanged', commands: [] });
+    }
+    if (this.modeState !== undefined) messages.push(...this.replaceModes(undefined));
+    return messages;
+  }
+
+  private setCommands(value: unknown): HostMessage[] {
+    if (!Array.isArray(value)) {
+      this.warn(`Ignored an available_commands_update without a command list (got ${describe(value)}).`);
+      return [];
+    }
+    const commands: CommandView[] = [];
+    const seen = new Set<string>();
+    for (const item of value.slice(0, MAX_COMMANDS)) {
+      const command = parseCommand(item);
+      if (command === undefined) {
+        this.warn(`Dropped a malformed slash command (got ${describe(item)}).`);
+        continue;
+      }
+      // The panel completes by name: a second command of the same name could never be picked.
+      if (seen.has(command.name)) continue;
+      seen.add(command.name);
+      commands.push(command);
+    }
+    if (value.length > MAX_COMMANDS) this.warn(`Kept the first ${MAX_COMMANDS} of ${value.length} slash commands.`);
+    this.commandList = commands;
+    return [{ type: 'commandsChanged', commands: this.commands() }];
+  }
+
+  private replaceModes(modes: ModesView | undefined): HostMessage[] {
+    this.modeState = modes;
+    return [this.modesMessage()];
+  }
+
+  private modesMessage(): HostMessage {
+    const modes = this.modes();
+    return modes === undefined ? { type: 'modesChanged' } : { type: 'modesChanged', modes };
+  }
+}
+
+function parseCommand(item: unknown): CommandView | undefined {
+  if (!isRecord(item) || typeof item.name !== 'string') return undefined;
+  // Agents differ on whether the name carries the slash; the panel adds it itself.
+  const name = item.name.trim().replace(/^\//, '');
+  if (name === '' || /\s/.test(name) || name.length > MAX_TEXT) return undefined;
+  const command: CommandView = { name, description: typeof item.description === 'string' ? clip(item.description) : '' };
+  const hint = isRecord(item.input) ? item.input.hint : undefined;
+  if (typeof hint === 'string' && hint.trim() !== '') command.hint = clip(hint);
+  return command;
+}
+
+function parseModes(value: unknown, warn: Warn): ModeView[] {
+  if (!Array.isArray(value)) {
+    warn(`Ignored session modes without a list of modes (got ${describe(value)}).`);
+    return [];
+  }
+  const modes: ModeView[] = [];
+  for (const item of value.slice(0, MAX_MODES)) {
+    if (!isRecord(item) || typeof item.id !== 'string' || item.id === '' || modes.some((m) => m.id === item.id)) {
+      warn(`Dropped a malformed or repeated session mode (got ${describe(item)}).`);
+      continue;
+    }
+    const mode: ModeView = { id: item.id, name: typeof item.name === 'string' && item.name.trim() !== '' ? clip(item.name) : item.id };
+    if (typeof item.description === 'string' && item.description !== '') mode.description = clip(item.description);
+    modes.push(mode);
+  }
+  return modes;
+}
+
+function copyModes(modes: ModesView): ModesView {
+  return { currentModeId: modes.currentModeId, available: modes.available.map((m) => ({ ...m })) };
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
