@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { chooseShow, promptTextOf, runShow } from './tour';
+import { chooseShow, demoCommands, promptTextOf, runShow } from './tour';
 import { Cancelled, Turn } from './turn';
-import type { DemoSession } from './turn';
+import type { DemoMode, DemoSession } from './turn';
 
 const VERSION = '0.1.0';
 const delayScale = (() => {
@@ -19,6 +19,16 @@ const delayScale = (() => {
 })();
 
 const sessions = new Map<string, DemoSession>();
+
+/** Modes show off the client's mode picker; they change the pace of the show. */
+const MODES: Array<{ id: DemoMode; name: string; description: string }> = [
+  { id: 'tour', name: 'Guided tour', description: 'Paced so you can follow each step' },
+  { id: 'fast', name: 'Fast', description: 'No pauses between steps' },
+];
+
+function modeState(current: DemoMode): acp.SessionModeState {
+  return { currentModeId: current, availableModes: MODES };
+}
 let clientCaps: acp.ClientCapabilities = {};
 
 function sessionOf(sessionId: string): DemoSession {
@@ -38,10 +48,25 @@ const app = acp
       authMethods: [],
     };
   })
-  .onRequest(acp.methods.agent.session.new, ({ params }) => {
+  .onRequest(acp.methods.agent.session.new, ({ params, client }) => {
     const id = `demo-${randomUUID()}`;
-    sessions.set(id, { id, cwd: params.cwd, alwaysAllowEdits: false, nextToolId: 0 });
-    return { sessionId: id };
+    sessions.set(id, { id, cwd: params.cwd, alwaysAllowEdits: false, nextToolId: 0, mode: 'tour' });
+    // Like real agents, announce the slash commands once the session exists.
+    setTimeout(() => {
+      void client.notify(acp.methods.client.session.update, {
+        sessionId: id,
+        update: { sessionUpdate: 'available_commands_update', availableCommands: demoCommands() },
+      });
+    }, 0);
+    return { sessionId: id, modes: modeState('tour') };
+  })
+  .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+    const session = sessionOf(params.sessionId);
+    const mode = MODES.find((m) => m.id === params.modeId);
+    if (!mode) throw acp.RequestError.invalidParams({ modeId: params.modeId }, `Unknown mode ${params.modeId}`);
+    session.mode = mode.id;
+    await client.notify(acp.methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: mode.id } });
+    return {};
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const session = sessionOf(params.sessionId);
@@ -50,7 +75,7 @@ const app = acp
     const controller = new AbortController();
     session.running = controller;
     const promptText = promptTextOf(params.prompt);
-    const turn = new Turn(client, session, clientCaps, promptText, controller.signal, delayScale);
+    const turn = new Turn(client, session, clientCaps, promptText, controller.signal, session.mode === 'fast' ? 0 : delayScale);
     try {
       await runShow(turn, chooseShow(promptText));
       return { stopReason: 'end_turn' };

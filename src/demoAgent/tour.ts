@@ -22,6 +22,14 @@ const KEYWORDS: Array<{ show: Exclude<Show, 'tour'>; words: string[]; what: stri
   { show: 'markdown', words: ['markdown'], what: 'streamed markdown only' },
 ];
 
+/** The keywords as slash commands, announced with available_commands_update. */
+export function demoCommands(): acp.AvailableCommand[] {
+  return [
+    ...KEYWORDS.map((k) => ({ name: k.words[0], description: k.what[0].toUpperCase() + k.what.slice(1).replace(/`/g, '') })),
+    { name: 'tour', description: 'The full tour: every part of the panel' },
+  ];
+}
+
 export function chooseShow(promptText: string): Show {
   const words = new Set(promptText.toLowerCase().match(/[a-z]+/g) ?? []);
   return KEYWORDS.find((k) => k.words.some((w) => words.has(w)))?.show ?? 'tour';

@@ -23,7 +23,11 @@ export interface DemoSession {
   running?: AbortController;
   /** Counter for unique tool call ids across turns. */
   nextToolId: number;
+  /** The session mode: 'tour' paces the show for reading, 'fast' runs it without pauses. */
+  mode: DemoMode;
 }
+
+export type DemoMode = 'tour' | 'fast';
 
 export type ToolFields = Omit<acp.ToolCallUpdate, 'toolCallId'>;
 

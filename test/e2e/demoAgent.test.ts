@@ -27,3 +27,26 @@ scenario(e2e, 'the demo agent holds a conversation with no agent configured', as
   assert.ok((await chat.entries('tool_call').count()) >= 1, 'the demo showed tool calls');
   assert.equal(await chat.entries('error').count(), 0);
 }, 150_000);
+
+scenario(e2e, 'slash commands and modes from the agent: "/" suggests, the Mode picker switches', async (s) => {
+  const workspace = s.workspace({ files: { 'README.md': '# Demo\n' }, settings: { 'tandem.defaultAgent': 'Tandem Demo' } });
+  const { chat } = await s.open(workspace);
+  const mode = chat.frame.locator('select[aria-label="Mode"]');
+  await mode.waitFor({ state: 'visible' });
+  assert.equal(await mode.inputValue(), 'tour');
+  await mode.selectOption('fast');
+  // The agent confirms with current_mode_update; the picker shows what the agent says.
+  await waitUntil(async () => (await mode.inputValue()) === 'fast', 'the mode to switch to Fast');
+
+  await chat.composer.fill('/pl');
+  const list = chat.frame.getByRole('listbox');
+  await list.waitFor({ state: 'visible' });
+  const options = await list.getByRole('option').allTextContents();
+  assert.equal(options.length, 1, `only /plan matches "/pl": ${JSON.stringify(options)}`);
+  assert.match(options[0], /^\/plan/);
+  await chat.composer.press('Enter');
+  assert.equal(await chat.composer.inputValue(), '/plan ');
+  await chat.composer.press('Enter');
+  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+  assert.equal(await chat.entries('plan').count(), 1, 'the /plan command ran the plan show');
+});
