@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
-import { MessageBatch } from './messageBatch';
+import { BatchedPoster } from './batchedPoster';
 import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
 import { errorMessage } from '../util/errors';
 
-/** How long host → webview messages are gathered before one batch is posted. */
+/** Least time between two posts to the panel while messages stream. */
 const FLUSH_MS = 16;
 
 /**
@@ -20,8 +20,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private focused = false;
-  private readonly pending = new MessageBatch();
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly poster = new BatchedPoster((message) => void this.post(message), FLUSH_MS);
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -78,7 +77,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     if (message.type === 'ready') {
       this.ready = true;
-      this.pending.take();
+      this.poster.discard();
       void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
     }
     this.host.handle(message).catch((err) => {
@@ -89,15 +88,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private enqueue(message: HostMessage): void {
     // Until the webview says ready, the snapshot it will ask for already contains this change.
     if (!this.ready || !this.view) return;
-    this.pending.push(message);
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined;
-    const messages = this.pending.take();
-    if (messages.length === 0) return;
-    void this.post(messages.length === 1 ? messages[0] : { type: 'batch', messages });
+    this.poster.push(message);
   }
 
   private async post(message: HostMessage): Promise<void> {
@@ -109,7 +100,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   override dispose(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.poster.discard();
     super.dispose();
   }
 }

@@ -1,14 +1,11 @@
-/** A real AgentSession driving the scripted agent process (out/fixtures/scriptedAgent.js) in a temp dir. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+/** A started AgentSession over the scripted agent process in a temp dir, for the benchmarks. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
-import { AgentSession } from '../../src/session/agentSession';
+import { join } from 'node:path';
+import type { AgentSession } from '../../src/session/agentSession';
+import { scriptedSession } from '../support/scriptedSession';
 
-export const repoRoot = resolve(__dirname, '../..');
-export const scriptedAgentJs = join(repoRoot, 'out', 'fixtures', 'scriptedAgent.js');
+export { repoRoot, scriptedAgentJs } from '../support/scriptedSession';
 
 export interface ScriptedSession {
   session: AgentSession;
@@ -20,16 +17,7 @@ export interface ScriptedSession {
 /** Writes the script, creates the session and starts it (initialize + session/new). */
 export async function startScriptedSession(script: unknown): Promise<ScriptedSession> {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
-  const scriptPath = join(dir, 'script.json');
-  writeFileSync(scriptPath, JSON.stringify(script));
-  const session = new AgentSession({
-    agent: { name: 'Bench Agent', command: process.execPath, args: [scriptedAgentJs, scriptPath], env: {}, cwd: dir },
-    log: new MemoryProtocolLog(),
-    clientInfo: { name: 'tandem-bench', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: () => undefined,
-  });
+  const { session, scriptPath } = scriptedSession(dir, script, { name: 'Bench Agent', record: false });
   await session.start();
   if (session.status.kind !== 'ready') {
     session.dispose();
@@ -46,7 +34,7 @@ export async function startScriptedSession(script: unknown): Promise<ScriptedSes
   };
 }
 
-/** Resolves when `check` holds, polling every few ms. */
+/** Resolves when `check` holds, polling every 2 ms (timing matters here, unlike in the tests). */
 export async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {

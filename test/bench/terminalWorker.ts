@@ -7,7 +7,7 @@
 import { TerminalManager } from '../../src/client/terminalManager';
 import type { HostMessage } from '../../src/protocol/messages';
 import { TerminalViews } from '../../src/session/terminalViews';
-import { MessageBatch } from '../../src/views/messageBatch';
+import { BatchedPoster } from '../../src/views/batchedPoster';
 
 const TOTAL = 50 * 1024 * 1024;
 const LIMIT = 1024 * 1024;
@@ -28,20 +28,15 @@ async function main(): Promise<void> {
   if (!gc) throw new Error('run with --expose-gc');
   const manager = new TerminalManager({ defaultCwd: process.cwd(), baseEnv: process.env });
   const views = new TerminalViews();
-  const pending = new MessageBatch();
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let postedChars = 0;
-  const flush = (): void => {
-    timer = undefined;
-    const messages = pending.take();
-    if (messages.length > 0) postedChars += JSON.stringify(messages.length === 1 ? messages[0] : { type: 'batch', messages }).length;
-  };
+  const poster = new BatchedPoster((message) => {
+    postedChars += JSON.stringify(message).length;
+  });
   manager.onDidChange((event) => {
     if (mode === 'manager') return;
     const message = views.apply(event);
     if (!message) return;
-    pending.push(message);
-    timer ??= setTimeout(flush, 16);
+    poster.push(message);
   });
   gc();
   gc();
@@ -56,10 +51,7 @@ async function main(): Promise<void> {
   const exit = await manager.waitForExit({ sessionId: 's', terminalId });
   const seconds = (performance.now() - start) / 1000;
   clearInterval(sampler);
-  if (timer) {
-    clearTimeout(timer);
-    flush();
-  }
+  poster.flush();
   const peakBufferedBytes = manager.get(terminalId)?.peakBufferedBytes ?? -1;
   const viewChars = views.get(terminalId)?.output.length ?? -1;
   // Checked inside a function so the 1 MB output string is garbage before the retained measurement.

@@ -2,7 +2,7 @@
  * Connects a real AgentSession (host side, in this Node process) to the real webview bundle in
  * headless Chromium, the way ChatViewProvider does inside VS Code:
  * - on every `ready` the page posts (first load and reloads) it gets a full snapshot;
- * - session messages are gathered for 16 ms, merged by `MessageBatch` and posted as one `batch`;
+ * - session messages are gathered for 16 ms, merged and paced by `BatchedPoster` (as ChatViewProvider does) and posted as one `batch`;
  * - commands the page posts (prompt, cancel, respondPermission, …) call the session's methods.
  * Chromium, the page and its fake `acquireVsCodeApi` come from the webview harness
  * (test/webview/harness/harness.ts), so the page runs behind the same CSP as in tests.
@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import type { HostMessage, SessionSnapshot, WebviewMessage } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
 import type { AgentSession } from '../../src/session/agentSession';
-import { MessageBatch } from '../../src/views/messageBatch';
+import { BatchedPoster } from '../../src/views/batchedPoster';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
 
@@ -86,8 +86,6 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
   const hostErrors: unknown[] = [];
   let ready = false;
   let closed = false;
-  const pending = new MessageBatch();
-  let flushTimer: ReturnType<typeof setTimeout> | undefined;
   // Posts are chained so the page receives them in the order they were made.
   let chain: Promise<void> = Promise.resolve();
   let snapshots = 0;
@@ -103,17 +101,11 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
       }
     });
   };
-  const flush = (): void => {
-    flushTimer = undefined;
-    const messages = pending.take();
-    if (messages.length === 0) return;
-    post(messages.length === 1 ? messages[0] : { type: 'batch', messages });
-  };
+  const poster = new BatchedPoster(post, FLUSH_MS);
   const subscription = session.onMessage((message) => {
     // Until the page says ready, the snapshot it will get already contains this change.
     if (!ready || closed) return;
-    pending.push(message);
-    flushTimer ??= setTimeout(flush, FLUSH_MS);
+    poster.push(message);
   });
   const run = (work: () => Promise<void> | void): void => {
     Promise.resolve()
@@ -126,7 +118,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
     switch (message.type) {
       case 'ready':
         ready = true;
-        pending.take();
+        poster.discard();
         snapshots++;
         post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
         return;
@@ -157,7 +149,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
   for (const m of early) receive(m);
 
   const drained = async (): Promise<void> => {
-    while (flushTimer || !pending.isEmpty) await new Promise((r) => setTimeout(r, FLUSH_MS));
+    while (!poster.idle) await new Promise((r) => setTimeout(r, FLUSH_MS));
     await chain;
   };
 
@@ -170,7 +162,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
     async reload() {
       const before = snapshots;
       ready = false;
-      pending.take();
+      poster.discard();
       await page.reload();
       const end = Date.now() + 10_000;
       while (snapshots === before) {
@@ -182,7 +174,7 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
     async close() {
       await drained().catch(() => undefined);
       closed = true;
-      if (flushTimer) clearTimeout(flushTimer);
+      poster.discard();
       subscription.dispose();
       if (ownHarness) await harness.close();
       else await page.close().catch(() => undefined);

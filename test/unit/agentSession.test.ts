@@ -1,17 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
-import type { Entry, HostMessage } from '../../src/protocol/messages';
-import { AgentSession } from '../../src/session/agentSession';
+import type { Entry } from '../../src/protocol/messages';
+import { scriptedAgentJs as agentJs, scriptedSession, until, type ScriptedSessionOptions } from '../support/scriptedSession';
 
 const repo = join(__dirname, '..', '..');
-const agentJs = join(repo, 'out', 'fixtures', 'scriptedAgent.js');
 let dir: string;
 
 before(() => {
@@ -20,44 +16,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-let scriptCount = 0;
-function makeSession(script: unknown, extra: { command?: string; cancelGraceMs?: number } = {}) {
-  const scriptPath = join(dir, `script${++scriptCount}.json`);
-  const agentLog = join(dir, `agent${scriptCount}.log`);
-  writeFileSync(scriptPath, JSON.stringify(script));
-  const messages: HostMessage[] = [];
-  const followed: string[] = [];
-  const log = new MemoryProtocolLog();
-  const session = new AgentSession({
-    agent: {
-      name: 'Scripted',
-      command: extra.command ?? process.execPath,
-      args: [agentJs, scriptPath],
-      env: { SCRIPTED_AGENT_LOG: agentLog },
-      cwd: dir,
-    },
-    log,
-    clientInfo: { name: 'tandem-test', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: (path, line) => followed.push(`${path}:${line ?? ''}`),
-    cancelGraceMs: extra.cancelGraceMs,
-  });
-  session.onMessage((m) => messages.push(m));
-  const received = () =>
-    existsSync(agentLog)
-      ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
-      : [];
-  return { session, messages, followed, log, received };
-}
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const makeSession = (script: unknown, opts: ScriptedSessionOptions = {}) => scriptedSession(dir, script, opts);
 
 const kinds = (entries: Entry[]) => entries.map((e) => e.kind);
 const agentText = (entries: Entry[]) => entries.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join('');
@@ -259,11 +218,10 @@ test('updates sent before session/new answers are kept, not dropped as another s
 });
 
 test('Retry after fixing the command starts the new command and keeps the thread', async () => {
-  const { session } = makeSession({ turns: [{ steps: [{ echo: true }], stopReason: 'end_turn' }] }, { command: 'tandem-no-such-agent-xyz' });
+  const { session, scriptPath } = makeSession({ turns: [{ steps: [{ echo: true }], stopReason: 'end_turn' }] }, { command: 'tandem-no-such-agent-xyz' });
   try {
     await session.start();
     assert.equal(session.status.kind, 'stopped');
-    const scriptPath = join(dir, `script${scriptCount}.json`);
     session.updateAgent({ name: 'Scripted', command: process.execPath, args: [agentJs, scriptPath], env: {}, cwd: dir });
     await session.restart();
     assert.equal(session.status.kind, 'ready');

@@ -5,25 +5,23 @@
  */
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { DEFAULT_MAX_LINE_BYTES } from '../../src/acp/ndjsonTransport';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
 import type { Entry, ToolCallEntry } from '../../src/protocol/messages';
-import { AgentSession } from '../../src/session/agentSession';
+import type { AgentSession } from '../../src/session/agentSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
+import { scriptedSession, type ScriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt, isAlive, waitFor } from './helpers/scriptedAgentHarness';
 
 const posix = process.platform !== 'win32';
-let agentJs: string;
 let dir: string;
 const sessions: AgentSession[] = [];
 
 before(async () => {
-  agentJs = await ensureScriptedAgentBuilt();
+  // Builds out/fixtures/scriptedAgent.js when missing or stale.
+  await ensureScriptedAgentBuilt();
   dir = mkdtempSync(join(tmpdir(), 'tandem-faults-'));
 });
 afterEach(async () => {
@@ -32,37 +30,15 @@ afterEach(async () => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-let count = 0;
-interface Rig {
-  session: AgentSession;
-  log: MemoryProtocolLog;
-  scriptPath: string;
-  /** Messages the agent process received, parsed from its SCRIPTED_AGENT_LOG. */
-  received(): Array<Record<string, unknown>>;
+interface Rig extends ScriptedSession {
   /** Pids of live processes running this rig's script (the agent itself). */
   agentPids(): number[];
 }
 
 function rig(script: AgentScript, cancelGraceMs?: number): Rig {
-  const scriptPath = join(dir, `faults-${++count}.json`);
-  const agentLog = join(dir, `faults-${count}.log`);
-  writeFileSync(scriptPath, JSON.stringify(script));
-  const log = new MemoryProtocolLog();
-  const session = new AgentSession({
-    agent: { name: 'Faulty', command: process.execPath, args: [agentJs, scriptPath], env: { SCRIPTED_AGENT_LOG: agentLog }, cwd: dir },
-    log,
-    clientInfo: { name: 'tandem-faults', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: () => undefined,
-    cancelGraceMs,
-  });
-  sessions.push(session);
-  const received = (): Array<Record<string, unknown>> =>
-    existsSync(agentLog)
-      ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
-      : [];
-  return { session, log, scriptPath, received, agentPids: () => pidsRunning(scriptPath) };
+  const made = scriptedSession(dir, script, { name: 'Faulty', cancelGraceMs });
+  sessions.push(made.session);
+  return { ...made, agentPids: () => pidsRunning(made.scriptPath) };
 }
 
 /** Live (non-zombie) processes whose command line contains `marker` — found via /proc, not via the code under test. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { HostMessage } from '../../src/protocol/messages';
 import { describeStartFailure } from '../../src/session/startFailure';
 import { terminalMetaEvents, TerminalViews } from '../../src/session/terminalViews';
+import { BatchedPoster } from '../../src/views/batchedPoster';
 import { coalesce } from '../../src/views/messageBatch';
 import { isWebviewMessage } from '../../src/views/messageGuard';
 
@@ -85,4 +86,24 @@ test('a flood of terminal output is posted as the tail the panel keeps', () => {
   assert.equal(only.text.length, 512 * 1024);
   assert.ok(only.text.endsWith('B') && !only.text.startsWith('A'));
   assert.equal(only.truncated, true);
+});
+
+test('the poster sends an isolated update on the next tick and paces a burst to one post per interval', async () => {
+  const posts: HostMessage[] = [];
+  const poster = new BatchedPoster((m) => posts.push(m), 50);
+  poster.push({ type: 'textAppended', id: 'e1', text: 'a' });
+  poster.push({ type: 'textAppended', id: 'e1', text: 'b' });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(posts, [{ type: 'textAppended', id: 'e1', text: 'ab' }], 'same-tick messages merge and go out at once');
+  poster.push({ type: 'textAppended', id: 'e1', text: 'c' });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(posts.length, 1, 'a message right after a post waits for the interval');
+  poster.push({ type: 'textAppended', id: 'e1', text: 'd' });
+  await new Promise((r) => setTimeout(r, 80));
+  assert.deepEqual(posts[1], { type: 'textAppended', id: 'e1', text: 'cd' });
+  assert.equal(poster.idle, true);
+  poster.push({ type: 'entriesCleared' });
+  poster.discard();
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(posts.length, 2, 'discarded messages are never posted');
 });

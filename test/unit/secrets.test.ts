@@ -10,18 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
-import { AgentSession } from '../../src/session/agentSession';
+import { scriptedSession, type ScriptedSession } from '../support/scriptedSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { ensureScriptedAgentBuilt, waitFor } from './helpers/scriptedAgentHarness';
 
-let agentJs: string;
 let dir: string;
 let preload: string;
 before(async () => {
-  agentJs = await ensureScriptedAgentBuilt();
+  await ensureScriptedAgentBuilt();
   dir = mkdtempSync(join(tmpdir(), 'tandem-secrets-'));
   // Runs inside the agent process before the agent: it reads its real environment and prints it,
   // as a chatty agent printing its config would — in a full line and in a line with no newline.
@@ -47,20 +43,9 @@ function leaks(text: string, secret: string, prefixLength: number, size = 12): s
   return found;
 }
 
-let count = 0;
-function makeSession(script: AgentScript, env: Record<string, string>): { session: AgentSession; log: MemoryProtocolLog } {
-  const scriptPath = join(dir, `secrets-${++count}.json`);
-  writeFileSync(scriptPath, JSON.stringify(script));
-  const log = new MemoryProtocolLog();
-  const session = new AgentSession({
-    agent: { name: 'Secretive', command: process.execPath, args: ['--require', preload, agentJs, scriptPath], env, cwd: dir },
-    log,
-    clientInfo: { name: 'tandem-secrets', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: () => undefined,
-  });
-  return { session, log };
+function makeSession(script: AgentScript, env: Record<string, string>): ScriptedSession {
+  // The preload prints the agent's env to stderr, like a chatty agent would.
+  return scriptedSession(dir, script, { name: 'Secretive', env, nodeArgs: ['--require', preload] });
 }
 
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });

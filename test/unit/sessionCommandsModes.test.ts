@@ -5,54 +5,23 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
 import type { HostMessage, ModesView } from '../../src/protocol/messages';
-import { AgentSession } from '../../src/session/agentSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
+import { scriptedSession, until } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
 
-let agentJs: string;
 let dir: string;
 before(async () => {
-  agentJs = await ensureScriptedAgentBuilt();
+  await ensureScriptedAgentBuilt();
   dir = mkdtempSync(join(tmpdir(), 'tandem-modes-'));
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-let count = 0;
-function makeSession(script: AgentScript) {
-  const scriptPath = join(dir, `script${++count}.json`);
-  const agentLog = join(dir, `agent${count}.log`);
-  writeFileSync(scriptPath, JSON.stringify(script));
-  const messages: HostMessage[] = [];
-  const log = new MemoryProtocolLog();
-  const session = new AgentSession({
-    agent: { name: 'Scripted', command: process.execPath, args: [agentJs, scriptPath], env: { SCRIPTED_AGENT_LOG: agentLog }, cwd: dir },
-    log,
-    clientInfo: { name: 'tandem-test', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: () => undefined,
-  });
-  session.onMessage((m) => messages.push(m));
-  const received = (): Array<Record<string, unknown>> =>
-    existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-  return { session, messages, log, received };
-}
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const makeSession = (script: AgentScript) => scriptedSession(dir, script);
 
 const MODES: acp.SessionModeState = {
   currentModeId: 'default',

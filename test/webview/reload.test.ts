@@ -4,25 +4,21 @@
  * nothing missing, nothing doubled.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
-import { AgentSession } from '../../src/session/agentSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { openPanel } from '../support/panelBridge';
+import { scriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from '../unit/helpers/scriptedAgentHarness';
 import { launchHarness } from './harness/harness';
 import type { Harness } from './harness/harness';
 
 let harness: Harness;
-let agentJs: string;
 let dir: string;
 before(async () => {
-  agentJs = await ensureScriptedAgentBuilt();
+  await ensureScriptedAgentBuilt();
   harness = await launchHarness();
   dir = mkdtempSync(join(tmpdir(), 'tandem-reload-'));
 });
@@ -42,16 +38,7 @@ test('reloading the panel twice mid-stream brings back the full thread; the fina
     if (b === 4) steps[0].steps!.push({ update: { sessionUpdate: 'tool_call', toolCallId: 'mid', title: 'Mid-stream tool', kind: 'read', status: 'completed' } });
     steps[0].steps!.push({ sleep: 150 });
   }
-  const scriptPath = join(dir, 'reload.json');
-  writeFileSync(scriptPath, JSON.stringify({ turns: steps }));
-  const session = new AgentSession({
-    agent: { name: 'Streamer', command: process.execPath, args: [agentJs, scriptPath], env: {}, cwd: dir },
-    log: new MemoryProtocolLog(),
-    clientInfo: { name: 'tandem-reload', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: () => undefined,
-  });
+  const { session } = scriptedSession(dir, { turns: steps }, { name: 'Streamer' });
   const bridge = await openPanel(session, { harness });
   const { page } = bridge;
   try {

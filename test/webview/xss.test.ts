@@ -7,28 +7,24 @@
  * DOM as live markup, and every payload must still be readable as text.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
 import type { WebviewMessage } from '../../src/protocol/messages';
-import { AgentSession } from '../../src/session/agentSession';
 import type { AgentScript, Step } from '../fixtures/scriptedAgent';
 import { XSS_CORPUS, marker } from '../fixtures/xssCorpus';
 import { openPanel } from '../support/panelBridge';
+import { scriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt, waitFor } from '../unit/helpers/scriptedAgentHarness';
 import { launchHarness } from './harness/harness';
 import type { Harness } from './harness/harness';
 
 let harness: Harness;
-let agentJs: string;
 let dir: string;
 
 before(async () => {
-  agentJs = await ensureScriptedAgentBuilt();
+  await ensureScriptedAgentBuilt();
   harness = await launchHarness();
   dir = mkdtempSync(join(tmpdir(), 'tandem-xss-'));
 });
@@ -151,16 +147,7 @@ test('the XSS corpus from a real agent executes nothing in the real webview and 
   assert.ok(XSS_CORPUS.length >= 50, `corpus has ${XSS_CORPUS.length} payloads`);
   assert.equal(new Set(XSS_CORPUS.map((p) => p.id)).size, XSS_CORPUS.length, 'ids are unique');
   const { script, stderrLines } = buildScript();
-  const scriptPath = join(dir, 'xss.json');
-  writeFileSync(scriptPath, JSON.stringify(script));
-  const session = new AgentSession({
-    agent: { name: AGENT_NAME, command: process.execPath, args: [agentJs, scriptPath], env: {}, cwd: dir },
-    log: new MemoryProtocolLog(),
-    clientInfo: { name: 'tandem-xss', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
-    follow: () => undefined,
-  });
+  const { session } = scriptedSession(dir, script, { name: AGENT_NAME });
   const bridge = await openPanel(session, { harness, width: 700, height: 900 });
   const { page } = bridge;
   const calls: string[] = [];
