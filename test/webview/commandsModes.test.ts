@@ -1,19 +1,13 @@
 /** Slash-command suggestions in the composer and the mode picker in the header, in real Chromium. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import type { CommandView, ModesView } from '../../src/protocol/messages';
 import { ready, running, snapshot } from './harness/fixtures';
-import { launchHarness } from './harness/harness';
-import type { Harness, Panel } from './harness/harness';
+import { useHarness } from './harness/harness';
+import type { Panel } from './harness/harness';
 
-let harness: Harness;
-before(async () => {
-  harness = await launchHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 const COMMANDS: CommandView[] = [
   { name: 'review', description: 'Review the current changes' },
@@ -32,7 +26,7 @@ const MODES: ModesView = {
 };
 
 async function openWith(commands: CommandView[], extra: Parameters<typeof snapshot>[0] = {}): Promise<{ panel: Panel; page: Page; box: Locator; list: Locator }> {
-  const panel = await harness.open();
+  const panel = await harness().open();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ commands, ...extra }) });
   const { page } = panel;
   return { panel, page, box: page.locator('textarea[aria-label="Message"]'), list: page.getByRole('listbox', { name: 'Slash commands' }) };
@@ -163,7 +157,7 @@ test('Escape closes the list without stopping a running agent; the next Escape s
 });
 
 test('the mode picker appears with modes, posts setMode, and follows modesChanged', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const picker = page.getByRole('combobox', { name: 'Mode' });
   await panel.post({ type: 'snapshot', snapshot: snapshot() });

@@ -1,23 +1,16 @@
 /** The panel's DOM contract, header states, composer and state restore, in real Chromium. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Entry, HostMessage } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
 import { agent, ready, running, snapshot, toolCall } from './harness/fixtures';
-import { launchHarness } from './harness/harness';
-import type { Harness } from './harness/harness';
+import { useHarness } from './harness/harness';
 
-let harness: Harness;
-before(async () => {
-  harness = await launchHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 test('posts ready, then renders a snapshot with the accessible DOM contract', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const posted = await panel.posted();
   assert.deepEqual(posted[0], { type: 'ready', protocolVersion: PROTOCOL_VERSION });
   await panel.post({
@@ -76,7 +69,7 @@ test('posts ready, then renders a snapshot with the accessible DOM contract', as
 });
 
 test('composer: Enter sends, Shift+Enter adds a line, Stop while running, Send disabled while starting', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: { kind: 'starting', agentName: 'Test Agent' } }) });
   const box = page.locator('textarea[aria-label="Message"]');
@@ -114,7 +107,7 @@ test('composer: Enter sends, Shift+Enter adds a line, Stop while running, Send d
 });
 
 test('header: agent picker, New session, presets when no agent, untrusted and stopped notices', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({
     type: 'snapshot',
@@ -161,7 +154,7 @@ test('header: agent picker, New session, presets when no agent, untrusted and st
 });
 
 test('reload keeps the draft and expanded rows; the snapshot restores the thread', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const snap = snapshot({
     entries: [
@@ -190,7 +183,7 @@ test('reload keeps the draft and expanded rows; the snapshot restores the thread
 });
 
 test('malformed messages and a broken entry do not break the panel', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries: [agent('a1', 'first')] }) });
   await page.evaluate(() => {
@@ -209,7 +202,7 @@ test('malformed messages and a broken entry do not break the panel', async () =>
 });
 
 test('a thread of 2,000 tool calls renders from a snapshot', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const entries = Array.from({ length: 2000 }, (_, i) =>
     toolCall(`c${i}`, { title: `Read file${i}.ts`, status: 'completed', locations: [{ path: `/w/file${i}.ts`, line: i + 1, inWorkspace: true }], rawInput: '{}' }),
@@ -228,7 +221,7 @@ test('a thread of 2,000 tool calls renders from a snapshot', async () => {
 });
 
 test('a large snapshot renders newest first, then every entry in order, complete, with updates made meanwhile', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const entries: Entry[] = [];
   for (let i = 0; i < 600; i++) {
@@ -269,7 +262,7 @@ test('the thread is at the bottom after a large snapshot, and a saved position i
   );
   const atBottom = (page: Page): Promise<boolean> =>
     page.locator('[role="log"]').evaluate((el) => el.scrollHeight > el.clientHeight * 4 && el.scrollHeight - el.scrollTop - el.clientHeight < 40);
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries }) });
   assert.equal(await page.locator('[role="log"]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40), true, 'at the bottom in the first painted frame');

@@ -1,21 +1,14 @@
 /** Streaming coalescing, markdown sanitising and link handling, in real Chromium. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { HostMessage } from '../../src/protocol/messages';
 import { agent, ready, running, snapshot, toolCall } from './harness/fixtures';
-import { launchHarness } from './harness/harness';
-import type { Harness } from './harness/harness';
+import { useHarness } from './harness/harness';
 
-let harness: Harness;
-before(async () => {
-  harness = await launchHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 test('5,000 textAppended chunks end in the exact text, rendered in far fewer frames, same node', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [agent('a1', '')] }) });
   const node = await page.locator('[data-entry-kind="agent"]').elementHandle();
@@ -42,7 +35,7 @@ test('5,000 textAppended chunks end in the exact text, rendered in far fewer fra
 });
 
 test('a code fence streamed in pieces renders as one code block', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [agent('a1', 'x'.repeat(9000) + '\n\n')] }) });
   const pieces = ['```js\n', 'const a = 1;\n\n', 'const b = 2;\n', '```\n\n', 'after'];
   for (const text of pieces) await panel.post({ type: 'textAppended', id: 'a1', text });
@@ -52,7 +45,7 @@ test('a code fence streamed in pieces renders as one code block', async () => {
 });
 
 test('thought stays open while streaming and collapses afterwards', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [{ kind: 'thought', id: 't1', text: 'Let me ' }] }) });
   await panel.post({ type: 'textAppended', id: 't1', text: 'think.' });
@@ -80,7 +73,7 @@ const XSS = [
 ];
 
 test('markdown is sanitised: nothing in the payloads executes, unsafe links lose their href', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const entries = XSS.map((text, i) => agent(`x${i}`, text));
   entries.push(toolCall('c1', { title: '<img src=x onerror="window.__pwned=\'title\'">', content: [{ type: 'markdown', text: XSS.join('\n\n') }] }));
@@ -100,7 +93,7 @@ test('markdown is sanitised: nothing in the payloads executes, unsafe links lose
 });
 
 test('links post openLink and never navigate the webview', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries: [agent('a1', 'See [the docs](https://example.com/docs) and [file](src/a.ts).')] }) });
   await panel.clearPosted();

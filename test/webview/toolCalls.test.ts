@@ -1,21 +1,14 @@
 /** Tool call cards, diffs, terminals and permission prompts, in real Chromium. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { PermissionView } from '../../src/protocol/messages';
 import { running, snapshot, terminal, toolCall } from './harness/fixtures';
-import { launchHarness } from './harness/harness';
-import type { Harness } from './harness/harness';
+import { useHarness } from './harness/harness';
 
-let harness: Harness;
-before(async () => {
-  harness = await launchHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = useHarness();
 
 test('a card updates in place: same DOM node, new title, status, icon, locations', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Read', toolKind: 'other', status: 'pending' })] }) });
   const card = page.locator('[data-tool-call-id="call-c1"]');
@@ -45,7 +38,7 @@ test('a card updates in place: same DOM node, new title, status, icon, locations
 });
 
 test('content: markdown, image, resource links', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
   await panel.post({
@@ -78,7 +71,7 @@ test('content: markdown, image, resource links', async () => {
 });
 
 test('diff: line types, numbers, word highlights, collapsed regions, Open diff, live replace', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const oldLines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
   const newLines = [...oldLines];
@@ -119,7 +112,7 @@ test('diff: line types, numbers, word highlights, collapsed regions, Open diff, 
 });
 
 test('diff: a 10,000-line file with 50 scattered changes renders only what is shown', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   const oldLines = Array.from({ length: 10_000 }, (_, i) => `const value${i} = ${i}; // unchanged line`);
   const newLines = oldLines.map((l, i) => (i % 200 === 100 ? l.replace('unchanged', 'edited') : l));
@@ -138,7 +131,7 @@ test('diff: a 10,000-line file with 50 scattered changes renders only what is sh
 });
 
 test('terminal: ANSI output streams into the region text, progress bars resolve, exit status shows', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({
     type: 'snapshot',
@@ -183,7 +176,7 @@ function permission(requestId: string, state: PermissionView['state'] = { kind: 
 }
 
 test('permission prompts: buttons, names, kinds, click, keyboard, waiting count, answered state', async () => {
-  const panel = await harness.open();
+  const panel = await harness().open();
   const { page } = panel;
   await panel.post({
     type: 'snapshot',

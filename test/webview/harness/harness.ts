@@ -3,6 +3,7 @@
  * view provider uses, with a fake `acquireVsCodeApi`. Tests post HostMessages in and read the
  * WebviewMessages the panel posted out.
  */
+import { after, before } from 'node:test';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -168,5 +169,23 @@ export async function launchHarness(): Promise<Harness> {
       await new Promise<void>((r) => server.close(() => r()));
       rmSync(userDataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One Chromium for the calling test file: launched before its tests, closed after them. Returns a
+ * getter, since the harness exists only once the `before` hook ran.
+ */
+export function useHarness(): () => Harness {
+  let harness: Harness | undefined;
+  before(async () => {
+    harness = await launchHarness();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  return () => {
+    if (!harness) throw new Error('the harness is not launched (useHarness before hook did not run)');
+    return harness;
   };
 }
