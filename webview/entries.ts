@@ -122,7 +122,7 @@ export class PlanView implements EntryView {
   dispose(): void {}
 }
 
-const ACTIONS: Record<NonNullable<ErrorEntry['action']>, [string, 'restart' | 'newSession' | 'signIn' | 'showLog']> = {
+const ACTIONS: Record<NonNullable<ErrorEntry['action']>, [string, 'restart' | 'signIn' | 'showLog']> = {
   restart: ['Restart', 'restart'],
   retry: ['Retry', 'restart'],
   signIn: ['Sign in', 'signIn'],

@@ -3,53 +3,22 @@
 // runs with trust disabled); it is started and stopped here. Trusting the workspace afterwards
 // starts the agent, which shows the check above could have failed.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { after } from 'node:test';
 import { existsSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './harness/browser';
-import { startCodeServer } from './harness/codeServer';
-import type { CodeServer } from './harness/codeServer';
-import { scenario } from './harness/e2e';
-import type { E2e } from './harness/e2e';
-import { vsixPath } from './harness/paths';
+import type { Page } from 'playwright-core';
+import { scenario, useE2e } from './harness/e2e';
 import { openTandemView, openWorkbench, uiTimeout, waitUntil } from './harness/workbench';
 import type { Workbench } from './harness/workbench';
 import { agentSettings, createWorkspace, scriptedAgent, say } from './harness/workspace';
 import type { ScriptedAgent } from './harness/workspace';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let serverDir: string | undefined;
-let agent: ScriptedAgent | undefined;
-
-before(async () => {
-  // In restricted mode VS Code ignores workspace values of tandem.agents (a restricted setting), so
-  // the agent is configured in the user settings: a Tandem that ignored trust would start it.
-  agent = scriptedAgent({ turns: [{ steps: [say('trusted now: ${prompt}')], stopReason: 'end_turn' }] });
-  serverDir = mkdtempSync(join(tmpdir(), 'tandem-e2e-trust-'));
-  server = await startCodeServer({ dir: serverDir, vsix: [vsixPath], workspaceTrust: true, userSettings: agentSettings('Scripted', agent.config) });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close().catch(() => {});
-  await server?.stop();
-  if (serverDir) rmSync(serverDir, { recursive: true, force: true });
-  if (agent) rmSync(agent.dir, { recursive: true, force: true });
-});
-
-const e2e: E2e = {
-  get server(): CodeServer {
-    if (!server) throw new Error('the trust-enabled code-server is not started');
-    return server;
-  },
-  get browser(): Browser {
-    if (!browser) throw new Error('Chromium is not started');
-    return browser;
-  },
-};
+// In restricted mode VS Code ignores workspace values of tandem.agents (a restricted setting), so
+// the agent is configured in the user settings: a Tandem that ignored trust would start it.
+const agent: ScriptedAgent = scriptedAgent({ turns: [{ steps: [say('trusted now: ${prompt}')], stopReason: 'end_turn' }] });
+const e2e = useE2e({ ownServer: { workspaceTrust: true, userSettings: agentSettings('Scripted', agent.config) } });
+after(() => rmSync(agent.dir, { recursive: true, force: true }));
 
 /** VS Code's startup question "Do you trust the authors…?": answered with "No" (Restricted Mode). */
 async function declineTrust(page: Page): Promise<void> {
@@ -61,7 +30,6 @@ async function declineTrust(page: Page): Promise<void> {
 
 scenario(e2e, 'an untrusted workspace: the panel says so and no agent process is spawned', async (s) => {
   const current = agent;
-  assert.ok(current);
   // The helper creates the log empty; the agent creates it again on the first message it receives.
   unlinkSync(current.logFile);
   const workspace = s.workspace({ files: { 'README.md': '# Untrusted\n' } });
@@ -97,8 +65,6 @@ scenario(e2e, 'an untrusted workspace: the panel says so and no agent process is
       const shot = join(mkdtempSync(join(tmpdir(), 'tandem-e2e-trust-failure-')), 'workbench.png');
       await workbench.page.screenshot({ path: shot }).catch(() => {});
       console.error(`[e2e] untrusted: screenshot in ${shot}; code-server log ${e2e.server.logFile}`);
-      // Keep the server's folder (logs) for the report.
-      serverDir = undefined;
     }
     throw err;
   } finally {

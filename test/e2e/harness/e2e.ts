@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './browser';
 import { attachedCodeServer, startCodeServer } from './codeServer';
-import type { CodeServer } from './codeServer';
+import type { CodeServer, StartOptions } from './codeServer';
 import { vsixPath } from './paths';
 import { openTandemView, openWorkbench } from './workbench';
 import type { Chat, Workbench } from './workbench';
@@ -23,16 +23,20 @@ export interface E2e {
   readonly browser: Browser;
 }
 
-/** Registers before/after hooks in the calling test file and returns the live fixture. */
-export function useE2e(): E2e {
+/**
+ * Registers before/after hooks in the calling test file and returns the live fixture. `ownServer`
+ * starts a code-server for this file alone with those options (e.g. workspace trust on) instead of
+ * attaching to the run's shared one.
+ */
+export function useE2e(opts: { ownServer?: Omit<StartOptions, 'dir' | 'vsix'> } = {}): E2e {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let ownDir: string | undefined;
   before(async () => {
-    server = attachedCodeServer();
+    server = opts.ownServer ? undefined : attachedCodeServer();
     if (!server) {
       ownDir = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
-      server = await startCodeServer({ dir: ownDir, vsix: [vsixPath] });
+      server = await startCodeServer({ ...opts.ownServer, dir: ownDir, vsix: [vsixPath] });
     }
     browser = await launchChromium();
   });
