@@ -37,9 +37,10 @@ export class SessionThread {
       return;
     }
     this.opts.emit(this.reducer.applyUpdate(update));
-    // Output of commands the agent ran itself, carried in `_meta` (see terminalMetaEvents).
-    const title = this.reducer.findToolCall(String(update.toolCallId))?.title ?? 'command';
-    for (const event of terminalMetaEvents(update, title, (id) => this.terminals.get(id) !== undefined)) this.applyTerminalEvent(event);
+    // Output of commands the agent ran itself, carried in `_meta` (see terminalMetaEvents). The
+    // title is looked up only when a terminal has to be created: this runs for every streamed chunk.
+    const title = () => this.reducer.findToolCall(String(update.toolCallId))?.title ?? 'command';
+    for (const event of terminalMetaEvents(update, title, (id) => this.terminals.has(id))) this.applyTerminalEvent(event);
     this.followLocations(update);
   }
 

@@ -56,6 +56,10 @@ export class TerminalViews {
     }
   }
 
+  has(terminalId: string): boolean {
+    return this.states.has(terminalId);
+  }
+
   get(terminalId: string): TerminalView | undefined {
     const state = this.states.get(terminalId);
     return state ? toView(state) : undefined;
@@ -103,7 +107,7 @@ function toView(state: TerminalState): TerminalView {
  * created and stream its output in `_meta` (terminal_info / terminal_output / terminal_exit, as
  * Claude Code's ACP adapter does). Turns that into view events, creating the terminal when unknown.
  */
-export function terminalMetaEvents(update: Record<string, unknown>, fallbackCommand: string, known: (terminalId: string) => boolean): TerminalViewEvent[] {
+export function terminalMetaEvents(update: Record<string, unknown>, fallbackCommand: () => string, known: (terminalId: string) => boolean): TerminalViewEvent[] {
   const meta = update._meta;
   if (typeof meta !== 'object' || meta === null) return [];
   const { terminal_info: info, terminal_output: output, terminal_exit: exit } = meta as Record<string, Record<string, unknown> | undefined>;
@@ -113,7 +117,7 @@ export function terminalMetaEvents(update: Record<string, unknown>, fallbackComm
   const ensure = (terminalId: string) => {
     if (known(terminalId) || created.has(terminalId)) return;
     created.add(terminalId);
-    events.push({ kind: 'created', terminalId, command: typeof info?.command === 'string' ? info.command : fallbackCommand });
+    events.push({ kind: 'created', terminalId, command: typeof info?.command === 'string' ? info.command : fallbackCommand() });
   };
   const infoId = idOf(info);
   if (infoId) ensure(infoId);

@@ -66,12 +66,12 @@ test('start failures say what to do', () => {
 test('terminal output an agent carries in _meta becomes a terminal the panel can show', () => {
   const views = new TerminalViews();
   const known = (id: string) => views.get(id) !== undefined;
-  const apply = (update: Record<string, unknown>) => terminalMetaEvents(update, 'Run ls', known).forEach((e) => views.apply(e));
+  const apply = (update: Record<string, unknown>) => terminalMetaEvents(update, () => 'Run ls', known).forEach((e) => views.apply(e));
   apply({ toolCallId: 'c1', _meta: { terminal_output: { terminal_id: 'ext-1', data: 'a.txt\n' } } });
   apply({ toolCallId: 'c1', _meta: { terminal_output: { terminal_id: 'ext-1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'ext-1', exit_code: 0, signal: null } } });
   assert.deepEqual(views.get('ext-1'), { terminalId: 'ext-1', command: 'Run ls', output: 'a.txt\nb.txt\n', truncated: false, exit: { exitCode: 0, signal: null } });
-  assert.deepEqual(terminalMetaEvents({ _meta: 'nope' }, 'x', known), []);
-  assert.deepEqual(terminalMetaEvents({ _meta: { terminal_output: { terminal_id: 5, data: 'x' } } }, 'x', known), []);
+  assert.deepEqual(terminalMetaEvents({ _meta: 'nope' }, () => 'x', known), []);
+  assert.deepEqual(terminalMetaEvents({ _meta: { terminal_output: { terminal_id: 5, data: 'x' } } }, () => 'x', known), []);
 });
 
 test('a flood of terminal output is posted as the tail the panel keeps', () => {
