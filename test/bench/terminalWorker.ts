@@ -5,7 +5,6 @@
  * Prints one JSON line: { seconds, mb, peakRssGrowth, peakHeapGrowth, retainedHeapGrowth, ... } (bytes).
  */
 import { TerminalManager } from '../../src/client/terminalManager';
-import type { HostMessage } from '../../src/protocol/messages';
 import { TerminalViews } from '../../src/session/terminalViews';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 

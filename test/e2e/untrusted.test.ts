@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { scenario, useE2e } from './harness/e2e';
 import { openTandemView, openWorkbench, uiTimeout, waitUntil } from './harness/workbench';
 import type { Workbench } from './harness/workbench';
-import { agentSettings, createWorkspace, scriptedAgent, say } from './harness/workspace';
+import { agentSettings, scriptedAgent, say } from './harness/workspace';
 import type { ScriptedAgent } from './harness/workspace';
 
 // In restricted mode VS Code ignores workspace values of tandem.agents (a restricted setting), so

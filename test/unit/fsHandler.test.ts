@@ -4,7 +4,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
 import { FileAccessError, FsHandler, dominantEol, sliceLines } from '../../src/client/fsHandler';
 import type { FileAccess } from '../../src/client/fsHandler';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';

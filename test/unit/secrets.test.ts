@@ -120,7 +120,6 @@ test('a secret cut by the length limits of warnings and stderr lines does not le
   try {
     await session.start();
     await session.prompt('go');
-    const all = log.toString();
     assert.ok(log.of('warn').some((w) => w.includes('#'.repeat(180))), 'the rejected line was quoted');
     assert.ok(log.of('stderr').some((l) => l.includes('e'.repeat(3000))), 'the long stderr line was logged');
     assert.deepEqual(

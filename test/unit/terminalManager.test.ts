@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
 import { OutputBuffer } from '../../src/client/outputBuffer';
 import { PathPolicy } from '../../src/client/pathPolicy';
 import { TerminalManager } from '../../src/client/terminalManager';
