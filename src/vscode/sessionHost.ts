@@ -7,7 +7,7 @@ import { assertNever, PROTOCOL_VERSION } from '../protocol/messages';
 import { AgentSession } from '../session/agentSession';
 import { Disposable, Emitter } from '../util/disposable';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
-import { AgentSettings, type ResolvedAgent } from './agentSettings';
+import { AGENT_PRESETS, AgentSettings, type ResolvedAgent } from './agentSettings';
 import { DiffEditor } from './diffEditor';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
@@ -131,8 +131,16 @@ export class SessionHost extends Disposable {
         await this.selectAgent(message.name);
         return;
       case 'addPreset': {
-        const name = await this.settings.addPreset(message.presetId);
-        if (name) await this.selectAgent(name);
+        // Select first: writing the settings fires the configuration listener, which starts the
+        // selected agent. Selecting afterwards started the first configured agent and then
+        // replaced it, racing with whatever the user picked meanwhile.
+        const name = AGENT_PRESETS.find((p) => p.id === message.presetId)?.name;
+        if (!name) return;
+        this.disposeSession();
+        this.changes.fire({ type: 'entriesCleared' });
+        this.selectedAgent = name;
+        await this.settings.addPreset(message.presetId);
+        if (this.selectedAgent === name && this.session?.agentName !== name) await this.selectAgent(name);
         return;
       }
       case 'openLocation':

@@ -43,6 +43,8 @@ scenario(e2e, 'with nothing configured, presets add an agent with one click and 
 
     // The built-in demo through the header's picker: it starts and answers.
     await chat.frame.locator('select[aria-label="Agent"]').selectOption('Tandem Demo');
+    // Send is also enabled in the stopped Gemini state: wait until the demo itself is ready.
+    await chat.frame.locator('[role="status"]', { hasText: 'Tandem Demo ready' }).waitFor();
     await chat.send('help');
     assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
     assert.match(await chat.threadText(), /plan|diff|terminal/i);
