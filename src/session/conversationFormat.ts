@@ -1,0 +1,187 @@
+import type { Entry, TerminalView } from '../protocol/messages';
+import type { ConversationMeta, TitleSource } from './conversationMeta';
+
+/**
+ * The on-disk shapes of saved conversations and how to read them back defensively.
+ *
+ * Everything read from disk is treated as untrusted: files can be truncated by a crash, edited by
+ * hand, or written by another Tandem version. Readers copy known fields into fresh objects (unknown
+ * fields are dropped, so they cannot leak back out on the next save) and report what they dropped.
+ */
+
+/** Tandem's own conversation ids become file names, so only this safe alphabet is accepted. */
+export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** True when `id` can safely name a transcript file (no separators, dots or empty names). */
+export function isValidConversationId(id: unknown): id is string {
+  return typeof id === 'string' && CONVERSATION_ID_PATTERN.test(id);
+}
+
+/** Every conversation of one workspace, plus which are open as tabs. */
+export interface ConversationIndex {
+  version: 1;
+  /** In the caller's order (the store keeps it). */
+  conversations: ConversationMeta[];
+  /** Conversations open as tabs, in tab order; never evicted. */
+  openIds: string[];
+  /** The tab in front, if any; never evicted. */
+  activeId?: string;
+}
+
+/** What the panel showed for one conversation, bounded before it is written. */
+export interface Transcript {
+  version: 1;
+  entries: Entry[];
+  /** Terminal outputs embedded by tool call entries, by terminal id. */
+  terminals: Record<string, TerminalView>;
+  /** Prompts the user queued that were not sent yet. */
+  queue?: Array<{ id: string; text: string }>;
+  /** How many earlier entries were dropped to respect the size cap ("N earlier entries were not kept"). */
+  droppedEntries?: number;
+}
+
+/** An empty index, what a new or unreadable workspace starts with. */
+export function emptyIndex(): ConversationIndex {
+  return { version: 1, conversations: [], openIds: [] };
+}
+
+/** A parsed file, and how many malformed parts were left out; or why the whole file is unusable. */
+export type ParseResult<T> = { ok: true; value: T; dropped: number } | { ok: false; reason: string };
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const TITLE_SOURCES: readonly TitleSource[] = ['none', 'prompt', 'agent', 'user'];
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+function checkVersion(value: unknown, what: string): string | undefined {
+  if (!isObject(value)) return `not a ${what}`;
+  // A different version may mean a format this build cannot read faithfully: set it aside, don't guess.
+  if (value.version !== 1) return `unsupported version ${JSON.stringify(value.version)}`;
+  return undefined;
+}
+
+/** Reads one index record; undefined when a required field is missing or mistyped. */
+function toMeta(raw: unknown): ConversationMeta | undefined {
+  if (!isObject(raw)) return undefined;
+  const { id, agentName, sessionId, title, titleSource, cwd, createdAt, updatedAt } = raw;
+  if (!isValidConversationId(id) || typeof agentName !== 'string' || typeof title !== 'string' || typeof cwd !== 'string') return undefined;
+  if (typeof titleSource !== 'string' || !TITLE_SOURCES.includes(titleSource as TitleSource)) return undefined;
+  if (sessionId !== undefined && typeof sessionId !== 'string') return undefined;
+  if (!isTime(createdAt) || !isTime(updatedAt)) return undefined;
+  const meta: ConversationMeta = { id, agentName, title, titleSource: titleSource as TitleSource, cwd, createdAt, updatedAt };
+  if (sessionId !== undefined) meta.sessionId = sessionId;
+  return meta;
+}
+
+/** Parses `conversations.json`. Malformed or duplicate records are dropped and counted; open ids must name a kept record. */
+export function parseIndex(text: string): ParseResult<ConversationIndex> {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  const problem = checkVersion(parsed.value, 'conversation index');
+  if (problem) return { ok: false, reason: problem };
+  const raw = parsed.value as Json;
+  if (!Array.isArray(raw.conversations)) return { ok: false, reason: 'no conversation list' };
+  if (raw.openIds !== undefined && !Array.isArray(raw.openIds)) return { ok: false, reason: 'openIds is not a list' };
+
+  const conversations: ConversationMeta[] = [];
+  const seen = new Set<string>();
+  let dropped = 0;
+  for (const item of raw.conversations as unknown[]) {
+    const meta = toMeta(item);
+    if (!meta || seen.has(meta.id)) {
+      dropped++;
+      continue;
+    }
+    seen.add(meta.id);
+    conversations.push(meta);
+  }
+  // Dangling tab ids are not worth a warning: they only mean a tab has nothing to show.
+  const openIds = [...new Set(((raw.openIds as unknown[] | undefined) ?? []).filter((id): id is string => typeof id === 'string' && seen.has(id)))];
+  const index: ConversationIndex = { version: 1, conversations, openIds };
+  if (typeof raw.activeId === 'string' && seen.has(raw.activeId)) index.activeId = raw.activeId;
+  return { ok: true, value: index, dropped };
+}
+
+function toTerminal(raw: unknown): TerminalView | undefined {
+  if (!isObject(raw)) return undefined;
+  const { terminalId, command, output, truncated, exit } = raw;
+  if (typeof terminalId !== 'string' || typeof command !== 'string' || typeof output !== 'string' || typeof truncated !== 'boolean') return undefined;
+  const view: TerminalView = { terminalId, command, output, truncated };
+  if (exit !== undefined) {
+    if (!isObject(exit)) return undefined;
+    const { exitCode, signal } = exit;
+    if (!(exitCode === null || typeof exitCode === 'number') || !(signal === null || typeof signal === 'string')) return undefined;
+    view.exit = { exitCode, signal };
+  }
+  return view;
+}
+
+/**
+ * Parses a transcript file. Entries are only checked for a string `id` and `kind`: Tandem wrote
+ * them itself, the `Entry` union keeps growing, and damage from a crash fails `JSON.parse` anyway.
+ */
+export function parseTranscript(text: string): ParseResult<Transcript> {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  const problem = checkVersion(parsed.value, 'transcript');
+  if (problem) return { ok: false, reason: problem };
+  const raw = parsed.value as Json;
+  if (!Array.isArray(raw.entries)) return { ok: false, reason: 'no entry list' };
+  if (!isObject(raw.terminals)) return { ok: false, reason: 'no terminal map' };
+  if (raw.queue !== undefined && !Array.isArray(raw.queue)) return { ok: false, reason: 'queue is not a list' };
+
+  let dropped = 0;
+  const entries: Entry[] = [];
+  for (const item of raw.entries as unknown[]) {
+    if (isObject(item) && typeof item.id === 'string' && typeof item.kind === 'string') entries.push(item as unknown as Entry);
+    else dropped++;
+  }
+  const terminals: Record<string, TerminalView> = {};
+  for (const [key, item] of Object.entries(raw.terminals)) {
+    const view = toTerminal(item);
+    if (view) terminals[key] = view;
+    else dropped++;
+  }
+  const transcript: Transcript = { version: 1, entries, terminals };
+  if (raw.queue !== undefined) {
+    transcript.queue = [];
+    for (const item of raw.queue as unknown[]) {
+      if (isObject(item) && typeof item.id === 'string' && typeof item.text === 'string') transcript.queue.push({ id: item.id, text: item.text });
+      else dropped++;
+    }
+  }
+  const droppedEntries = raw.droppedEntries;
+  if (typeof droppedEntries === 'number' && Number.isSafeInteger(droppedEntries) && droppedEntries > 0) transcript.droppedEntries = droppedEntries;
+  return { ok: true, value: transcript, dropped };
+}
+
+/**
+ * Applies the cap on stored conversations: while there are more than `max`, the one least recently
+ * updated is evicted, skipping those open as tabs (and the active one), which may leave the index
+ * over the cap. Returns a new index (order kept) and the evicted ids.
+ */
+export function evictOverCap(index: ConversationIndex, max: number): { index: ConversationIndex; evicted: string[] } {
+  const excess = index.conversations.length - max;
+  if (excess <= 0) return { index, evicted: [] };
+  const kept = new Set([...index.openIds, ...(index.activeId !== undefined ? [index.activeId] : [])]);
+  const candidates = index.conversations
+    .map((meta, position) => ({ meta, position }))
+    .filter(({ meta }) => !kept.has(meta.id))
+    // Stable on ties: created earlier first, then earlier in the list.
+    .sort((a, b) => a.meta.updatedAt - b.meta.updatedAt || a.meta.createdAt - b.meta.createdAt || a.position - b.position);
+  const evicted = new Set(candidates.slice(0, excess).map(({ meta }) => meta.id));
+  if (evicted.size === 0) return { index, evicted: [] };
+  return {
+    index: { ...index, conversations: index.conversations.filter((meta) => !evicted.has(meta.id)) },
+    evicted: [...evicted],
+  };
+}
