@@ -1,82 +1,21 @@
 /**
  * The real Claude Code agent (@zed-industries/claude-code-acp) as a child process over stdio, driven
- * by a tiny ACP client written here, with its model replaced by the fake Anthropic server. Proves the
- * fixture works before the e2e tests of issue 4 use it through Tandem.
+ * by a bare ACP client of Tandem's core handlers (helpers/claudeClient.ts), with its model replaced by
+ * the fake Anthropic server. Proves the fixture works before the e2e tests of issue 4 use it through
+ * Tandem. The newer adapter (claude-agent-acp) and session persistence: claudeAgentAcp.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { FsHandler } from '../../src/client/fsHandler';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
-import { PermissionBroker } from '../../src/client/permissionBroker';
-import { TerminalManager } from '../../src/client/terminalManager';
 import { agentEnv, fullScenarioFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import type { ScenarioName } from '../fixtures/fakeAnthropic/index';
+import { connectClient, spawnAgent, textOf } from './helpers/claudeClient';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const AGENT = join(ROOT, 'node_modules/@zed-industries/claude-code-acp/dist/index.js');
-
-interface TermRecord {
-  command: string;
-  output: string;
-  exit?: { exitCode: number | null; signal: string | null };
-}
-
-/**
- * The client: Tandem's own core handlers (src/client) on the plain disk — FsHandler with the
- * workspace path policy, TerminalManager, PermissionBroker — with a "user" who picks `pick`.
- */
-function connectClient(child: ChildProcess, workspace: string, pick: acp.PermissionOptionKind) {
-  const updates: acp.SessionUpdate[] = [];
-  const permissions: acp.RequestPermissionRequest[] = [];
-  const fsCalls: string[] = [];
-  const terms = new Map<string, TermRecord>();
-  const policy = new PathPolicy({ roots: () => [workspace], allowOutside: () => false, askOutside: async () => false });
-  const fsHandler = new FsHandler({ files: new NodeFileAccess(), policy, onTouched: (path, _line, op) => fsCalls.push(`${op} ${path}`) });
-  const terminals = new TerminalManager({ defaultCwd: workspace, baseEnv: process.env, policy });
-  terminals.onDidChange((e) => {
-    if (e.kind === 'created') terms.set(e.terminalId, { command: e.command, output: '' });
-    else if (e.kind === 'output') terms.get(e.terminalId)!.output += e.text;
-    else terms.get(e.terminalId)!.exit = { exitCode: e.exitCode, signal: e.signal };
-  });
-  const broker = new PermissionBroker();
-  broker.onDidChange((e) => {
-    if (e.kind !== 'added') return;
-    permissions.push(e.params);
-    const option = e.params.options.find((o) => o.kind === pick) ?? e.params.options[0];
-    setTimeout(() => broker.respond(e.requestId, option.optionId), 20);
-  });
-  const app = acp
-    .client({ name: 'claude-agent-test' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      updates.push(params.update);
-    })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => broker.request(params, signal).response)
-    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => fsHandler.readTextFile(params))
-    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => fsHandler.writeTextFile(params))
-    .onRequest(acp.methods.client.terminal.create, ({ params }) => terminals.create(params))
-    .onRequest(acp.methods.client.terminal.output, ({ params }) => terminals.output(params))
-    .onRequest(acp.methods.client.terminal.waitForExit, ({ params }) => terminals.waitForExit(params))
-    .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminals.kill(params))
-    .onRequest(acp.methods.client.terminal.release, ({ params }) => terminals.release(params));
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
-  const cancel = async (sessionId: string): Promise<void> => {
-    await conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    broker.cancelAll(sessionId);
-  };
-  const dispose = async (): Promise<void> => {
-    broker.dispose();
-    await terminals.disposeAll();
-  };
-  return { conn, updates, permissions, terms, fsCalls, cancel, dispose };
-}
 
 test('agentEnv points the agent at the fake server and drops IS_SANDBOX', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'tandem-env-'));
@@ -104,18 +43,12 @@ async function startRun(name: ScenarioName, pick: acp.PermissionOptionKind) {
   const files = fullScenarioFiles(workspace);
   writeFileSync(files.readPath, files.originalText);
   const fake = await startFakeAnthropic(scenario(name, workspace));
-  const stderr: string[] = [];
-  const child = spawn(process.execPath, [AGENT], { cwd: workspace, env: agentEnv(fake.url, scratch), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const { child, stderr, kill } = spawnAgent(AGENT, workspace, agentEnv(fake.url, scratch));
   const client = connectClient(child, workspace, pick);
   const cleanup = async (): Promise<void> => {
     await client.dispose();
     client.conn.close();
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // Already exited.
-    }
+    await kill();
     await fake.close();
     rmSync(scratch, { recursive: true, force: true });
   };
@@ -134,9 +67,6 @@ async function startRun(name: ScenarioName, pick: acp.PermissionOptionKind) {
     throw new Error(`agent did not start: ${String(err)}\n${stderr.join('')}`);
   }
 }
-
-const textOf = (updates: acp.SessionUpdate[]): string =>
-  updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
 
 test('real Claude Code agent runs the "full" scenario against the fake model', { timeout: 60_000 }, async () => {
   const started = Date.now();
