@@ -46,10 +46,24 @@ export interface FsHandlerOptions {
 /**
  * Serves `fs/read_text_file` and `fs/write_text_file`.
  *
- * Error choices (deliberate; agents act on them):
- * - missing file → `-32002 Resource not found`, message `File not found: <path>`, data `{ path }`.
- *   A distinct code, rather than an empty string, because an agent that gets "" for a missing file
- *   will happily "edit" it as if it were empty; with the code it can decide to create the file.
+ * A file that does not exist yet (deliberate; agents act on the answer):
+ * - whole-file read (no `line`, no `limit`) of a missing file inside the workspace → `""`, as an
+ *   editor opens a path that does not exist yet as a new, empty document (Zed answers the same).
+ *   Agents read the whole file right before writing it, to diff against and keep its line endings.
+ *   Gemini CLI's write_file (its way to create files) fails on *any* error to that read: version
+ *   0.61 bundles an ACP SDK that rejects with the plain JSON-RPC error object, so its own check for
+ *   "Resource not found"/ENOENT in the message never sees it. No error shape works, only content.
+ *   Creating the file is then the `fs/write_text_file` that follows.
+ * - read with `line` or `limit` of a missing file → `-32002`, message `Resource not found: <path>
+ *   (the file does not exist)`, data `{ path }`. A line window asks to *view* lines; saying the file
+ *   is not there beats an empty view the model would take for an empty file. Claude Code's Read
+ *   tool always sends both and relays the error to the model.
+ * - missing file outside the workspace (where the user allowed access) → the same `-32002`: the
+ *   agent is not creating a project file there, and the answer should tell the truth.
+ * The message starts with the SDK's own wording for -32002, which agents that match on messages
+ * recognise (Gemini CLI will, once its SDK hands it the message).
+ *
+ * Other errors:
  * - directory → `-32602 Invalid params`, `<path> is a directory` (the agent should list it instead).
  * - binary (NUL in the first 8 KB) → `-32602`, `<path> is a binary file` (returning mojibake would
  *   waste the agent's context and corrupt the file if it wrote it back).
@@ -68,7 +82,17 @@ export class FsHandler {
       throw new RequestError(-32602, `Invalid params: limit must be an integer ≥ 0, got ${limit}`, { limit });
     }
     const real = await this.opts.policy.check(p.path, 'read');
-    const text = await this.read(real, p.path);
+    let text: string;
+    try {
+      text = await this.read(real, p.path);
+    } catch (err) {
+      const wholeFile = line === undefined && limit === undefined;
+      if (wholeFile && isNotFound(err) && this.opts.policy.isInWorkspace(real)) {
+        // A new, empty document (see the class comment). No onTouched: there is nothing to show yet.
+        return { content: '' };
+      }
+      throw err;
+    }
     const content = sliceLines(text, line ?? 1, limit);
     this.opts.onTouched?.(real, line, 'read');
     return { content };
@@ -84,9 +108,8 @@ export class FsHandler {
       existing = await this.read(real, p.path);
     } catch (err) {
       // A new file is fine; a binary file is overwritten as the agent asked (no line endings to keep).
-      const code = err instanceof RequestError ? err.code : undefined;
       const isBinary = err instanceof RequestError && (err.data as { reason?: string } | undefined)?.reason === 'binary';
-      if (code !== RESOURCE_NOT_FOUND && !isBinary) throw err;
+      if (!isNotFound(err) && !isBinary) throw err;
     }
     const eol = existing === undefined ? undefined : dominantEol(existing);
     const text = eol === undefined ? p.content : p.content.replace(/\r?\n/g, eol);
@@ -111,12 +134,17 @@ export class FsHandler {
   }
 }
 
+/** True for the `-32002` that `read` throws for a missing file. */
+function isNotFound(err: unknown): boolean {
+  return err instanceof RequestError && err.code === RESOURCE_NOT_FOUND;
+}
+
 function toRequestError(err: unknown, path: string): Error {
   if (err instanceof RequestError) return err;
   const kind = classify(err);
   switch (kind) {
     case 'notFound':
-      return new RequestError(RESOURCE_NOT_FOUND, `File not found: ${path}`, { path });
+      return new RequestError(RESOURCE_NOT_FOUND, `Resource not found: ${path} (the file does not exist)`, { path });
     case 'isDirectory':
       return new RequestError(-32602, `${path} is a directory, not a file`, { path, reason: 'directory' });
     case 'binary':

@@ -26,6 +26,9 @@ export async function readText(turn: Turn, path: string, line?: number, limit?: 
       const res = await turn.race(
         turn.client.request(methods.client.fs.readTextFile, { sessionId: turn.session.id, path, line: line ?? null, limit: limit ?? null }, { cancellationSignal: turn.cancellationSignal }),
       );
+      // Clients may answer a missing file with "" (Tandem and Zed do, so agents can create files):
+      // the disk tells whether the file exists.
+      if (res.content === '' && !existsSync(path)) return { text: undefined, via: 'client' };
       return { text: res.content, via: 'client' };
     } catch (err) {
       turn.check();

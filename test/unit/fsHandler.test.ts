@@ -12,11 +12,11 @@ import { bareClient, rejection } from './helpers/bareClient';
 
 type Touch = { path: string; line: number | undefined; op: 'read' | 'write' };
 
-function setup(t: { after: (fn: () => void) => void }, files: FileAccess = new NodeFileAccess()) {
+function setup(t: { after: (fn: () => void) => void }, files: FileAccess = new NodeFileAccess(), allowOutside = false) {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-fs-')));
   t.after(() => fs.rmSync(ws, { recursive: true, force: true }));
   const touched: Touch[] = [];
-  const policy = new PathPolicy({ roots: () => [ws], allowOutside: () => false, askOutside: async () => false });
+  const policy = new PathPolicy({ roots: () => [ws], allowOutside: () => allowOutside, askOutside: async () => false });
   const handler = new FsHandler({ files, policy, onTouched: (p, line, op) => touched.push({ path: p, line, op }) });
   const read = (p: string, line?: number | null, limit?: number | null) =>
     handler.readTextFile({ sessionId: 's', path: p, line, limit }).then((r) => r.content);
@@ -58,14 +58,45 @@ test('read: line < 1, fractional line, negative limit → invalid params', async
   assert.equal(touched.length, 0);
 });
 
-test('read: a missing file is -32002 "File not found: <path>" with data.path', async (t) => {
+test('read: a whole-file read of a missing file in the workspace is "" (a new, empty document)', async (t) => {
   const { ws, read, touched } = setup(t);
   const file = path.join(ws, 'nope', 'missing.ts');
-  const err = await rejection(read(file));
-  assert.equal(err.code, -32002);
-  assert.equal(err.message, `File not found: ${file}`);
-  assert.deepEqual(err.data, { path: file });
+  assert.equal(await read(file), '');
+  assert.equal(await read(file, null, null), '', 'explicit nulls are a whole-file read too');
+  assert.equal(fs.existsSync(path.join(ws, 'nope')), false, 'reading creates nothing');
+  assert.equal(touched.length, 0, 'nothing to follow yet');
+});
+
+// Agents that view files with a line window (Claude Code's Read sends line and limit every time)
+// relay this error to the model, which then knows the file is not there.
+test('read: a line window on a missing file is -32002 "Resource not found: <path> …" with data.path', async (t) => {
+  const { ws, read, touched } = setup(t);
+  const file = path.join(ws, 'nope', 'missing.ts');
+  for (const [line, limit] of [[1, 2000], [1, undefined], [undefined, 10]] as const) {
+    const err = await rejection(read(file, line, limit));
+    assert.equal(err.code, -32002, `line ${line}, limit ${limit}`);
+    assert.equal(err.message, `Resource not found: ${file} (the file does not exist)`);
+    assert.deepEqual(err.data, { path: file });
+  }
   assert.equal(touched.length, 0);
+});
+
+test('read: a missing file outside the workspace (access allowed) stays -32002 even for a whole-file read', async (t) => {
+  const { ws, read } = setup(t, new NodeFileAccess(), true);
+  const outside = path.join(path.dirname(ws), `tandem-missing-${process.pid}`, 'x.txt');
+  const err = await rejection(read(outside));
+  assert.equal(err.code, -32002);
+  assert.match(err.message, /^Resource not found: .*x\.txt \(the file does not exist\)$/);
+});
+
+test('read then write of a new file (how Gemini CLI creates files) creates it as sent', async (t) => {
+  const { ws, read, write, touched } = setup(t);
+  const file = path.join(ws, 'notes', 'new.txt');
+  assert.equal(await read(file), '');
+  await write(file, 'first line\r\nsecond\n');
+  assert.equal(fs.readFileSync(file, 'utf8'), 'first line\r\nsecond\n');
+  assert.deepEqual(touched, [{ path: file, line: undefined, op: 'write' }]);
+  assert.equal(await read(file), 'first line\r\nsecond\n');
 });
 
 test('read: a directory and a binary file get distinct, clear errors', async (t) => {
@@ -128,7 +159,8 @@ test('read: the FileAccess content is served (unsaved editor text), and adapter 
   assert.equal(await read(path.join(ws, 'open.ts'), 2), 'buffer\r\n');
   assert.match((await rejection(read(path.join(ws, 'dir')))).message, /is a directory/);
   assert.match((await rejection(read(path.join(ws, 'bin')))).message, /is a binary file/);
-  assert.equal((await rejection(read(path.join(ws, 'gone.ts')))).code, -32002);
+  assert.equal((await rejection(read(path.join(ws, 'gone.ts'), 1, 5))).code, -32002);
+  assert.equal(await read(path.join(ws, 'gone.ts')), '', "the editor adapter's FileNotFound is a missing file too");
 });
 
 test('write: creates the file and missing parent folders, then reports the touch', async (t) => {
@@ -228,6 +260,7 @@ test('over stdio: a real agent reads, writes and gets the documented errors', as
   const steps = [
     { readFile: { path: path.join(ws, 'crlf.txt'), line: 2, limit: 1 } },
     { readFile: { path: path.join(ws, 'missing.txt') } },
+    { readFile: { path: path.join(ws, 'missing.txt'), line: 1, limit: 50 } },
     { readFile: { path: path.join(ws, 'dir') } },
     { readFile: { path: path.join(ws, 'crlf.txt'), line: 0 } },
     { readFile: { path: path.join(ws, '..', 'x.txt') } },
@@ -249,11 +282,12 @@ test('over stdio: a real agent reads, writes and gets the documented errors', as
   assert.equal(done.stopReason, 'end_turn');
   assert.equal(said.length, steps.length, said.join('\n'));
   assert.equal(said[0], 'READ: l2\r\n');
-  assert.equal(said[1], `READ_ERROR: -32002 File not found: ${path.join(ws, 'missing.txt')}`);
-  assert.match(said[2], /^READ_ERROR: -32602 .* is a directory/);
-  assert.match(said[3], /^READ_ERROR: -32602 .*line must be an integer ≥ 1/);
-  assert.match(said[4], /^READ_ERROR: -32602 .*outside the workspace folders.*tandem\.allowFileAccessOutsideWorkspace/);
-  assert.deepEqual(said.slice(5), ['WRITE: ok', 'WRITE: ok']);
+  assert.equal(said[1], 'READ: ', 'a whole-file read of a missing file is an empty new document');
+  assert.equal(said[2], `READ_ERROR: -32002 Resource not found: ${path.join(ws, 'missing.txt')} (the file does not exist)`);
+  assert.match(said[3], /^READ_ERROR: -32602 .* is a directory/);
+  assert.match(said[4], /^READ_ERROR: -32602 .*line must be an integer ≥ 1/);
+  assert.match(said[5], /^READ_ERROR: -32602 .*outside the workspace folders.*tandem\.allowFileAccessOutsideWorkspace/);
+  assert.deepEqual(said.slice(6), ['WRITE: ok', 'WRITE: ok']);
   assert.equal(fs.readFileSync(path.join(ws, 'crlf.txt'), 'utf8'), 'new\r\nbody\r\n');
   assert.equal(fs.readFileSync(path.join(ws, 'a', 'b', 'c.txt'), 'utf8'), 'created');
 });
