@@ -1,0 +1,163 @@
+/**
+ * Proposing a rule from a permission request ("Always …" on a prompt), and the one-line label rules
+ * are shown with.
+ *
+ * A proposal is the narrowest rule that still makes sense to keep: the exact paths the request
+ * touches, the command's program and subcommand, the URL's host, the tool's name, for this agent.
+ * The user sees its label and may edit it before it is saved; nothing broader is ever remembered
+ * without them seeing it. When no narrow rule exists (a compound command, a request without paths)
+ * there is no proposal, and the prompt should not offer to remember.
+ */
+import type { ToolKind } from '../protocol/messages';
+import { quoteShellWord, simpleCommandWords } from './commandLine';
+import { globForPaths } from './pathGlob';
+import type { RuleDecision, RuleDraft, RuleMatcher, RuleScope } from './permissionRule';
+import { ANY_AGENT, draftProblem, matcherTypeFor } from './permissionRule';
+import type { PermissionSubject } from './permissionSubject';
+import { hostOfUrl } from './urlHost';
+
+/** What the proposal is for: who asked, what the user is about to answer, where it should apply. */
+export interface ProposalOptions {
+  /** The agent's configured name; proposals are for this agent only (the user can widen to `*`). */
+  agent: string;
+  /** The decision of the "Always …" option the user picked. */
+  decision: RuleDecision;
+  /** The scope to offer first (the user can change it). */
+  scope: RuleScope;
+  /** Absolute workspace root; paths inside it are proposed relative to it. */
+  workspaceRoot: string | undefined;
+}
+
+/** A rule to show the user for confirmation, with its label. */
+export interface RuleProposal {
+  draft: RuleDraft;
+  /** E.g. "Allow `npm test` for Claude Code in this workspace". */
+  label: string;
+}
+
+/**
+ * Programs whose arguments are themselves code or another command (shells, interpreters, wrappers,
+ * package runners). For these the whole command line is proposed, not the program: "always allow
+ * `python`" after seeing `python build.py` would allow any Python at all.
+ */
+const CODE_RUNNERS: ReadonlySet<string> = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'pwsh', 'powershell', 'cmd',
+  'env', 'sudo', 'doas', 'su', 'xargs', 'eval', 'exec', 'nohup', 'nice', 'timeout', 'time', 'watch',
+  'command', 'builtin', 'source', '.',
+  'python', 'python2', 'python3', 'node', 'deno', 'bun', 'ruby', 'perl', 'php', 'lua', 'osascript',
+  'npx', 'bunx', 'pnpx', 'uvx', 'pipx',
+]);
+
+/** Second words that name a script or package to run, so the word after them is kept too (`npm run build`). */
+const RUNNER_VERBS: ReadonlySet<string> = new Set(['run', 'run-script', 'exec', 'x', 'dlx']);
+
+/** A subcommand-looking word: letters first, then letters, digits, `_`, `-`, `:` (`test:unit`); not a flag or a path. */
+const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9_:-]*$/;
+
+/**
+ * The command prefix to propose for `command`: the program plus a subcommand-looking second word
+ * (`npm test -- --watch` → `npm test`, `git status -s` → `git status`, `ls -la` → `ls`), and the
+ * script name after `run`/`exec` (`npm run build`). For shells, interpreters and wrappers, the whole
+ * command. Undefined when the command is compound, untokenisable or starts with an env assignment.
+ */
+export function proposeCommandPrefix(command: string): string | undefined {
+  const words = simpleCommandWords(command);
+  if (words === undefined || words[0].length === 0) return undefined;
+  const program = words[0];
+  if (CODE_RUNNERS.has(program.slice(program.lastIndexOf('/') + 1))) return words.map(quoteShellWord).join(' ');
+  const prefix = [program];
+  const sub = words[1];
+  if (sub !== undefined && SUBCOMMAND.test(sub)) {
+    prefix.push(sub);
+    const target = words[2];
+    if (RUNNER_VERBS.has(sub) && target !== undefined && SUBCOMMAND.test(target)) prefix.push(target);
+  }
+  return prefix.map(quoteShellWord).join(' ');
+}
+
+/** The narrowest matcher for `subject`, or undefined when the request gives nothing narrow to match. */
+function proposeMatcher(subject: PermissionSubject, workspaceRoot: string | undefined): RuleMatcher | undefined {
+  switch (matcherTypeFor(subject.toolKind)) {
+    case 'pathGlob': {
+      const glob = globForPaths(subject.paths, workspaceRoot);
+      return glob === undefined ? undefined : { type: 'pathGlob', glob };
+    }
+    case 'commandPrefix': {
+      const prefix = subject.command === undefined ? undefined : proposeCommandPrefix(subject.command);
+      return prefix === undefined ? undefined : { type: 'commandPrefix', prefix };
+    }
+    case 'urlHost': {
+      const host = subject.url === undefined ? undefined : hostOfUrl(subject.url);
+      return host === undefined ? undefined : { type: 'urlHost', host };
+    }
+    case 'toolName':
+      return subject.toolName === undefined ? undefined : { type: 'toolName', name: subject.toolName };
+  }
+}
+
+/** The rule to offer when the user picks an "Always …" option on `subject`, or undefined when there is none. */
+export function proposeRule(subject: PermissionSubject, opts: ProposalOptions): RuleProposal | undefined {
+  const matcher = proposeMatcher(subject, opts.workspaceRoot);
+  if (matcher === undefined) return undefined;
+  const draft: RuleDraft = { agent: opts.agent, toolKind: subject.toolKind, matcher, decision: opts.decision, scope: opts.scope };
+  if (draftProblem(draft) !== undefined) return undefined;
+  return { draft, label: ruleLabel(draft) };
+}
+
+/** `text` as a markdown code span, with a fence longer than any backtick run inside it. */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function matcherText(matcher: RuleMatcher): string {
+  switch (matcher.type) {
+    case 'pathGlob':
+      return matcher.glob;
+    case 'commandPrefix':
+      return matcher.prefix;
+    case 'urlHost':
+      return matcher.host;
+    case 'toolName':
+      return matcher.name;
+  }
+}
+
+/** "edits to `x`", "`npm test`", "fetching from `x`": what the rule covers, phrased for its kind. */
+function coverage(kind: ToolKind, matcher: RuleMatcher): string {
+  const span = codeSpan(matcherText(matcher));
+  switch (kind) {
+    case 'read':
+      return `reading ${span}`;
+    case 'edit':
+      return `edits to ${span}`;
+    case 'delete':
+      return `deleting ${span}`;
+    case 'move':
+      return `moving ${span}`;
+    case 'execute':
+      return span;
+    case 'fetch':
+      return `fetching from ${span}`;
+    default:
+      return `the ${span} tool`;
+  }
+}
+
+const SCOPE_PHRASES: Record<RuleScope, string> = {
+  conversation: 'in this conversation',
+  workspace: 'in this workspace',
+  global: 'everywhere',
+};
+
+/**
+ * One line describing a rule: "Allow `npm test` for Claude Code in this workspace",
+ * "Reject edits to `src/**\/*.ts` everywhere". The agent is named unless the rule is for any agent.
+ */
+export function ruleLabel(rule: RuleDraft): string {
+  const verb = rule.decision === 'allow' ? 'Allow' : 'Reject';
+  const agent = rule.agent === ANY_AGENT ? '' : ` for ${rule.agent}`;
+  return `${verb} ${coverage(rule.toolKind, rule.matcher)}${agent} ${SCOPE_PHRASES[rule.scope]}`;
+}
