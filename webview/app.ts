@@ -9,7 +9,9 @@ import { precomputeDiffs } from './diffView';
 import { h } from './dom';
 import { Header } from './header';
 import { installPermissionShortcuts } from './permission';
+import { QueueView } from './queueView';
 import { Store } from './store';
+import { Tabs } from './tabs';
 import { TerminalRegistry } from './terminalView';
 import { Thread } from './thread';
 import type { ViewContext } from './viewContext';
@@ -22,6 +24,8 @@ export class App {
   private readonly header: Header;
   private readonly thread: Thread;
   private readonly composer: Composer;
+  private readonly tabs: Tabs;
+  private readonly queue: QueueView;
   private frameRequested = false;
   private restoredScroll = false;
 
@@ -31,7 +35,9 @@ export class App {
     this.header = new Header(this.store, this.host, this.root);
     this.thread = new Thread(ctx);
     this.composer = new Composer(this.store, this.host);
-    this.root.append(this.header.element, this.header.notice, this.thread.element, this.composer.element);
+    this.tabs = new Tabs(this.store, this.host);
+    this.queue = new QueueView(this.store, this.host);
+    this.root.append(this.tabs.element, this.header.element, this.header.notice, this.thread.element, this.queue.element, this.composer.element);
     container.replaceChildren(this.root);
     this.header.renderStatus();
     this.header.renderAgents();
@@ -79,13 +85,23 @@ export class App {
     if (!this.store.hasChanges()) return;
     const changes = this.store.takeChanges();
     try {
+      // UI state (drafts, expanded rows) and commands belong to the conversation being shown.
+      const switched = this.host.scope !== this.store.conversationId;
+      this.host.scope = this.store.conversationId;
       this.thread.render(changes);
+      if (changes.conversation) this.thread.renderConversation();
+      if (switched) {
+        this.composer.conversationChanged();
+        if (this.restoredScroll) this.thread.scrollToBottom();
+      }
+      if (changes.tabs || changes.status || changes.conversation) this.tabs.render();
+      if (changes.queue || changes.status) this.queue.render();
       if (changes.status || changes.reset) {
         this.header.renderStatus();
         this.composer.render();
         this.thread.refreshStreaming();
       }
-      if (changes.agents) this.header.renderAgents();
+      if (changes.agents || changes.tabs || changes.conversation) this.header.renderAgents();
       if (changes.modes) this.header.renderModes();
       if (changes.commands) this.composer.renderCommands();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();

@@ -1,7 +1,9 @@
 /**
  * The composer: a textarea (Enter sends, Shift+Enter adds a line), Send, and Stop while a turn
- * runs; `/` at the start suggests the agent's slash commands (CommandMenu). The draft is saved on
- * every edit so hiding the view loses nothing; focus is never taken.
+ * runs; `/` at the start suggests the agent's slash commands (CommandMenu). Enter always takes the
+ * prompt: while the agent starts or works it is queued (shown above) and sent when it can be. The
+ * draft is saved per conversation on every edit so hiding the view or switching tabs loses
+ * nothing; focus is never taken.
  */
 import { CommandMenu } from './commandMenu';
 import { button, h } from './dom';
@@ -20,7 +22,7 @@ export class Composer {
     private readonly host: Host,
   ) {
     this.textarea = h('textarea', { class: 'composer-input', 'aria-label': 'Message', rows: 3, placeholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)' });
-    this.textarea.value = host.ui.draft;
+    this.textarea.value = host.draft;
     this.textarea.addEventListener('input', () => this.draftChanged());
     this.menu = new CommandMenu(this.textarea, () => this.store.commands, () => this.draftChanged());
     this.textarea.addEventListener('keydown', (event) => {
@@ -35,7 +37,7 @@ export class Composer {
         host.post({ type: 'cancel' });
       }
     });
-    this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send' });
+    this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send', title: 'Send (Enter); while the agent works, the prompt is queued' });
     this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: 'Stop the agent (Esc)' });
     const field = h('div', { class: 'composer-field' }, this.menu.element, this.textarea);
     this.element = h('div', { class: 'composer' }, field, h('div', { class: 'composer-buttons' }, this.stop, this.send));
@@ -47,15 +49,24 @@ export class Composer {
     this.menu.update();
   }
 
+  /** Another conversation is shown: its own draft comes back (the host's scope already moved). */
+  conversationChanged(): void {
+    if (this.textarea.value === this.host.draft) return;
+    this.textarea.value = this.host.draft;
+    this.menu.update();
+    this.renderButtons();
+  }
+
   private draftChanged(): void {
-    this.host.ui.draft = this.textarea.value;
+    this.host.draft = this.textarea.value;
     this.host.saveNow();
     this.renderButtons();
   }
 
+  /** Prompts are taken in every state that can end in a send (queued until then). */
   private canSend(): boolean {
     const kind = this.store.status.kind;
-    return this.store.hasSnapshot && (kind === 'ready' || kind === 'stopped');
+    return this.store.hasSnapshot && kind !== 'no_agent' && kind !== 'untrusted';
   }
 
   private submit(): void {
@@ -63,7 +74,7 @@ export class Composer {
     if (text.trim() === '' || !this.canSend()) return;
     this.host.post({ type: 'prompt', text });
     this.textarea.value = '';
-    this.host.ui.draft = '';
+    this.host.draft = '';
     this.host.saveNow();
     this.renderButtons();
   }

@@ -1,5 +1,5 @@
 /** Views for the simple entry kinds: user and agent messages, thoughts, plans, errors, turn ends. */
-import type { Entry, ErrorEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
+import type { Entry, ErrorEntry, NoticeEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
 import { MarkdownStream } from './markdown';
 import type { EntryView, ViewContext } from './viewContext';
@@ -51,7 +51,7 @@ export class ThoughtView implements EntryView {
       if (!this.settingOpen) ctx.host.setExpanded(`${entryId}:thought`, this.details.open);
     });
     this.element.append(this.details);
-    this.setOpen(ctx.host.ui.expanded[`${entryId}:thought`] === true);
+    this.setOpen(ctx.host.expanded(`${entryId}:thought`) === true);
     this.update(entry);
   }
 
@@ -63,7 +63,7 @@ export class ThoughtView implements EntryView {
     if (streaming === this.streaming) return;
     this.streaming = streaming;
     this.summaryText.textContent = streaming ? 'Thinking…' : 'Thought';
-    const chosen = this.ctx.host.ui.expanded[`${this.entryId}:thought`];
+    const chosen = this.ctx.host.expanded(`${this.entryId}:thought`);
     this.setOpen(streaming ? chosen !== false : chosen === true);
   }
 
@@ -122,12 +122,33 @@ export class PlanView implements EntryView {
   dispose(): void {}
 }
 
-const ACTIONS: Record<NonNullable<ErrorEntry['action']>, [string, 'restart' | 'signIn' | 'showLog']> = {
+const ACTIONS: Record<NonNullable<ErrorEntry['action']>, [string, 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh']> = {
   restart: ['Restart', 'restart'],
-  retry: ['Retry', 'restart'],
+  retry: ['Retry', 'retry'],
   signIn: ['Sign in', 'signIn'],
   showLog: ['Show log', 'showLog'],
+  startFresh: ['Start fresh', 'startFresh'],
 };
+
+/** Something about the conversation itself (the agent starts fresh, older entries were not kept). */
+export class NoticeView implements EntryView {
+  readonly kind = 'notice' as const;
+  readonly element: HTMLElement;
+
+  constructor(entry: Entry) {
+    this.element = h('div', { class: 'notice-entry', role: 'note' });
+    this.update(entry);
+  }
+
+  update(entry: Entry): void {
+    if (entry.kind !== 'notice') return;
+    const e = entry as NoticeEntry;
+    this.element.dataset.level = e.level;
+    this.element.replaceChildren(icon(e.level === 'warning' ? 'warning' : 'info'), h('span', {}, String(e.message)));
+  }
+
+  dispose(): void {}
+}
 
 /** Something went wrong: the sentence, the stderr tail, and what the user can do about it. */
 export class ErrorView implements EntryView {

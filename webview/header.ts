@@ -1,6 +1,6 @@
 /**
  * The header: agent picker, status, mode picker (when the agent has modes), "N waiting for you",
- * New session; below it a notice for the
+ * History; below it a notice for the
  * states where the panel cannot chat yet (no agent, untrusted workspace, stopped agent).
  */
 import type { SessionStatus } from '../src/protocol/messages';
@@ -15,8 +15,10 @@ function statusText(status: SessionStatus): string {
       return 'No agent configured';
     case 'untrusted':
       return 'Workspace not trusted';
+    case 'idle':
+      return `${status.agentName} (not connected)`;
     case 'starting':
-      return `Starting ${status.agentName}…`;
+      return status.detail ? `${status.agentName}: ${status.detail}` : `Starting ${status.agentName}…`;
     case 'ready':
       return `${status.agentName} ready`;
     case 'running':
@@ -56,14 +58,16 @@ export class Header {
     this.waitingCount = h('vscode-badge' as 'span', { variant: 'counter' });
     this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, 'waiting for you'));
     this.waiting.hidden = true;
-    const newSession = button('', () => host.post({ type: 'newSession' }), { cls: 'icon-button', icon: 'add', label: 'New session', title: 'New session' });
-    this.element = h('header', { class: 'header' }, this.select, this.status, h('span', { class: 'spacer' }), this.modeSelect, this.waiting, newSession);
+    const history = button('', () => host.post({ type: 'showHistory' }), { cls: 'icon-button', icon: 'history', label: 'History', title: 'Conversation history' });
+    this.element = h('header', { class: 'header' }, this.select, this.status, h('span', { class: 'spacer' }), this.modeSelect, this.waiting, history);
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': 'Agent status' });
     this.notice.hidden = true;
   }
 
   renderAgents(): void {
-    const { agents, selectedAgent } = this.store;
+    const { agents, tabs, conversationId } = this.store;
+    // The picker shows the shown conversation's agent; before tabs are known, the host's choice.
+    const selectedAgent = tabs.find((t) => t.id === conversationId)?.agentName || this.store.selectedAgent;
     this.select.replaceChildren(
       ...agents.map((a) => h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? `${a.name} (built in)` : a.name)),
     );
@@ -147,6 +151,7 @@ export class Header {
           button('Restart', () => this.host.post({ type: 'restart' }), { cls: 'primary', icon: 'debug-restart' }),
         );
         break;
+      case 'idle':
       case 'starting':
       case 'ready':
       case 'running':

@@ -7,11 +7,14 @@ import type {
   AgentChoice,
   AgentPreset,
   CommandView,
+  ConversationSnapshot,
   Entry,
   HostMessage,
   ModesView,
+  QueueView,
   SessionSnapshot,
   SessionStatus,
+  TabView,
   TerminalView,
 } from '../src/protocol/messages';
 import { assertNever, TERMINAL_VIEW_LIMIT_CHARS } from '../src/protocol/messages';
@@ -34,6 +37,11 @@ export interface StoreChanges {
   follow: boolean;
   commands: boolean;
   modes: boolean;
+  /** The open conversations or the shown one's tab changed. */
+  tabs: boolean;
+  queue: boolean;
+  /** The shown conversation's id, session id or title changed (or another one is shown). */
+  conversation: boolean;
   terminals: Map<string, TerminalChange>;
 }
 
@@ -41,7 +49,7 @@ export interface StoreChanges {
 const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, terminals: new Map() };
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, conversation: false, terminals: new Map() };
 }
 
 /** Keeps only well-formed commands: the list drives the composer's suggestions. */
@@ -61,6 +69,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+function parseQueue(value: unknown): QueueView {
+  if (!isRecord(value) || !Array.isArray(value.items)) return { items: [] };
+  const items = value.items.filter((i): i is QueueView['items'][number] => isRecord(i) && typeof i.id === 'string' && typeof i.text === 'string');
+  return typeof value.paused === 'string' ? { items, paused: value.paused } : { items };
+}
+
+function parseTabs(value: unknown): TabView[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((t): t is TabView => isRecord(t) && typeof t.id === 'string' && typeof t.title === 'string');
+}
+
 function isEntry(value: unknown): value is Entry {
   return isRecord(value) && typeof value.id === 'string' && typeof value.kind === 'string';
 }
@@ -77,6 +96,14 @@ export class Store {
   modes: ModesView | undefined;
   /** True once a snapshot arrived (before that the panel shows "Connecting…"). */
   hasSnapshot = false;
+  /** The shown conversation: Tandem's id, the agent's session id, its title. */
+  conversationId = '';
+  sessionId: string | undefined;
+  title = '';
+  /** Prompts waiting to be sent in the shown conversation. */
+  queue: QueueView = { items: [] };
+  /** Every open conversation, in tab order. */
+  tabs: TabView[] = [];
   readonly terminals = new Map<string, TerminalView>();
   private order: string[] = [];
   private readonly byId = new Map<string, Entry>();
@@ -104,15 +131,33 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.terminals.size > 0;
+    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.conversation || c.terminals.size > 0;
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
   apply(message: HostMessage): void {
     if (!isRecord(message) || typeof message.type !== 'string') throw new Error('Malformed host message');
+    // A change for a conversation not shown (a tab switch raced with it) is not ours to apply.
+    if ('conversationId' in message && message.conversationId !== undefined && message.conversationId !== this.conversationId) return;
     switch (message.type) {
       case 'snapshot':
         this.applySnapshot(message.snapshot);
+        return;
+      case 'conversationShown':
+        this.applyConversation(message.conversation);
+        return;
+      case 'tabsChanged':
+        this.tabs = parseTabs(message.tabs);
+        this.changes.tabs = true;
+        return;
+      case 'queueChanged':
+        this.queue = parseQueue(message.queue);
+        this.changes.queue = true;
+        return;
+      case 'conversationChanged':
+        this.sessionId = typeof message.sessionId === 'string' ? message.sessionId : undefined;
+        this.title = typeof message.title === 'string' ? message.title : '';
+        this.changes.conversation = true;
         return;
       case 'entryUpserted':
         this.upsert(message.entry);
@@ -167,9 +212,26 @@ export class Store {
   private applySnapshot(snapshot: unknown): void {
     if (!isRecord(snapshot) || !Array.isArray(snapshot.entries)) throw new Error('Malformed snapshot');
     const s = snapshot as unknown as SessionSnapshot;
+    this.changes = emptyChanges();
+    this.applyConversation(s);
+    this.agents = Array.isArray(s.agents) ? s.agents : [];
+    this.selectedAgent = s.selectedAgent;
+    this.presets = Array.isArray(s.presets) ? s.presets : [];
+    this.followAgent = s.followAgent !== false;
+    this.tabs = parseTabs(s.tabs);
+    this.hasSnapshot = true;
+    this.changes.agents = true;
+    this.changes.follow = true;
+    this.changes.tabs = true;
+  }
+
+  /** Replaces everything that belongs to the shown conversation (snapshot or tab switch). */
+  private applyConversation(conversation: unknown): void {
+    if (!isRecord(conversation) || !Array.isArray(conversation.entries)) throw new Error('Malformed conversation');
+    const c = conversation as unknown as ConversationSnapshot;
     this.order = [];
     this.byId.clear();
-    for (const entry of s.entries) {
+    for (const entry of c.entries) {
       if (!isEntry(entry)) {
         console.error('Tandem: skipping malformed entry in snapshot', entry);
         continue;
@@ -178,25 +240,26 @@ export class Store {
       this.byId.set(entry.id, entry);
     }
     this.terminals.clear();
-    for (const [id, view] of Object.entries(isRecord(s.terminals) ? s.terminals : {})) {
+    for (const [id, view] of Object.entries(isRecord(c.terminals) ? c.terminals : {})) {
       if (isRecord(view) && typeof view.output === 'string') this.terminals.set(id, { ...view, terminalId: id });
     }
-    this.status = isRecord(s.status) && typeof s.status.kind === 'string' ? s.status : { kind: 'no_agent' };
-    this.agents = Array.isArray(s.agents) ? s.agents : [];
-    this.selectedAgent = s.selectedAgent;
-    this.presets = Array.isArray(s.presets) ? s.presets : [];
-    this.followAgent = s.followAgent !== false;
-    this.commands = parseCommands(s.commands);
-    this.modes = parseModes(s.modes);
-    this.hasSnapshot = true;
-    this.changes = emptyChanges();
-    this.changes.reset = true;
-    this.changes.status = true;
-    this.changes.agents = true;
-    this.changes.follow = true;
-    this.changes.commands = true;
-    this.changes.modes = true;
-    for (const id of this.terminals.keys()) this.changes.terminals.set(id, { replaced: true, appended: '' });
+    this.conversationId = typeof c.conversationId === 'string' ? c.conversationId : '';
+    this.sessionId = typeof c.sessionId === 'string' ? c.sessionId : undefined;
+    this.title = typeof c.title === 'string' ? c.title : '';
+    this.status = isRecord(c.status) && typeof c.status.kind === 'string' ? c.status : { kind: 'no_agent' };
+    this.commands = parseCommands(c.commands);
+    this.modes = parseModes(c.modes);
+    this.queue = parseQueue(c.queue);
+    const changes = this.changes;
+    changes.reset = true;
+    changes.entries.clear();
+    changes.terminals.clear();
+    changes.status = true;
+    changes.commands = true;
+    changes.modes = true;
+    changes.queue = true;
+    changes.conversation = true;
+    for (const id of this.terminals.keys()) changes.terminals.set(id, { replaced: true, appended: '' });
   }
 
   private upsert(entry: unknown): void {

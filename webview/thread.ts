@@ -8,7 +8,7 @@
 import type { Entry } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/messages';
 import { h } from './dom';
-import { BrokenEntryView, ErrorView, MessageView, PlanView, ThoughtView, TurnEndView } from './entries';
+import { BrokenEntryView, ErrorView, MessageView, NoticeView, PlanView, ThoughtView, TurnEndView } from './entries';
 import { ScrollPin } from './scrollPin';
 import type { StoreChanges } from './store';
 import { ToolCardView } from './toolCard';
@@ -27,6 +27,8 @@ function createView(entry: Entry, ctx: ViewContext, deferBody: boolean): EntryVi
       return new ToolCardView(entry.id, entry, ctx, deferBody);
     case 'error':
       return new ErrorView(entry, ctx);
+    case 'notice':
+      return new NoticeView(entry);
     case 'turn_end':
       return new TurnEndView(entry);
     default:
@@ -71,7 +73,7 @@ export class Thread {
   private readonly viewByElement = new WeakMap<Element, EntryView>();
 
   constructor(private readonly ctx: ViewContext) {
-    this.element = h('div', { role: 'log', class: 'thread', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
+    this.element = h('div', { role: 'log', id: 'tandem-thread', class: 'thread', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: 0 });
     this.items = h('div', { class: 'thread-items' });
     this.empty = h('div', { class: 'thread-empty' }, 'Ask the agent something to start.');
     this.items.append(this.empty);
@@ -256,6 +258,15 @@ export class Thread {
   private afterComplete(done: () => void): void {
     if (!this.busy) done();
     else this.whenComplete.push(done);
+  }
+
+  /** The shown conversation's ids, on the log (`data-session-id` once the agent named its session). */
+  renderConversation(): void {
+    const { conversationId, sessionId, title } = this.ctx.store;
+    this.element.dataset.conversationId = conversationId;
+    if (sessionId === undefined) delete this.element.dataset.sessionId;
+    else this.element.dataset.sessionId = sessionId;
+    this.element.setAttribute('aria-label', title ? `Conversation: ${title}` : 'Conversation');
   }
 
   /** Status changes can end a thought's streaming too. */

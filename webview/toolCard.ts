@@ -103,7 +103,7 @@ export class ToolCardView implements EntryView {
       if (this.raw.open && this.previous) this.fillRaw(this.previous);
     });
     this.element.append(this.locations, this.content, this.permission, this.raw);
-    if (ctx.host.ui.expanded[`${entryId}:raw`] === true) this.raw.open = true;
+    if (ctx.host.expanded(`${entryId}:raw`) === true) this.raw.open = true;
   }
 
   get isHydrated(): boolean {

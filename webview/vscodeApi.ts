@@ -1,16 +1,20 @@
 /**
- * The VS Code webview API and the UI-only state kept with `setState` (draft, scroll, expanded rows),
+ * The VS Code webview API and the UI-only state kept with `setState` (drafts, scroll, expanded rows),
  * so hiding and showing the view loses nothing. Session data itself always comes from the host.
+ * Drafts and expanded rows are kept per conversation: entry ids repeat across conversations.
  */
 import type { WebviewMessage } from '../src/protocol/messages';
 
 export interface UiState {
-  draft: string;
+  /** Unsent composer text, by conversation id. */
+  drafts: Record<string, string>;
   /** Scroll offset of the thread, and whether it was pinned to the bottom. */
   scrollTop: number;
   atBottom: boolean;
-  /** Expanded/collapsed state chosen by the user, keyed `${entryId}:${part}`. */
+  /** Expanded/collapsed state chosen by the user, keyed `${conversationId}/${entryId}:${part}`. */
   expanded: Record<string, boolean>;
+  /** The conversation shown last: its draft is back at once after a reload, before the snapshot. */
+  shown: string;
 }
 
 interface VsCodeApi {
@@ -21,28 +25,66 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-function isUiState(value: unknown): value is UiState {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<UiState>;
-  return typeof v.draft === 'string' && typeof v.scrollTop === 'number' && typeof v.expanded === 'object';
+function loadState(saved: unknown): UiState {
+  const fresh: UiState = { drafts: {}, scrollTop: 0, atBottom: true, expanded: {}, shown: '' };
+  if (typeof saved !== 'object' || saved === null) return fresh;
+  const v = saved as Partial<UiState> & { draft?: unknown };
+  const drafts: Record<string, string> = {};
+  if (typeof v.drafts === 'object' && v.drafts !== null) {
+    for (const [id, text] of Object.entries(v.drafts)) if (typeof text === 'string') drafts[id] = text;
+  }
+  return {
+    drafts,
+    scrollTop: typeof v.scrollTop === 'number' ? v.scrollTop : 0,
+    atBottom: v.atBottom !== false,
+    expanded: typeof v.expanded === 'object' && v.expanded !== null ? v.expanded : {},
+    shown: typeof v.shown === 'string' ? v.shown : '',
+  };
 }
+
+/** Commands that name a conversation; the host adds the shown one when the caller did not. */
+const SCOPED = new Set<WebviewMessage['type']>(['prompt', 'cancel', 'respondPermission', 'restart', 'retry', 'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear']);
 
 /** Typed wrapper: posts only `WebviewMessage`s and persists `UiState` (writes coalesced). */
 export class Host {
   private readonly api: VsCodeApi;
   readonly ui: UiState;
+  private scopeValue: string;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     this.api = acquireVsCodeApi();
-    const saved = this.api.getState();
-    this.ui = isUiState(saved)
-      ? { ...saved, atBottom: saved.atBottom !== false }
-      : { draft: '', scrollTop: 0, atBottom: true, expanded: {} };
+    this.ui = loadState(this.api.getState());
+    this.scopeValue = this.ui.shown;
+  }
+
+  /** The conversation the panel shows: commands and UI state belong to it. */
+  get scope(): string {
+    return this.scopeValue;
+  }
+
+  set scope(id: string) {
+    if (id === this.scopeValue) return;
+    this.scopeValue = id;
+    this.ui.shown = id;
+    this.save();
   }
 
   post(message: WebviewMessage): void {
+    if (SCOPED.has(message.type) && !('conversationId' in message && message.conversationId)) {
+      this.api.postMessage({ ...message, conversationId: this.scope });
+      return;
+    }
     this.api.postMessage(message);
+  }
+
+  get draft(): string {
+    return this.ui.drafts[this.scope] ?? '';
+  }
+
+  set draft(text: string) {
+    if (text === '') delete this.ui.drafts[this.scope];
+    else this.ui.drafts[this.scope] = text;
   }
 
   /** Persists UI state soon; several changes in a row cost one write. */
@@ -58,8 +100,13 @@ export class Host {
     this.api.setState(this.ui);
   }
 
+  /** The user's choice for a collapsible part of an entry of the shown conversation. */
+  expanded(key: string): boolean | undefined {
+    return this.ui.expanded[`${this.scope}/${key}`];
+  }
+
   setExpanded(key: string, open: boolean): void {
-    this.ui.expanded[key] = open;
+    this.ui.expanded[`${this.scope}/${key}`] = open;
     this.save();
   }
 }

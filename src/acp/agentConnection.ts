@@ -147,6 +147,26 @@ export class AgentConnection {
     return this.call(() => this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }));
   }
 
+  /** `session/load`: the agent replays the history as session/update notifications (some after answering). */
+  loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+  }
+
+  /** `session/resume`: the session continues without a replay. */
+  resumeSession(sessionId: string, cwd: string): Promise<acp.ResumeSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] }));
+  }
+
+  /** One page of `session/list`. */
+  listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.list, cursor ? { cwd, cursor } : { cwd }));
+  }
+
+  /** `session/close`: the agent cancels the session's work and frees it. */
+  async closeSession(sessionId: string): Promise<void> {
+    await this.call(() => this.conn.agent.request(acp.methods.agent.session.close, { sessionId }));
+  }
+
   prompt(sessionId: string, text: string): Promise<acp.PromptResponse> {
     return this.call(() => this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }));
   }

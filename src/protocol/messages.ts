@@ -6,7 +6,7 @@
  * Bump PROTOCOL_VERSION when a shape changes so a stale webview can tell.
  */
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /**
  * Characters of output the panel keeps per terminal (the tail). Host and panel use the same figure
@@ -157,7 +157,16 @@ export interface ErrorEntry {
   /** Extra detail such as the agent's stderr tail. */
   detail?: string;
   /** What the user can do about it; rendered as a button. */
-  action?: 'restart' | 'retry' | 'signIn' | 'showLog';
+  action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh';
+}
+
+/** Something the user should know about the conversation itself (e.g. the agent starts fresh). */
+export interface NoticeEntry {
+  kind: 'notice';
+  id: string;
+  level: 'info' | 'warning';
+  /** One or two sentences. */
+  message: string;
 }
 
 export interface TurnEndEntry {
@@ -174,6 +183,7 @@ export type Entry =
   | PlanEntry
   | ToolCallEntry
   | ErrorEntry
+  | NoticeEntry
   | TurnEndEntry;
 
 export type EntryKind = Entry['kind'];
@@ -191,11 +201,14 @@ export interface TerminalView {
   exit?: { exitCode: number | null; signal: string | null };
 }
 
-/** Where the panel is in its life. */
+/** Where a conversation is in its life. */
 export type SessionStatus =
   | { kind: 'no_agent' }
   | { kind: 'untrusted' }
-  | { kind: 'starting'; agentName: string }
+  /** Not connected to its agent (restored, or the agent was restarted for another conversation); connects when needed. */
+  | { kind: 'idle'; agentName: string }
+  /** The agent starts, or the session is being opened or restored (`detail` says which). */
+  | { kind: 'starting'; agentName: string; detail?: string }
   | { kind: 'ready'; agentName: string }
   | { kind: 'running'; agentName: string }
   | { kind: 'cancelling'; agentName: string }
@@ -238,51 +251,115 @@ export interface ModesView {
   available: ModeView[];
 }
 
-export interface SessionSnapshot {
-  protocolVersion: number;
+/** A prompt the user wrote that is not sent yet. */
+export interface QueuedPromptView {
+  id: string;
+  text: string;
+}
+
+/** Prompts waiting to be sent, in order, and why they wait. */
+export interface QueueView {
+  items: QueuedPromptView[];
+  /**
+   * Set when the queue does not send by itself (the last turn failed or was cancelled, or the agent
+   * could not start): the user decides. Absent: the next item goes as soon as the agent is ready.
+   */
+  paused?: string;
+}
+
+/** One open conversation as its tab shows it. */
+export interface TabView {
+  id: string;
+  title: string;
+  agentName: string;
+  status: SessionStatus['kind'];
+  /** A background conversation that needs the user: a permission prompt, a finished turn, an error. */
+  attention?: 'permission' | 'finished' | 'error';
+}
+
+/** Everything the panel shows of one conversation (sent whole when it becomes the shown one). */
+export interface ConversationSnapshot {
+  /** Tandem's id of the conversation (stable across restarts). */
+  conversationId: string;
+  /** The agent's ACP session id, once known. */
+  sessionId?: string;
+  title: string;
   status: SessionStatus;
   entries: Entry[];
   terminals: Record<string, TerminalView>;
-  agents: AgentChoice[];
-  /** Name of the selected agent, if any. */
-  selectedAgent?: string;
-  presets: AgentPreset[];
-  followAgent: boolean;
   /** The agent's latest slash commands; absent means none. */
   commands?: CommandView[];
   /** The session's modes; absent when the agent has none (no picker is shown). */
   modes?: ModesView;
+  queue?: QueueView;
 }
 
-/** Host → webview. */
-export type HostMessage =
-  | { type: 'snapshot'; snapshot: SessionSnapshot }
+/** The whole panel: the shown conversation plus what the header needs. */
+export interface SessionSnapshot extends ConversationSnapshot {
+  protocolVersion: number;
+  agents: AgentChoice[];
+  /** Name of the shown conversation's agent (or the default one), if any. */
+  selectedAgent?: string;
+  presets: AgentPreset[];
+  followAgent: boolean;
+  /** Open conversations, in tab order. */
+  tabs?: TabView[];
+}
+
+/**
+ * Changes to one conversation. `conversationId` names it; the panel ignores changes for a
+ * conversation it is not showing (absent: the shown one).
+ */
+export type ConversationChange = { conversationId?: string } & (
   /** Insert or replace one entry (keyed by id); new ids are appended at the end. */
   | { type: 'entryUpserted'; entry: Entry }
-  /** Streaming: append text to an agent/thought entry. */
+  /** Streaming: append text to an agent/thought/user entry. */
   | { type: 'textAppended'; id: string; text: string }
   | { type: 'entriesCleared' }
   | { type: 'statusChanged'; status: SessionStatus }
-  /** Replace a terminal's view, or append output when `append` is set. */
+  /** Replace a terminal's view. */
   | { type: 'terminalChanged'; terminal: TerminalView }
   | { type: 'terminalAppended'; terminalId: string; text: string; truncated: boolean }
-  | { type: 'agentsChanged'; agents: AgentChoice[]; selectedAgent?: string; presets: AgentPreset[] }
-  | { type: 'followChanged'; followAgent: boolean }
   /** The agent's slash commands, replaced whole. */
   | { type: 'commandsChanged'; commands: CommandView[] }
   /** The session's modes replaced whole; `modes` absent: the agent has none (or no session). */
   | { type: 'modesChanged'; modes?: ModesView }
+  | { type: 'queueChanged'; queue: QueueView }
+  /** The ACP session id or the title changed. */
+  | { type: 'conversationChanged'; sessionId?: string; title: string }
+);
+
+/** Host → webview. */
+export type HostMessage =
+  | { type: 'snapshot'; snapshot: SessionSnapshot }
+  /** Another conversation is shown now (tab switch): replaces the thread, status, queue, … */
+  | { type: 'conversationShown'; conversation: ConversationSnapshot }
+  | ConversationChange
+  /** The open conversations (tabs) and which one is shown. */
+  | { type: 'tabsChanged'; tabs: TabView[]; activeId: string }
+  | { type: 'agentsChanged'; agents: AgentChoice[]; selectedAgent?: string; presets: AgentPreset[] }
+  | { type: 'followChanged'; followAgent: boolean }
   /** Several messages coalesced by the host; applied in order. */
   | { type: 'batch'; messages: HostMessage[] };
 
-/** Webview → host. */
+/**
+ * Webview → host. Commands about one conversation carry its `conversationId` (absent: the shown
+ * one), so a click that races with a tab switch still reaches the conversation it was made in.
+ */
 export type WebviewMessage =
   | { type: 'ready'; protocolVersion: number }
-  | { type: 'prompt'; text: string }
-  | { type: 'cancel' }
-  | { type: 'respondPermission'; requestId: string; optionId: string }
-  | { type: 'newSession' }
-  | { type: 'restart' }
+  | { type: 'prompt'; text: string; conversationId?: string }
+  | { type: 'cancel'; conversationId?: string }
+  | { type: 'respondPermission'; requestId: string; optionId: string; conversationId?: string }
+  | { type: 'newConversation' }
+  | { type: 'selectConversation'; conversationId: string }
+  | { type: 'closeConversation'; conversationId: string }
+  | { type: 'showHistory' }
+  | { type: 'restart'; conversationId?: string }
+  /** Retry after a failure: restart the agent if needed and send the queue. */
+  | { type: 'retry'; conversationId?: string }
+  /** Give up on the agent's lost session: a new one, the transcript stays above. */
+  | { type: 'startFresh'; conversationId?: string }
   | { type: 'selectAgent'; name: string }
   | { type: 'addPreset'; presetId: string }
   | { type: 'openLocation'; path: string; line?: number }
@@ -290,9 +367,17 @@ export type WebviewMessage =
   | { type: 'openTerminal'; terminalId: string }
   | { type: 'openLink'; href: string }
   | { type: 'showLog' }
-  | { type: 'signIn' }
+  | { type: 'signIn'; conversationId?: string }
   /** The user picked a mode; the host asks the agent (`session/set_mode`). */
-  | { type: 'setMode'; modeId: string }
+  | { type: 'setMode'; modeId: string; conversationId?: string }
+  /** Queue editing: change, remove, move (by `offset` places), send now (stops the running turn first). */
+  | { type: 'queueEdit'; itemId: string; text: string; conversationId?: string }
+  | { type: 'queueRemove'; itemId: string; conversationId?: string }
+  | { type: 'queueMove'; itemId: string; offset: number; conversationId?: string }
+  | { type: 'queueSendNow'; itemId: string; conversationId?: string }
+  /** Let a paused queue send again, or drop everything in it. */
+  | { type: 'queueResume'; conversationId?: string }
+  | { type: 'queueClear'; conversationId?: string }
   /** Whether the panel has keyboard focus (permission notifications are for when it has not). */
   | { type: 'focusChanged'; focused: boolean };
 

@@ -5,7 +5,7 @@
  * and reported through `warn`, never thrown. Every change returns the host → webview messages that
  * describe it, so a mirror replaying them always equals `commands()` / `modes()`.
  */
-import type { CommandView, HostMessage, ModesView, ModeView } from '../protocol/messages';
+import type { CommandView, ConversationChange, ModesView, ModeView } from '../protocol/messages';
 import { describe, isAbsent, isRecord, type Warn } from './updateParsing';
 
 /** Caps so a misbehaving agent cannot flood the panel: generous for real agents (Claude Code sends ~30). */
@@ -37,7 +37,7 @@ export class SessionInfo {
    * Applies the `session/update` kinds this class owns. Returns undefined for every other kind,
    * so the caller hands those to the thread reducer.
    */
-  applyUpdate(update: Record<string, unknown>): HostMessage[] | undefined {
+  applyUpdate(update: Record<string, unknown>): ConversationChange[] | undefined {
     switch (update.sessionUpdate) {
       case 'available_commands_update':
         return this.setCommands(update.availableCommands);
@@ -49,7 +49,7 @@ export class SessionInfo {
   }
 
   /** The `modes` of a session/new answer (absent or null: the agent has no modes). */
-  setModes(value: unknown): HostMessage[] {
+  setModes(value: unknown): ConversationChange[] {
     if (isAbsent(value)) return this.replaceModes(undefined);
     if (!isRecord(value)) {
       this.warn(`Ignored session modes that are not an object (got ${describe(value)}).`);
@@ -66,7 +66,7 @@ export class SessionInfo {
   }
 
   /** The agent switched modes (current_mode_update), or confirmed our session/set_mode. */
-  setCurrentMode(modeId: unknown): HostMessage[] {
+  setCurrentMode(modeId: unknown): ConversationChange[] {
     if (typeof modeId !== 'string') {
       this.warn(`Ignored a mode change without a mode id (got ${describe(modeId)}).`);
       return [];
@@ -82,13 +82,13 @@ export class SessionInfo {
   }
 
   /** Tells the panel the modes again unchanged (e.g. after a failed switch, so the picker reverts). */
-  restate(): HostMessage[] {
+  restate(): ConversationChange[] {
     return [this.modesMessage()];
   }
 
   /** A new session or a stopped agent: nothing is known any more. */
-  clear(): HostMessage[] {
-    const messages: HostMessage[] = [];
+  clear(): ConversationChange[] {
+    const messages: ConversationChange[] = [];
     if (this.commandList.length > 0) {
       this.commandList = [];
       messages.push({ type: 'commandsChanged', commands: [] });
@@ -97,7 +97,7 @@ export class SessionInfo {
     return messages;
   }
 
-  private setCommands(value: unknown): HostMessage[] {
+  private setCommands(value: unknown): ConversationChange[] {
     if (!Array.isArray(value)) {
       this.warn(`Ignored an available_commands_update without a command list (got ${describe(value)}).`);
       return [];
@@ -120,12 +120,12 @@ export class SessionInfo {
     return [{ type: 'commandsChanged', commands: this.commands() }];
   }
 
-  private replaceModes(modes: ModesView | undefined): HostMessage[] {
+  private replaceModes(modes: ModesView | undefined): ConversationChange[] {
     this.modeState = modes;
     return [this.modesMessage()];
   }
 
-  private modesMessage(): HostMessage {
+  private modesMessage(): ConversationChange {
     const modes = this.modes();
     return modes === undefined ? { type: 'modesChanged' } : { type: 'modesChanged', modes };
   }

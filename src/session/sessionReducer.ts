@@ -7,9 +7,10 @@
  * position once added; nested arrays/objects of an entry are replaced, never mutated, so the shallow
  * copies handed out stay true snapshots; no tool call is pending/in_progress right after `endTurn`.
  */
-import type { AgentMessageEntry, Entry, ErrorEntry, HostMessage, PermissionView } from '../protocol/messages';
+import type { AgentMessageEntry, ConversationChange, Entry, ErrorEntry, NoticeEntry, PermissionView } from '../protocol/messages';
 import type { PlanEntry, ThoughtEntry, ToolCallEntry, UserEntry } from '../protocol/messages';
-import { isOpenStatus, mergeToolCallFields, newToolCallRecord, toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
+import { isOpenStatus, mergeToolCallFields, newToolCallRecord, restoredRecord, toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
+import { withoutInternalMarkup } from './replayText';
 import { contentBlockToMarkdown, describe, isRecord, isUnrenderedUpdate } from './updateParsing';
 import { parsePermissionOptions, parsePlanItems } from './updateParsing';
 
@@ -47,19 +48,24 @@ export class SessionReducer {
     return this.list.map((entry) => ({ ...entry }));
   }
 
+  /** Number of entries, without copying them. */
+  get size(): number {
+    return this.list.length;
+  }
+
   findToolCall(toolCallId: string): ToolCallEntry | undefined {
     const record = this.toolCalls.get(toolCallId);
     return record === undefined ? undefined : { ...record.entry };
   }
 
   /** The user's prompt from the composer: starts a turn (new plan); agent echoes never extend it. */
-  addUserMessage(text: string): HostMessage[] {
+  addUserMessage(text: string): ConversationChange[] {
     this.plan = undefined;
     return [this.push({ kind: 'user', id: this.newId(), text })];
   }
 
   /** Applies the `params.update` of one `session/update`. Never throws. */
-  applyUpdate(update: unknown): HostMessage[] {
+  applyUpdate(update: unknown): ConversationChange[] {
     return this.guarded(() => this.dispatch(update));
   }
 
@@ -68,7 +74,7 @@ export class SessionReducer {
    * first (the request may be the first mention of the call). A request without a usable toolCallId still
    * gets a card of its own, because the user must be able to answer it.
    */
-  attachPermission(toolCall: unknown, requestId: string, options: unknown): HostMessage[] {
+  attachPermission(toolCall: unknown, requestId: string, options: unknown): ConversationChange[] {
     return this.guarded(() => {
       const fields = isRecord(toolCall) ? toolCall : {};
       let toolCallId = toolCallIdOf(fields.toolCallId);
@@ -76,7 +82,7 @@ export class SessionReducer {
         this.warn(`Permission request ${describe(requestId)} names no toolCallId; shown on a card of its own.`);
         toolCallId = `permission:${requestId}`;
       }
-      const messages: HostMessage[] = [];
+      const messages: ConversationChange[] = [];
       // A requestId reused for another card: the old prompt can no longer be answered, so it is cancelled.
       const formerOwner = this.toolCalls.get(this.permissionOwners.get(requestId) ?? '');
       if (formerOwner !== undefined && formerOwner.entry.toolCallId !== toolCallId) {
@@ -96,7 +102,7 @@ export class SessionReducer {
   }
 
   /** Records the answer given to a permission request (selected option or cancelled). */
-  resolvePermission(requestId: string, state: PermissionView['state']): HostMessage[] {
+  resolvePermission(requestId: string, state: PermissionView['state']): ConversationChange[] {
     const record = this.toolCalls.get(this.permissionOwners.get(requestId) ?? '');
     const permission = record?.entry.permission;
     if (record === undefined || permission === undefined || permission.requestId !== requestId) {
@@ -115,7 +121,7 @@ export class SessionReducer {
    * The prompt turn finished: unfinished tool calls become `cancelled` (no spinner outlives its turn),
    * pending prompts are cancelled, and a turn_end entry shows the stop reason. Later updates still apply.
    */
-  endTurn(stopReason: string): HostMessage[] {
+  endTurn(stopReason: string): ConversationChange[] {
     const messages = this.settleOpenCalls();
     messages.push(this.push({ kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) }));
     this.plan = undefined;
@@ -126,11 +132,40 @@ export class SessionReducer {
    * The user pressed Stop. The spec says the client SHOULD mark unfinished tool calls cancelled right
    * away (and answer pending prompts `cancelled`); updates the agent still sends are applied on top.
    */
-  markCancelling(): HostMessage[] {
+  markCancelling(): ConversationChange[] {
     return this.settleOpenCalls();
   }
 
-  addError(message: string, detail?: string, action?: ErrorEntry['action']): HostMessage[] {
+  addNotice(level: NoticeEntry['level'], message: string): ConversationChange[] {
+    return [this.push({ kind: 'notice', id: this.newId(), level, message })];
+  }
+
+  /**
+   * Shows a stored transcript again (after a restart). Nothing of it is live any more: tool calls
+   * still open and prompts still pending when it was saved are settled, so no spinner or button
+   * outlives the process that owned it. Numbering continues after the highest restored id.
+   */
+  restore(entries: readonly Entry[]): ConversationChange[] {
+    const messages = this.clear();
+    for (const raw of entries) {
+      if (!isRecord(raw) || typeof raw.id !== 'string' || typeof raw.kind !== 'string') continue;
+      const entry = { ...raw } as Entry;
+      const number = /^e(\d+)$/.exec(entry.id);
+      if (number) this.nextEntryNumber = Math.max(this.nextEntryNumber, Number(number[1]) + 1);
+      this.list.push(entry);
+      if (entry.kind === 'tool_call') {
+        const record = restoredRecord(entry);
+        this.toolCalls.set(entry.toolCallId, record);
+        if (isOpenStatus(entry.status)) this.openCalls.add(entry.toolCallId);
+        if (entry.permission?.state.kind === 'pending') this.pendingPermissionCards.add(entry.toolCallId);
+      }
+    }
+    this.settleOpenCalls();
+    for (const entry of this.list) messages.push(this.upserted(entry));
+    return messages;
+  }
+
+  addError(message: string, detail?: string, action?: ErrorEntry['action']): ConversationChange[] {
     const entry: ErrorEntry = { kind: 'error', id: this.newId(), message };
     if (detail !== undefined) entry.detail = detail;
     if (action !== undefined) entry.action = action;
@@ -138,7 +173,7 @@ export class SessionReducer {
   }
 
   /** A new session: the thread empties. Entry numbering continues so no id is ever reused. */
-  clear(): HostMessage[] {
+  clear(): ConversationChange[] {
     this.list.length = 0;
     this.toolCalls.clear();
     this.openCalls.clear();
@@ -149,7 +184,7 @@ export class SessionReducer {
     return [{ type: 'entriesCleared' }];
   }
 
-  private dispatch(update: unknown): HostMessage[] {
+  private dispatch(update: unknown): ConversationChange[] {
     if (!isRecord(update)) {
       this.warn(`Ignored a session update that is not an object (got ${describe(update)}).`);
       return [];
@@ -178,8 +213,10 @@ export class SessionReducer {
    * Streams a chunk into the last entry when it is the same kind of text (and, when the agent sends
    * messageIds, the same message); otherwise starts a new entry. O(chunk): only the chunk is sent.
    */
-  private appendChunk(kind: TextEntry['kind'], update: Record<string, unknown>): HostMessage[] {
-    const text = contentBlockToMarkdown(update.content, this.warn);
+  private appendChunk(kind: TextEntry['kind'], update: Record<string, unknown>): ConversationChange[] {
+    const raw = contentBlockToMarkdown(update.content, this.warn);
+    // A user chunk comes from a replayed history (session/load): agents leave internal markup in it.
+    const text = kind === 'user' && raw !== undefined ? withoutInternalMarkup(raw) : raw;
     if (text === undefined || text.length === 0) return [];
     const messageId = typeof update.messageId === 'string' ? update.messageId : undefined;
     const target = this.streamTarget;
@@ -193,12 +230,14 @@ export class SessionReducer {
       return [{ type: 'textAppended', id: target.entry.id, text }];
     }
     const entry: TextEntry = { kind, id: this.newId(), text };
+    // A replayed user message starts a turn, like one from the composer: a new plan follows.
+    if (kind === 'user') this.plan = undefined;
     const message = this.push(entry);
     this.streamTarget = messageId === undefined ? { entry } : { entry, messageId };
     return [message];
   }
 
-  private applyPlan(value: unknown): HostMessage[] {
+  private applyPlan(value: unknown): ConversationChange[] {
     const items = parsePlanItems(value, this.warn);
     if (items === undefined) return [];
     if (this.plan !== undefined) {
@@ -211,7 +250,7 @@ export class SessionReducer {
     return [message];
   }
 
-  private applyToolCall(update: Record<string, unknown>): HostMessage[] {
+  private applyToolCall(update: Record<string, unknown>): ConversationChange[] {
     const toolCallId = toolCallIdOf(update.toolCallId);
     if (toolCallId === undefined) {
       this.warn(`Ignored a ${describe(update.sessionUpdate)} without a toolCallId (got ${describe(update.toolCallId)}).`);
@@ -237,7 +276,7 @@ export class SessionReducer {
   }
 
   /** Every open tool call → cancelled, every pending prompt → cancelled; one upsert per changed card. */
-  private settleOpenCalls(): HostMessage[] {
+  private settleOpenCalls(): ConversationChange[] {
     const changed = new Set<string>(this.openCalls);
     for (const toolCallId of this.openCalls) {
       const record = this.toolCalls.get(toolCallId);
@@ -249,7 +288,7 @@ export class SessionReducer {
       if (record !== undefined && this.cancelPendingPermission(record)) changed.add(toolCallId);
     }
     this.pendingPermissionCards.clear();
-    const messages: HostMessage[] = [];
+    const messages: ConversationChange[] = [];
     for (const toolCallId of changed) {
       const record = this.toolCalls.get(toolCallId);
       if (record !== undefined) messages.push(this.upserted(record.entry));
@@ -267,18 +306,18 @@ export class SessionReducer {
   }
 
   /** Appends a new entry at the end of the thread; text streaming restarts after it. */
-  private push(entry: Entry): HostMessage {
+  private push(entry: Entry): ConversationChange {
     this.list.push(entry);
     this.streamTarget = undefined;
     return this.upserted(entry);
   }
 
-  private upserted(entry: Entry): HostMessage {
+  private upserted(entry: Entry): ConversationChange {
     return { type: 'entryUpserted', entry: { ...entry } };
   }
 
   /** Untrusted input must never throw into the connection's handlers; a bug is logged instead. */
-  private guarded(run: () => HostMessage[]): HostMessage[] {
+  private guarded(run: () => ConversationChange[]): ConversationChange[] {
     try {
       return run();
     } catch (error) {

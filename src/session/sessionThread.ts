@@ -1,6 +1,5 @@
-import type { Entry, HostMessage, TerminalView } from '../protocol/messages';
+import type { Entry, ConversationChange, TerminalView } from '../protocol/messages';
 import type { IDisposable } from '../util/disposable';
-import { SessionInfo } from './sessionInfo';
 import { SessionReducer } from './sessionReducer';
 import { terminalMetaEvents, TerminalViews, type TerminalViewEvent } from './terminalViews';
 
@@ -8,34 +7,26 @@ export interface SessionThreadOptions {
   isInWorkspace(path: string): boolean;
   warn(text: string): void;
   /** Delivers the keyed changes, in order. */
-  emit(messages: HostMessage[]): void;
+  emit(messages: ConversationChange[]): void;
   /** Follow-along: reveal a file an update points at. */
   follow(path: string, line: number | undefined): void;
 }
 
 /**
- * What the panel shows of a session: the entries (one reducer), the terminals' output, and the
- * session's commands and modes. It outlives agent processes, so a crash or restart keeps the thread.
- * The agent lifecycle (AgentSession) feeds it updates and events; it answers with keyed changes.
+ * What the panel shows of a conversation: the entries (one reducer) and the terminals' output. It
+ * outlives agent processes and sessions, so a crash, a restart or a restore keeps the thread. The
+ * conversation feeds it updates and terminal events; it answers with keyed changes.
  */
 export class SessionThread {
   readonly reducer: SessionReducer;
   readonly terminals = new TerminalViews();
-  /** Slash commands and modes: they belong to the ACP session and are cleared with it. */
-  readonly info: SessionInfo;
 
   constructor(private readonly opts: SessionThreadOptions) {
     this.reducer = new SessionReducer({ isInWorkspace: (p) => opts.isInWorkspace(p), warn: (t) => opts.warn(t) });
-    this.info = new SessionInfo((t) => opts.warn(t));
   }
 
-  /** One `session/update`, already checked to belong to the current session. */
+  /** One `session/update` for the thread (commands and modes are the session's, not the thread's). */
   applyUpdate(update: Record<string, unknown>): void {
-    const info = this.info.applyUpdate(update);
-    if (info !== undefined) {
-      this.opts.emit(info);
-      return;
-    }
     this.opts.emit(this.reducer.applyUpdate(update));
     // Output of commands the agent ran itself, carried in `_meta` (see terminalMetaEvents). The
     // title is looked up only when a terminal has to be created: this runs for every streamed chunk.
@@ -53,6 +44,20 @@ export class SessionThread {
   clear(): void {
     this.opts.emit(this.reducer.clear());
     this.terminals.clear();
+  }
+
+  /** Shows a stored transcript (entries settled: nothing in it is live). */
+  restore(entries: readonly Entry[], terminals: Record<string, TerminalView>): void {
+    this.opts.emit(this.terminals.restore(terminals));
+    this.opts.emit(this.reducer.restore(entries));
+  }
+
+  /** Everything the panel needs to show this thread from scratch (after it replaced another). */
+  restate(): ConversationChange[] {
+    const messages: ConversationChange[] = [{ type: 'entriesCleared' }];
+    for (const terminal of Object.values(this.terminals.all())) messages.push({ type: 'terminalChanged', terminal });
+    for (const entry of this.reducer.entries()) messages.push({ type: 'entryUpserted', entry });
+    return messages;
   }
 
   entries(): Entry[] {

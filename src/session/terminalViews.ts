@@ -1,4 +1,4 @@
-import { TERMINAL_VIEW_LIMIT_CHARS, type HostMessage, type TerminalView } from '../protocol/messages';
+import { TERMINAL_VIEW_LIMIT_CHARS, type ConversationChange, type TerminalView } from '../protocol/messages';
 import { Emitter, type IDisposable } from '../util/disposable';
 
 /** Events from the terminal manager, as far as the view cares. */
@@ -29,7 +29,7 @@ export class TerminalViews {
   private readonly states = new Map<string, TerminalState>();
   private readonly appended = new Emitter<{ terminalId: string; text: string }>();
 
-  apply(event: TerminalViewEvent): HostMessage | undefined {
+  apply(event: TerminalViewEvent): ConversationChange | undefined {
     switch (event.kind) {
       case 'created': {
         const state: TerminalState = { terminalId: event.terminalId, command: event.command, chunks: [], length: 0, truncated: false };
@@ -73,6 +73,26 @@ export class TerminalViews {
 
   clear(): void {
     this.states.clear();
+  }
+
+  /** Terminals of a stored transcript: their output as it was saved, nothing running any more. */
+  restore(views: Record<string, TerminalView>): ConversationChange[] {
+    this.states.clear();
+    const messages: ConversationChange[] = [];
+    for (const [terminalId, view] of Object.entries(views)) {
+      if (typeof view !== 'object' || view === null || typeof view.output !== 'string') continue;
+      const state: TerminalState = {
+        terminalId,
+        command: typeof view.command === 'string' ? view.command : '',
+        chunks: [view.output.slice(-VIEW_LIMIT_CHARS)],
+        length: Math.min(view.output.length, VIEW_LIMIT_CHARS),
+        truncated: view.truncated === true || view.output.length > VIEW_LIMIT_CHARS,
+        exit: view.exit,
+      };
+      this.states.set(terminalId, state);
+      messages.push({ type: 'terminalChanged', terminal: toView(state) });
+    }
+    return messages;
   }
 
   onAppend(listener: (terminalId: string, text: string) => void): IDisposable {

@@ -99,3 +99,11 @@ export function mergeToolCallFields(record: ToolCallRecord, fields: Record<strin
   // Re-inferred on every update: a later title ("Edit" → "Edit a.ts") or kind may name the tool.
   entry.toolKind = inferToolKind(record.agentKind, entry.title, record.rawInputValue);
 }
+
+/**
+ * A card rebuilt from a stored entry. Its kind stays as shown (the agent's raw kind and input are
+ * not stored), so a later update that sharpens the title may re-infer it from the title alone.
+ */
+export function restoredRecord(entry: ToolCallEntry): ToolCallRecord {
+  return { entry, agentKind: entry.toolKind, rawInputValue: undefined };
+}

@@ -47,13 +47,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           this.ready = false;
           this.focused = false;
         }
+        this.host.visibilityChanged(view.visible);
       }),
     ];
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
       if (this.view === view) this.view = undefined;
       this.ready = false;
+      this.host.visibilityChanged(false);
     });
+    this.host.visibilityChanged(view.visible);
   }
 
   isVisible(): boolean {
@@ -76,9 +79,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       return;
     }
     if (message.type === 'ready') {
-      this.ready = true;
+      this.ready = false;
       this.poster.discard();
-      void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
+      // The stored conversations load on the first ready; the snapshot then carries everything so far.
+      void this.host
+        .init()
+        .catch((err) => void vscode.window.showErrorMessage(`Tandem could not load its conversations: ${errorMessage(err)}`))
+        .then(() => {
+          this.ready = true;
+          void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
+        });
     }
     this.host.handle(message).catch((err) => {
       void vscode.window.showErrorMessage(`Tandem: ${errorMessage(err)}`);

@@ -2,6 +2,12 @@ import type { WebviewMessage } from '../protocol/messages';
 
 const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
   prompt: ['text'],
+  selectConversation: ['conversationId'],
+  closeConversation: ['conversationId'],
+  queueEdit: ['itemId', 'text'],
+  queueRemove: ['itemId'],
+  queueMove: ['itemId'],
+  queueSendNow: ['itemId'],
   respondPermission: ['requestId', 'optionId'],
   selectAgent: ['name'],
   addPreset: ['presetId'],
@@ -13,8 +19,10 @@ const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
 };
 
 const TYPES = new Set<string>([
-  'ready', 'prompt', 'cancel', 'respondPermission', 'newSession', 'restart', 'selectAgent', 'addPreset',
-  'openLocation', 'openDiff', 'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode',
+  'ready', 'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation',
+  'showHistory', 'restart', 'retry', 'startFresh', 'selectAgent', 'addPreset', 'openLocation', 'openDiff',
+  'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode', 'queueEdit', 'queueRemove',
+  'queueMove', 'queueSendNow', 'queueResume', 'queueClear',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */
@@ -22,6 +30,10 @@ export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
   if (typeof raw !== 'object' || raw === null) return false;
   const type = (raw as { type?: unknown }).type;
   if (typeof type !== 'string' || !TYPES.has(type)) return false;
+  const record = raw as Record<string, unknown>;
   const fields = STRING_FIELDS[type as WebviewMessage['type']] ?? [];
-  return fields.every((f) => typeof (raw as Record<string, unknown>)[f] === 'string');
+  if (!fields.every((f) => typeof record[f] === 'string')) return false;
+  // Optional everywhere it appears: when present it must be a string.
+  if (record.conversationId !== undefined && typeof record.conversationId !== 'string') return false;
+  return type !== 'queueMove' || Number.isInteger(record.offset);
 }

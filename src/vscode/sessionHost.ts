@@ -1,20 +1,23 @@
 import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
 import type { HostMessage, SessionSnapshot, SessionStatus, WebviewMessage } from '../protocol/messages';
 import { assertNever, PROTOCOL_VERSION } from '../protocol/messages';
-import { AgentSession } from '../session/agentSession';
+import type { Conversation } from '../session/conversation';
+import { ConversationManager } from '../session/conversationManager';
+import { ConversationStore } from '../session/conversationStore';
+import { isConversationCommand, runConversationCommand } from '../session/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
-import type { AgentLaunchConfig } from '../acp/agentProcess';
-import { AGENT_PRESETS, AgentSettings, type ResolvedAgent } from './agentSettings';
+import { AGENT_PRESETS, AgentSettings } from './agentSettings';
 import { DiffEditor } from './diffEditor';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
+import { showHistory, type AgentSessionItem } from './historyPicker';
+import { LinkOpener } from './linkOpener';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
-import { errorMessage } from '../util/errors';
 
 /** What the host asks of the chat view (kept as an interface so the host does not own the view). */
 export interface ChatSurface {
@@ -24,8 +27,8 @@ export interface ChatSurface {
 }
 
 /**
- * The editor side of a Tandem session: picks the agent from settings, respects workspace trust,
- * creates the AgentSession with editor-aware file access and follow-along, and routes webview commands.
+ * The editor side of Tandem: settings, workspace trust, storage and editor-aware file access around
+ * the ConversationManager (the vscode-free core), and the routing of panel commands to it.
  */
 export class SessionHost extends Disposable {
   private readonly settings: AgentSettings;
@@ -33,10 +36,10 @@ export class SessionHost extends Disposable {
   private readonly diffs = this.register(new DiffEditor());
   private readonly mirror = this.register(new TerminalMirror());
   private readonly policy: PathPolicy;
+  private readonly links: LinkOpener;
   private readonly changes = this.register(new Emitter<HostMessage>());
   readonly onMessage = this.changes.event;
-  private session: AgentSession | undefined;
-  private selectedAgent: string | undefined;
+  readonly manager: ConversationManager;
   private surface: ChatSurface | undefined;
 
   constructor(
@@ -49,122 +52,92 @@ export class SessionHost extends Disposable {
     this.policy = new PathPolicy({
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       allowOutside: () => vscode.workspace.getConfiguration('tandem').get<boolean>('allowFileAccessOutsideWorkspace') === true,
-      askOutside: (path, op) => askOutsideWorkspace(path, op),
+      askOutside: (file, op) => askOutsideWorkspace(file, op),
     });
-    this.selectedAgent = this.settings.defaultAgentName();
+    this.links = new LinkOpener(this.policy, this.follow, log, () => this.cwd());
+    // Per workspace (storageUri); a window without a folder keeps its conversations in global storage.
+    const storage = context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-folder');
+    const store = this.register(new ConversationStore({ dir: storage.fsPath, warn: (text) => this.reportStorage(text) }));
+    this.manager = this.register(
+      new ConversationManager({
+        agents: { launchConfig: (name) => this.launchConfig(name), defaultName: () => this.settings.defaultAgentName() },
+        store,
+        cwd: this.cwd(),
+        log,
+        clientInfo: { name: 'tandem', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+        files: new EditorFileAccess(),
+        policy: this.policy,
+        blocked: (): SessionStatus | undefined => (vscode.workspace.isTrusted ? undefined : { kind: 'untrusted' }),
+        follow: (file, line) => this.follow.reveal(file, line),
+        onPermissionRequested: (conversation, info) => this.notifyPermission(conversation, info.requestId, info.title, info.options),
+      }),
+    );
+    this.register(this.manager.onMessage((m) => this.changes.fire(m)));
+    this.updateSecrets();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)));
-    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.ensureStarted()));
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.manager.unblocked()));
   }
 
   attach(surface: ChatSurface): void {
     this.surface = surface;
   }
 
+  /** Loads the stored conversations (once); the snapshot is complete afterwards. */
+  init(): Promise<void> {
+    return this.manager.init();
+  }
+
   snapshot(): SessionSnapshot {
-    const parts = this.session?.snapshotParts();
+    const active = this.manager.active;
+    const conversation = active?.snapshot() ?? { conversationId: '', title: '', status: { kind: 'no_agent' as const }, entries: [], terminals: {} };
     return {
+      ...conversation,
       protocolVersion: PROTOCOL_VERSION,
-      status: parts?.status ?? this.idleStatus(),
-      entries: parts?.entries ?? [],
-      terminals: parts?.terminals ?? {},
       agents: this.settings.choices(),
-      selectedAgent: this.selectedAgent,
+      selectedAgent: active?.agentName || this.settings.defaultAgentName(),
       presets: this.settings.presets(),
       followAgent: this.followEnabled(),
-      commands: parts?.commands ?? [],
-      modes: parts?.modes,
+      tabs: this.manager.tabs(),
     };
   }
 
-  /** Starts the selected agent once the panel is shown, unless trust or configuration prevent it. */
-  ensureStarted(): void {
-    if (this.session || !vscode.workspace.isTrusted) {
-      if (!vscode.workspace.isTrusted) this.changes.fire({ type: 'statusChanged', status: { kind: 'untrusted' } });
-      return;
-    }
-    const agent = this.settings.find(this.selectedAgent);
-    if (!agent) {
-      this.changes.fire({ type: 'statusChanged', status: { kind: 'no_agent' } });
-      return;
-    }
-    this.log.info(`Starting ${agent.name}: ${[agent.command, ...agent.args].join(' ')}`);
-    const session = new AgentSession({
-      agent: this.launchConfig(agent),
-      log: this.log,
-      clientInfo: { name: 'tandem', version: String(this.context.extension.packageJSON.version ?? '0.0.0') },
-      files: new EditorFileAccess(),
-      policy: this.policy,
-      follow: (path, line) => this.follow.reveal(path, line),
-      onPermissionRequested: (info) => this.notifyPermission(info.requestId, info.title, info.options),
-    });
-    this.session = session;
-    session.onMessage((m) => this.changes.fire(m));
-    void session.start();
+  /** The panel came into view or went out of it (badges and notifications depend on it). */
+  visibilityChanged(visible: boolean): void {
+    this.manager.setVisible(visible);
   }
 
   async handle(message: WebviewMessage): Promise<void> {
+    if (isConversationCommand(message)) return runConversationCommand(this.manager, message, (text) => this.log.warn(text));
+    const active = this.manager.active;
     switch (message.type) {
       case 'ready':
         if (message.protocolVersion !== PROTOCOL_VERSION) this.log.warn('The panel and the extension disagree on the protocol version; reload the window.');
-        this.ensureStarted();
         return;
-      case 'prompt':
-        if (!this.session) this.ensureStarted();
-        // Sending after a crash restarts the agent first, so the message is not lost.
-        if (this.session?.status.kind === 'stopped') await this.restart();
-        await this.session?.prompt(message.text);
-        return;
-      case 'cancel':
-        this.session?.cancel();
-        return;
-      case 'respondPermission':
-        this.session?.respondPermission(message.requestId, message.optionId);
-        return;
-      case 'newSession':
-        if (this.session) await this.session.newSession();
-        else this.ensureStarted();
-        return;
-      case 'restart':
-        await this.restart();
+      case 'showHistory':
+        await this.showHistory();
         return;
       case 'selectAgent':
-        await this.selectAgent(message.name);
+        if (this.settings.find(message.name)) await this.manager.selectAgent(message.name);
         return;
-      case 'addPreset': {
-        // Select first: writing the settings fires the configuration listener, which starts the
-        // selected agent. Selecting afterwards started the first configured agent and then
-        // replaced it, racing with whatever the user picked meanwhile.
-        const name = AGENT_PRESETS.find((p) => p.id === message.presetId)?.name;
-        if (!name) return;
-        this.disposeSession();
-        this.changes.fire({ type: 'entriesCleared' });
-        this.selectedAgent = name;
-        await this.settings.addPreset(message.presetId);
-        if (this.selectedAgent === name && this.session?.agentName !== name) await this.selectAgent(name);
+      case 'addPreset':
+        await this.addPreset(message.presetId);
         return;
-      }
       case 'openLocation':
-        await this.openLocation(message.path, message.line);
+        await this.links.openLocation(message.path, message.line);
         return;
       case 'openDiff': {
-        const diff = this.session?.view.findDiff(message.entryId, message.index);
+        const diff = active?.thread.findDiff(message.entryId, message.index);
         if (diff) await this.diffs.open(diff);
         return;
       }
       case 'openTerminal':
-        if (this.session) this.mirror.show(this.session, message.terminalId);
+        if (active) this.mirror.show(active.thread, message.terminalId);
         return;
       case 'openLink':
-        await this.openLink(message.href);
+        await this.links.openLink(message.href);
         return;
       case 'showLog':
         this.log.showProtocol();
-        return;
-      case 'signIn':
-        await this.session?.signIn();
-        return;
-      case 'setMode':
-        await this.session?.setMode(message.modeId);
         return;
       case 'focusChanged':
         // Tracked by the view itself (ChatSurface.isVisible).
@@ -174,136 +147,142 @@ export class SessionHost extends Disposable {
     }
   }
 
+  // --- commands ---------------------------------------------------------------------------------
+
   stop(): void {
-    this.session?.cancel();
+    this.manager.active?.turns.cancel();
   }
 
   async restart(): Promise<void> {
-    if (!this.session) return this.ensureStarted();
-    // Settings may have changed since the start (the usual fix for "command not found").
-    const agent = this.settings.find(this.session.agentName);
-    if (agent) this.session.updateAgent(this.launchConfig(agent));
-    await this.session.restart();
+    await this.manager.restart();
   }
 
-  private launchConfig(agent: ResolvedAgent): AgentLaunchConfig {
-    this.log.setSecrets(Object.values(agent.env));
-    return { ...agent, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir() };
+  async newConversation(): Promise<void> {
+    await this.init();
+    this.manager.newConversation(this.manager.active?.agentName || undefined);
+    this.surface?.reveal();
   }
 
-  async newSession(): Promise<void> {
-    await this.handle({ type: 'newSession' });
+  async closeConversation(): Promise<void> {
+    const active = this.manager.active;
+    if (active) await this.manager.close(active.id);
   }
 
-  /** Switches agents: the old process is stopped and the thread starts fresh. */
-  async selectAgent(name: string): Promise<void> {
-    if (!this.settings.find(name)) return;
-    this.selectedAgent = name;
-    this.disposeSession();
-    this.changes.fire({ type: 'entriesCleared' });
-    this.fireAgents();
-    this.ensureStarted();
+  /** Ctrl+PageDown-like switching from the keyboard: the next (or previous) tab, wrapping. */
+  cycleConversation(step: 1 | -1): void {
+    const tabs = this.manager.tabs();
+    const index = tabs.findIndex((t) => t.id === this.manager.active?.id);
+    const next = tabs[(index + step + tabs.length) % tabs.length];
+    if (next) this.manager.show(next.id);
+  }
+
+  async showHistory(): Promise<void> {
+    await this.init();
+    await showHistory(this.manager, () => this.listAgentSessions());
+    this.surface?.reveal();
   }
 
   async pickAgent(): Promise<void> {
+    const current = this.manager.active?.agentName;
     const picked = await vscode.window.showQuickPick(
-      this.settings.choices().map((c) => ({ label: c.name, description: c.commandLine, picked: c.name === this.selectedAgent })),
+      this.settings.choices().map((c) => ({ label: c.name, description: c.commandLine, picked: c.name === current })),
       { placeHolder: 'Select the ACP agent to chat with' },
     );
-    if (picked) await this.selectAgent(picked.label);
+    if (picked) await this.manager.selectAgent(picked.label);
   }
 
   async toggleFollow(): Promise<void> {
     await vscode.workspace.getConfiguration('tandem').update('followAgent', !this.followEnabled(), vscode.ConfigurationTarget.Global);
   }
 
-  private followEnabled(): boolean {
-    return vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent') !== false;
+  override dispose(): void {
+    this.manager.flushSync();
+    super.dispose();
   }
 
-  private idleStatus(): SessionStatus {
-    if (!vscode.workspace.isTrusted) return { kind: 'untrusted' };
-    const name = this.selectedAgent;
-    return name && this.settings.find(name) ? { kind: 'starting', agentName: name } : { kind: 'no_agent' };
+  // --- internals --------------------------------------------------------------------------------
+
+  private cwd(): string {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  }
+
+  private launchConfig(name: string): AgentLaunchConfig | undefined {
+    const agent = this.settings.find(name);
+    return agent ? { ...agent, cwd: this.cwd() } : undefined;
+  }
+
+  /** Every configured agent's env values are masked in the logs (several agents may run at once). */
+  private updateSecrets(): void {
+    this.log.setSecrets(this.settings.all().flatMap((a) => Object.values(a.env)));
+  }
+
+  /** Sessions the running agents know for this folder (`session/list`), for the history. */
+  private async listAgentSessions(): Promise<AgentSessionItem[]> {
+    const names = new Set(this.manager.all().map((c) => c.meta.agentName).filter((n) => n !== ''));
+    const lists = await Promise.all(
+      [...names].map(async (agentName) => {
+        const runtime = this.manager.runtimeFor(agentName);
+        if (!runtime) return [];
+        await runtime.start();
+        if (!runtime.sessionSupport.list) return [];
+        const sessions = await runtime.listSessions(this.cwd());
+        return sessions.map((s) => ({ agentName, sessionId: s.sessionId, title: s.title ?? undefined, updatedAt: s.updatedAt ? Date.parse(s.updatedAt) || undefined : undefined }));
+      }),
+    );
+    return lists.flat();
+  }
+
+  private async addPreset(presetId: string): Promise<void> {
+    const name = AGENT_PRESETS.find((p) => p.id === presetId)?.name;
+    if (!name) return;
+    // The settings listener must not start another agent while the preset is being written.
+    this.addingPreset = true;
+    try {
+      await this.settings.addPreset(presetId);
+    } finally {
+      this.addingPreset = false;
+    }
+    this.fireAgents();
+    await this.manager.selectAgent(name);
+  }
+
+  private addingPreset = false;
+
+  private followEnabled(): boolean {
+    return vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent') !== false;
   }
 
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (e.affectsConfiguration('tandem.followAgent')) this.changes.fire({ type: 'followChanged', followAgent: this.followEnabled() });
     if (e.affectsConfiguration('tandem.agents') || e.affectsConfiguration('tandem.defaultAgent')) {
-      if (!this.selectedAgent || !this.settings.find(this.selectedAgent)) this.selectedAgent = this.settings.defaultAgentName();
+      this.updateSecrets();
       this.fireAgents();
-      if (!this.session) this.ensureStarted();
+      if (!this.addingPreset) this.manager.agentsChanged();
     }
   }
 
   private fireAgents(): void {
-    this.changes.fire({ type: 'agentsChanged', agents: this.settings.choices(), selectedAgent: this.selectedAgent, presets: this.settings.presets() });
+    const selectedAgent = this.manager.active?.agentName || this.settings.defaultAgentName();
+    this.changes.fire({ type: 'agentsChanged', agents: this.settings.choices(), selectedAgent, presets: this.settings.presets() });
   }
 
-  private async openLocation(path: string, line: number | undefined): Promise<void> {
-    if (!this.policy.isInWorkspace(path)) {
-      const choice = await vscode.window.showWarningMessage(`${path} is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
-      if (choice !== 'Open') return;
-    }
-    try {
-      await this.follow.open(path, line, true);
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem could not open ${path}: ${errorMessage(err)}`);
-    }
+  private reportStorage(text: string): void {
+    this.log.warn(text);
+    void vscode.window.showWarningMessage(`Tandem: ${text}`);
   }
 
-  private async openLink(href: string): Promise<void> {
-    // Agents link files by relative or absolute path ("src/app.ts#L10"): resolve those against the
-    // session's folder rather than treating them as URLs.
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#')) {
-      const [pathPart, fragment = ''] = href.split('#', 2);
-      const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
-      return this.openLocation(path.resolve(base, safeDecode(pathPart)), lineFromFragment(fragment));
-    }
-    let uri: vscode.Uri;
-    try {
-      uri = vscode.Uri.parse(href, true);
-    } catch {
-      return;
-    }
-    if (uri.scheme === 'file') return this.openLocation(uri.fsPath, lineFromFragment(uri.fragment));
-    if (uri.scheme === 'http' || uri.scheme === 'https' || uri.scheme === 'mailto') {
-      await vscode.env.openExternal(uri);
-      return;
-    }
-    this.log.warn(`Link with scheme "${uri.scheme}" not opened: ${href}`);
-  }
-
-  private notifyPermission(requestId: string, title: string, options: { optionId: string; name: string }[]): void {
-    if (this.surface?.isVisible()) return;
+  private notifyPermission(conversation: Conversation, requestId: string, title: string, options: Array<{ optionId: string; name: string }>): void {
+    if (this.surface?.isVisible() && conversation === this.manager.active) return;
+    const where = this.manager.tabs().length > 1 ? ` in "${conversation.meta.title}"` : '';
     const labels = options.slice(0, 3).map((o) => o.name);
-    void vscode.window.showInformationMessage(`${this.selectedAgent ?? 'The agent'} asks permission: ${title}`, ...labels, 'Show Panel').then((choice) => {
-      if (choice === 'Show Panel') this.surface?.reveal();
+    void vscode.window.showInformationMessage(`${conversation.agentName} asks permission${where}: ${title}`, ...labels, 'Show Panel').then((choice) => {
+      if (choice === 'Show Panel') {
+        this.manager.show(conversation.id);
+        this.surface?.reveal();
+      }
       const option = options.find((o) => o.name === choice);
-      if (option) this.session?.respondPermission(requestId, option.optionId);
+      if (option) conversation.link.respondPermission(requestId, option.optionId);
     });
   }
-
-  private disposeSession(): void {
-    this.session?.dispose();
-    this.session = undefined;
-  }
-
-  override dispose(): void {
-    this.disposeSession();
-    super.dispose();
-  }
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-function lineFromFragment(fragment: string): number | undefined {
-  const match = /^L?(\d+)/.exec(fragment);
-  return match ? Number(match[1]) : undefined;
-}

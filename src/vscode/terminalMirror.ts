@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentSession } from '../session/agentSession';
+import type { SessionThread } from '../session/sessionThread';
 import type { IDisposable } from '../util/disposable';
 
 /**
@@ -9,8 +9,8 @@ import type { IDisposable } from '../util/disposable';
 export class TerminalMirror implements IDisposable {
   private readonly open = new Set<vscode.Terminal>();
 
-  show(session: AgentSession, terminalId: string): void {
-    const view = session.view.terminalView(terminalId);
+  show(thread: Pick<SessionThread, 'terminalView' | 'onTerminalOutput'>, terminalId: string): void {
+    const view = thread.terminalView(terminalId);
     if (!view) {
       void vscode.window.showWarningMessage('That terminal is not known to Tandem (the agent may have run the command itself).');
       return;
@@ -23,7 +23,7 @@ export class TerminalMirror implements IDisposable {
       open: () => {
         writeEmitter.fire(`\x1b[2m$ ${view.command}\x1b[0m\r\n`);
         writeEmitter.fire(toTerminal(view.output));
-        subscription = session.view.onTerminalOutput((id, text) => {
+        subscription = thread.onTerminalOutput((id, text) => {
           if (id === terminalId) writeEmitter.fire(toTerminal(text));
         });
       },

@@ -2,13 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentSession } from '../../src/session/agentSession';
-import { scriptedSession } from '../support/scriptedSession';
+import { scriptedSession, type TestSession } from '../support/scriptedSession';
 
 export { repoRoot, scriptedAgentJs } from '../support/scriptedSession';
 
 export interface ScriptedSession {
-  session: AgentSession;
+  session: TestSession;
   dir: string;
   scriptPath: string;
   dispose(): void;

@@ -10,7 +10,8 @@
 import type { Page } from 'playwright-core';
 import type { HostMessage, SessionSnapshot, WebviewMessage } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
-import type { AgentSession } from '../../src/session/agentSession';
+import { isConversationCommand, runConversationCommand } from '../../src/session/panelCommands';
+import type { TestSession } from './scriptedSession';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
@@ -60,24 +61,21 @@ const HOOK = `(() => {
   Object.defineProperty(window, '__posted', { configurable: true, get: () => current, set: (v) => { current = wrap(v); } });
 })()`;
 
-export function sessionSnapshot(session: AgentSession, extra: OpenPanelOptions['snapshot'] = {}): SessionSnapshot {
-  const parts = session.snapshotParts();
+/** What SessionHost.snapshot() sends: the shown conversation plus the header's parts. */
+export function sessionSnapshot(session: TestSession, extra: OpenPanelOptions['snapshot'] = {}): SessionSnapshot {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agents: [{ name: session.agentName, commandLine: session.agentName, builtIn: false }],
     selectedAgent: session.agentName,
     presets: [],
     followAgent: true,
+    tabs: session.manager.tabs(),
     ...extra,
-    status: parts.status,
-    entries: parts.entries,
-    terminals: parts.terminals,
-    commands: parts.commands,
-    modes: parts.modes,
+    ...session.snapshotParts(),
   };
 }
 
-export async function openPanel(session: AgentSession, options: OpenPanelOptions = {}): Promise<PanelBridge> {
+export async function openPanel(session: TestSession, options: OpenPanelOptions = {}): Promise<PanelBridge> {
   const ownHarness = !options.harness;
   const harness = options.harness ?? (await launchHarness());
   const panel = await harness.open({ width: options.width, height: options.height });
@@ -117,27 +115,19 @@ export async function openPanel(session: AgentSession, options: OpenPanelOptions
     posted.push(message);
     switch (message.type) {
       case 'ready':
-        ready = true;
+        // As ChatViewProvider: the stored conversations load first, then the snapshot carries all.
+        ready = false;
         poster.discard();
-        snapshots++;
-        post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
+        run(async () => {
+          await session.manager.init();
+          ready = true;
+          snapshots++;
+          post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
+        });
         return;
-      case 'prompt':
-        return run(() => session.prompt(message.text));
-      case 'cancel':
-        return run(() => session.cancel());
-      case 'respondPermission':
-        return run(() => session.respondPermission(message.requestId, message.optionId));
-      case 'newSession':
-        return run(() => session.newSession());
-      case 'restart':
-        return run(() => session.restart());
-      case 'signIn':
-        return run(() => session.signIn());
-      case 'setMode':
-        return run(() => session.setMode(message.modeId));
       default:
-        // Editor-side commands (open a diff, a link, the log, …) have no session method: recorded only.
+        // Editor-side commands (open a diff, a link, the log, …) have no core method: recorded only.
+        if (isConversationCommand(message)) run(() => runConversationCommand(session.manager, message, () => undefined));
         return;
     }
   };

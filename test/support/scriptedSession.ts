@@ -1,14 +1,19 @@
 /**
- * A real AgentSession over the scripted agent process (out/fixtures/scriptedAgent.js), with plain
- * Node file access and a workspace policy rooted at `dir`: the one way tests build a session.
+ * A real conversation over the scripted agent process (out/fixtures/scriptedAgent.js), with plain
+ * Node file access and a workspace policy rooted at `dir`: the one way tests build a session. The
+ * core's ConversationManager runs as in the extension (one agent "Scripted"), optionally with a
+ * real ConversationStore; `TestSession` gives tests the shapes they assert on.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
-import type { HostMessage } from '../../src/protocol/messages';
-import { AgentSession } from '../../src/session/agentSession';
+import type { ConversationSnapshot, HostMessage, SessionStatus } from '../../src/protocol/messages';
+import type { Conversation } from '../../src/session/conversation';
+import { ConversationManager } from '../../src/session/conversationManager';
+import type { ConversationStore } from '../../src/session/conversationStore';
 
 export const repoRoot = resolve(__dirname, '../..');
 export const scriptedAgentJs = join(repoRoot, 'out', 'fixtures', 'scriptedAgent.js');
@@ -25,12 +30,113 @@ export interface ScriptedSessionOptions {
   cancelGraceMs?: number;
   /** Keep every emitted message in `messages` (default true; benchmarks turn it off). */
   record?: boolean;
+  /** A store to keep conversations in (restart tests); none by default. */
+  store?: ConversationStore;
+  /** Untrusted workspace: every conversation shows this status. */
+  blocked?: SessionStatus;
+}
+
+/** The conversation shown by a manager with one scripted agent, in the shapes tests assert on. */
+export class TestSession {
+  constructor(
+    readonly manager: ConversationManager,
+    private agent: AgentLaunchConfig,
+    private readonly setAgent: (agent: AgentLaunchConfig) => void,
+  ) {}
+
+  get conversation(): Conversation {
+    const active = this.manager.active;
+    if (!active) throw new Error('No conversation is shown (start() first).');
+    return active;
+  }
+
+  get status(): SessionStatus {
+    return this.conversation.status;
+  }
+
+  get agentName(): string {
+    return this.agent.name;
+  }
+
+  get onMessage(): ConversationManager['onMessage'] {
+    return this.manager.onMessage;
+  }
+
+  /** The shown conversation's thread (diffs, terminal views). */
+  get view(): Conversation['thread'] {
+    return this.conversation.thread;
+  }
+
+  snapshotParts(): ConversationSnapshot & Required<Pick<ConversationSnapshot, 'commands' | 'queue'>> {
+    const snapshot = this.conversation.snapshot();
+    return { ...snapshot, commands: snapshot.commands ?? [], queue: snapshot.queue ?? { items: [] } };
+  }
+
+  /** Loads (store) and connects the shown conversation; resolves once it settled. */
+  async start(): Promise<void> {
+    await this.manager.init();
+    await this.conversation.link.connect();
+  }
+
+  /** Sends (queues) a prompt and resolves once nothing more will happen without the user. */
+  async prompt(text: string): Promise<void> {
+    const conversation = this.conversation;
+    conversation.prompt(text);
+    await this.settled(conversation);
+  }
+
+  /** Resolves when the conversation neither works nor has a prompt it is about to send. */
+  async settled(conversation = this.conversation, ms = 20_000): Promise<void> {
+    const busy = (): boolean => {
+      const kind = conversation.status.kind;
+      if (kind === 'starting' || kind === 'running' || kind === 'cancelling') return true;
+      return conversation.queue.size > 0 && !conversation.queue.paused && (kind === 'ready' || kind === 'idle');
+    };
+    await until(() => !busy(), 'the conversation to settle', ms);
+  }
+
+  cancel(): void {
+    this.conversation.turns.cancel();
+  }
+
+  respondPermission(requestId: string, optionId: string): void {
+    this.conversation.link.respondPermission(requestId, optionId);
+  }
+
+  async restart(): Promise<void> {
+    await this.manager.restart();
+    await this.settled();
+  }
+
+  /** A new conversation with the same agent (the old one keeps its tab). */
+  async newSession(): Promise<void> {
+    this.manager.newConversation(this.agent.name);
+    await this.conversation.link.connect();
+  }
+
+  async signIn(): Promise<void> {
+    await this.conversation.link.signIn();
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.conversation.link.setMode(modeId);
+  }
+
+  /** Settings changed: the next start uses `agent`. */
+  updateAgent(agent: AgentLaunchConfig): void {
+    this.agent = agent;
+    this.setAgent(agent);
+  }
+
+  dispose(): void {
+    this.manager.dispose();
+  }
 }
 
 export interface ScriptedSession {
-  session: AgentSession;
+  session: TestSession;
   log: MemoryProtocolLog;
-  /** Every host → webview message the session emitted. */
+  /** Every host → webview message the manager emitted. */
   messages: HostMessage[];
   /** Follow-along reveals, as "path:line". */
   followed: string[];
@@ -50,22 +156,36 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
   const log = new MemoryProtocolLog();
   const messages: HostMessage[] = [];
   const followed: string[] = [];
-  const session = new AgentSession({
-    agent: {
-      name: opts.name ?? 'Scripted',
-      command: opts.command ?? process.execPath,
-      args: [...(opts.nodeArgs ?? []), scriptedAgentJs, scriptPath],
-      env: { ...opts.env, SCRIPTED_AGENT_LOG: agentLog },
-      cwd: dir,
-    },
+  let agent: AgentLaunchConfig = {
+    name: opts.name ?? 'Scripted',
+    command: opts.command ?? process.execPath,
+    args: [...(opts.nodeArgs ?? []), scriptedAgentJs, scriptPath],
+    env: { ...opts.env, SCRIPTED_AGENT_LOG: agentLog },
+    cwd: dir,
+  };
+  const manager = new ConversationManager({
+    agents: { launchConfig: (name) => (name === agent.name ? agent : undefined), defaultName: () => agent.name },
+    store: opts.store,
+    cwd: dir,
     log,
     clientInfo: { name: 'tandem-test', version: '0' },
     files: new NodeFileAccess(),
     policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
+    blocked: () => opts.blocked,
     follow: (path, line) => followed.push(`${path}:${line ?? ''}`),
     cancelGraceMs: opts.cancelGraceMs,
   });
-  if (opts.record !== false) session.onMessage((m) => messages.push(m));
+  manager.setVisible(true);
+  if (opts.record !== false) {
+    // Recorded without the conversation tag: the tests have one conversation and compare shapes.
+    manager.onMessage((m) => {
+      if ('conversationId' in m) {
+        const { conversationId: _id, ...rest } = m;
+        messages.push(rest as HostMessage);
+      } else messages.push(m);
+    });
+  }
+  const session = new TestSession(manager, agent, (next) => (agent = next));
   const received = () =>
     existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
   return { session, log, messages, followed, scriptPath, received };

@@ -1,5 +1,5 @@
 /**
- * Fault injection against real scripted agent processes driven through AgentSession: bad lines on
+ * Fault injection against real scripted agent processes driven through the conversation core: bad lines on
  * the wire, unknown methods and update kinds, an oversized message, and the agent killed at each
  * stage of its life. Each case checks the protocol log, the thread, orphan processes and Restart.
  */
@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES } from '../../src/acp/ndjsonTransport';
 import type { Entry, ToolCallEntry } from '../../src/protocol/messages';
-import type { AgentSession } from '../../src/session/agentSession';
+import type { TestSession } from '../support/scriptedSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, type ScriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt, isAlive, waitFor } from './helpers/scriptedAgentHarness';
 
 const posix = process.platform !== 'win32';
 let dir: string;
-const sessions: AgentSession[] = [];
+const sessions: TestSession[] = [];
 
 before(async () => {
   // Builds out/fixtures/scriptedAgent.js when missing or stale.

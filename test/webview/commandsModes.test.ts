@@ -103,7 +103,7 @@ test('ArrowUp/Down move, Enter and Tab complete "/name ", and the message is sen
   assert.equal(await box.evaluate((el) => (el as HTMLTextAreaElement).selectionStart), '/search '.length);
   await box.pressSequentially('cats');
   await box.press('Enter');
-  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: '/search cats' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: '/search cats', conversationId: 'c1' }]);
 
   // Tab completes too, and keeps text already written after the command word.
   await box.fill('/re fix the bug');
@@ -123,7 +123,7 @@ test('ArrowUp/Down move, Enter and Tab complete "/name ", and the message is sen
   assert.equal(await list.isHidden(), true);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
   // The completed draft is saved like typed text.
-  await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').draft === '/pr-comments ');
+  await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').drafts?.c1 === '/pr-comments ');
   assert.equal(await page.getByRole('button', { name: 'Send' }).isDisabled(), false);
   assert.deepEqual(panel.errors, []);
   await page.close();
@@ -141,7 +141,7 @@ test('Escape closes the list without stopping a running agent; the next Escape s
   assert.deepEqual(await panel.posted(), [], 'closing the list is not a cancel');
   assert.equal(await box.inputValue(), '/co');
   await box.press('Escape');
-  assert.deepEqual(await panel.posted(), [{ type: 'cancel' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'cancel', conversationId: 'c1' }]);
   // Typing again reopens it.
   await box.pressSequentially('m');
   assert.equal(await list.isVisible(), true);
@@ -151,7 +151,7 @@ test('Escape closes the list without stopping a running agent; the next Escape s
   // Leaving the textarea closes it too.
   await box.pressSequentially('p');
   assert.equal(await list.isVisible(), true);
-  await page.getByRole('button', { name: 'New session' }).focus();
+  await page.getByRole('button', { name: 'New conversation' }).focus();
   assert.equal(await list.isHidden(), true);
   await page.close();
 });
@@ -169,7 +169,7 @@ test('the mode picker appears with modes, posts setMode, and follows modesChange
   assert.match(String(await picker.getAttribute('title')), /Always Ask — Asks before every tool/);
   await panel.clearPosted();
   await picker.selectOption('plan');
-  assert.deepEqual(await panel.posted(), [{ type: 'setMode', modeId: 'plan' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'setMode', modeId: 'plan', conversationId: 'c1' }]);
   await panel.post({ type: 'modesChanged', modes: { ...MODES, currentModeId: 'plan' } });
   assert.equal(await picker.inputValue(), 'plan');
   // A refused switch: the host restates the unchanged mode and the picker goes back.
@@ -187,7 +187,7 @@ test('the mode picker appears with modes, posts setMode, and follows modesChange
   await panel.clearPosted();
   await picker.focus();
   await picker.press('ArrowDown');
-  assert.deepEqual(await panel.posted(), [{ type: 'setMode', modeId: 'acceptEdits' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'setMode', modeId: 'acceptEdits', conversationId: 'c1' }]);
   assert.deepEqual(panel.errors, []);
   await page.close();
 });

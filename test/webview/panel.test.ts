@@ -57,7 +57,7 @@ test('posts ready, then renders a snapshot with the accessible DOM contract', as
   assert.equal(await page.locator('[data-entry-kind="error"] pre').textContent(), 'stderr: boom');
   await panel.clearPosted();
   await page.locator('[data-entry-kind="error"]').getByRole('button', { name: 'Restart' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'restart' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'restart', conversationId: 'c1' }]);
   const end = page.locator('[data-stop-reason="end_turn"]');
   assert.equal(await end.count(), 1);
   assert.equal(await end.getAttribute('role'), null);
@@ -68,13 +68,18 @@ test('posts ready, then renders a snapshot with the accessible DOM contract', as
   await page.close();
 });
 
-test('composer: Enter sends, Shift+Enter adds a line, Stop while running, Send disabled while starting', async () => {
+test('composer: Enter sends, Shift+Enter adds a line, Stop while running, prompts taken while starting', async () => {
   const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: { kind: 'starting', agentName: 'Test Agent' } }) });
   const box = page.locator('textarea[aria-label="Message"]');
+  assert.equal(await page.getByRole('button', { name: 'Send' }).isDisabled(), true, 'nothing to send yet');
+  await box.fill('early');
+  assert.equal(await page.getByRole('button', { name: 'Send' }).isDisabled(), false, 'a prompt typed while the agent starts is taken (the host queues it)');
+  await panel.clearPosted();
+  await box.press('Enter');
+  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'early', conversationId: 'c1' }]);
   await box.fill('hello');
-  assert.equal(await page.getByRole('button', { name: 'Send' }).isDisabled(), true);
   await panel.post({ type: 'statusChanged', status: ready });
   await panel.clearPosted();
   await box.focus();
@@ -83,30 +88,30 @@ test('composer: Enter sends, Shift+Enter adds a line, Stop while running, Send d
   assert.equal(await box.inputValue(), 'hello\nworld');
   assert.deepEqual(await panel.posted(), [], 'Shift+Enter does not send');
   await box.press('Enter');
-  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'hello\nworld' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'hello\nworld', conversationId: 'c1' }]);
   assert.equal(await box.inputValue(), '');
   assert.equal(await page.getByRole('button', { name: 'Stop' }).count(), 0, 'no Stop while idle');
   await panel.post({ type: 'statusChanged', status: running });
   await panel.clearPosted();
   await page.getByRole('button', { name: 'Stop' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'cancel' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'cancel', conversationId: 'c1' }]);
   await panel.clearPosted();
   await box.fill('second');
   await box.press('Escape');
-  assert.deepEqual(await panel.posted(), [{ type: 'cancel' }], 'Esc in the composer stops a running agent');
+  assert.deepEqual(await panel.posted(), [{ type: 'cancel', conversationId: 'c1' }], 'Esc in the composer stops a running agent');
   assert.equal(await box.inputValue(), 'second', 'and keeps the draft');
   await page.getByRole('button', { name: 'Send' }).isDisabled();
   await panel.post({ type: 'statusChanged', status: ready });
   await panel.clearPosted();
   await page.getByRole('button', { name: 'Send' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'second' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'second', conversationId: 'c1' }]);
   assert.equal(await page.getByRole('button', { name: 'Stop' }).count(), 0);
   // Keyboard only: Tab reaches Send from the composer.
   assert.deepEqual(panel.errors, []);
   await page.close();
 });
 
-test('header: agent picker, New session, presets when no agent, untrusted and stopped notices', async () => {
+test('header: agent picker, New conversation, presets when no agent, untrusted and stopped notices', async () => {
   const panel = await harness().open();
   const { page } = panel;
   await panel.post({
@@ -139,8 +144,8 @@ test('header: agent picker, New session, presets when no agent, untrusted and st
   assert.equal(await page.locator('.notice').isHidden(), true);
   await panel.clearPosted();
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('Tandem Demo');
-  await page.getByRole('button', { name: 'New session' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'selectAgent', name: 'Tandem Demo' }, { type: 'newSession' }]);
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  assert.deepEqual(await panel.posted(), [{ type: 'selectAgent', name: 'Tandem Demo' }, { type: 'newConversation' }]);
 
   await panel.post({ type: 'statusChanged', status: { kind: 'untrusted' } });
   assert.match(String(await page.locator('.notice').textContent()), /not trusted.*Manage Workspace Trust/s);
@@ -149,7 +154,7 @@ test('header: agent picker, New session, presets when no agent, untrusted and st
   assert.match(String(await page.locator('.notice').textContent()), /exited with code 1/);
   await panel.clearPosted();
   await page.locator('.notice').getByRole('button', { name: 'Restart' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'restart' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'restart', conversationId: 'c1' }]);
   await page.close();
 });
 

@@ -196,7 +196,7 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   assert.equal(await page.getByRole('button', { name: '2 waiting for you' }).count(), 1);
   await panel.clearPosted();
   await first.getByRole('button', { name: 'Allow once' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r1', optionId: 'allow' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r1', optionId: 'allow', conversationId: 'c1' }]);
   await first.getByRole('button', { name: 'Reject' }).click({ force: true });
   assert.equal((await panel.posted()).length, 1, 'answered once only');
   // Keyboard: focus the first option of the second prompt, arrow to Reject, Enter.
@@ -208,7 +208,7 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Reject');
   await page.keyboard.press('Enter');
-  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r2', optionId: 'reject' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r2', optionId: 'reject', conversationId: 'c1' }]);
   // The host confirms: the cards show what was chosen.
   await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: permission('r1', { kind: 'selected', optionId: 'allow' }) }) });
   await panel.post({ type: 'entryUpserted', entry: toolCall('c2', { title: 'Run rm', toolKind: 'execute', permission: permission('r2', { kind: 'selected', optionId: 'reject' }) }) });
@@ -225,8 +225,8 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   await page.locator('textarea[aria-label="Message"]').focus();
   await page.keyboard.press('Alt+3');
   assert.deepEqual(await panel.posted(), [
-    { type: 'respondPermission', requestId: 'r3', optionId: 'always' },
-    { type: 'respondPermission', requestId: 'r4', optionId: 'reject' },
+    { type: 'respondPermission', requestId: 'r3', optionId: 'always', conversationId: 'c1' },
+    { type: 'respondPermission', requestId: 'r4', optionId: 'reject', conversationId: 'c1' },
   ]);
   await panel.post({ type: 'entryUpserted', entry: toolCall('c4', { title: 'Write c.ts', permission: permission('r4', { kind: 'cancelled' }) }) });
   assert.equal(await page.locator('[data-tool-call-id="call-c4"] .permission-result').textContent(), ' Cancelled');

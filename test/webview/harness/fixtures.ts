@@ -5,6 +5,9 @@ import { PROTOCOL_VERSION } from '../../../src/protocol/messages';
 export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnapshot {
   return {
     protocolVersion: PROTOCOL_VERSION,
+    conversationId: 'c1',
+    title: 'Test conversation',
+    tabs: [{ id: 'c1', title: 'Test conversation', agentName: 'Test Agent', status: 'ready' }],
     status: { kind: 'ready', agentName: 'Test Agent' },
     entries: [],
     terminals: {},

@@ -1,0 +1,209 @@
+import type { ProtocolLog } from '../acp/protocolLog';
+import type { ConversationChange, ConversationSnapshot, Entry, QueuedPromptView, SessionStatus, TabView, TerminalView } from '../protocol/messages';
+import { Disposable, Emitter } from '../util/disposable';
+import type { AgentRuntime } from './agentRuntime';
+import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from './conversationMeta';
+import { PromptQueue } from './promptQueue';
+import { SessionInfo } from './sessionInfo';
+import { SessionLink } from './sessionLink';
+import { SessionThread } from './sessionThread';
+import { TurnRunner } from './turnRunner';
+
+/** What a conversation needs from its surroundings (the manager provides it). */
+export interface ConversationDeps {
+  log: ProtocolLog;
+  isInWorkspace(path: string): boolean;
+  /** A live runtime for the agent (started on demand), or undefined when the agent is not configured. */
+  runtimeFor(agentName: string): AgentRuntime | undefined;
+  /** Follow-along; the manager drops it for conversations that are not shown. */
+  follow(conversation: Conversation, path: string, line: number | undefined): void;
+  /** A permission prompt appeared (the host notifies when the panel is not in view). */
+  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string }> }): void;
+  /** How long to wait for the agent to confirm a cancel before ending the turn ourselves. */
+  cancelGraceMs?: number;
+  /** True when no agent may be started (untrusted workspace). */
+  blocked?(): SessionStatus | undefined;
+}
+
+/** What a stored transcript holds (see ConversationStore). */
+export interface ConversationTranscript {
+  entries: Entry[];
+  terminals: Record<string, TerminalView>;
+  queue?: QueuedPromptView[];
+}
+
+/**
+ * One conversation: its thread, its agent's ACP session (through a SessionLink to a shared
+ * runtime), its turns and the prompts queued for them, its title and status. The single owner of
+ * its status; every change leaves as keyed ConversationChanges (the manager tags and routes them).
+ */
+export class Conversation extends Disposable {
+  private readonly changes = this.register(new Emitter<ConversationChange[]>());
+  /** Keyed changes for the panel, in order. */
+  readonly onChange = this.changes.event;
+  private readonly metaChanges = this.register(new Emitter<void>());
+  /** Title, session id or times changed (the index must be saved). */
+  readonly onMetaChange = this.metaChanges.event;
+  private readonly attentionChanges = this.register(new Emitter<void>());
+  readonly onAttention = this.attentionChanges.event;
+
+  thread: SessionThread;
+  readonly info: SessionInfo;
+  readonly queue: PromptQueue;
+  readonly link: SessionLink;
+  readonly turns: TurnRunner;
+  private statusValue: SessionStatus;
+  private attentionValue: TabView['attention'];
+
+  constructor(
+    readonly meta: ConversationMeta,
+    readonly deps: ConversationDeps,
+  ) {
+    super();
+    this.thread = this.createThread();
+    this.info = new SessionInfo((t) => deps.log.warn(t));
+    this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
+    this.statusValue = deps.blocked?.() ?? { kind: 'idle', agentName: meta.agentName };
+    this.link = this.register(new SessionLink(this));
+    this.turns = this.register(new TurnRunner(this));
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  get agentName(): string {
+    return this.meta.agentName;
+  }
+
+  get status(): SessionStatus {
+    return this.statusValue;
+  }
+
+  get attention(): TabView['attention'] {
+    return this.attentionValue;
+  }
+
+  /** A thread whose changes reach the panel only while it is this conversation's thread. */
+  createThread(): SessionThread {
+    const thread: SessionThread = new SessionThread({
+      isInWorkspace: (p) => this.deps.isInWorkspace(p),
+      warn: (text) => this.deps.log.warn(text),
+      emit: (messages) => {
+        if (thread === this.thread) this.emit(messages);
+      },
+      // Only live turns move the editor: a replayed or restored history must not open files.
+      follow: (path, line) => {
+        if (thread === this.thread && this.turns.active) this.deps.follow(this, path, line);
+      },
+    });
+    return thread;
+  }
+
+  /** Shows a stored transcript (after a restart). */
+  restore(transcript: ConversationTranscript): void {
+    this.thread.restore(transcript.entries, transcript.terminals);
+    if (transcript.queue?.length) this.queue.restore(transcript.queue);
+  }
+
+  transcript(): ConversationTranscript {
+    return { entries: this.thread.entries(), terminals: this.thread.terminals.all(), queue: this.queue.view().items };
+  }
+
+  snapshot(): ConversationSnapshot {
+    const snapshot: ConversationSnapshot = {
+      conversationId: this.id,
+      title: this.meta.title,
+      status: this.statusValue,
+      entries: this.thread.entries(),
+      terminals: this.thread.terminals.all(),
+      commands: this.info.commands(),
+      modes: this.info.modes(),
+      queue: this.queue.view(),
+    };
+    if (this.meta.sessionId !== undefined) snapshot.sessionId = this.meta.sessionId;
+    return snapshot;
+  }
+
+  tab(): TabView {
+    const tab: TabView = { id: this.id, title: this.meta.title, agentName: this.agentName, status: this.statusValue.kind };
+    if (this.attentionValue) tab.attention = this.attentionValue;
+    return tab;
+  }
+
+  /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
+  prompt(text: string): boolean {
+    const id = this.queue.add(text);
+    if (id === undefined) {
+      this.deps.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
+      return false;
+    }
+    this.turns.pump();
+    return true;
+  }
+
+  // --- state the parts share --------------------------------------------------------------------
+
+  setStatus(status: SessionStatus): void {
+    const blocked = this.deps.blocked?.();
+    this.statusValue = blocked ?? status;
+    this.emit([{ type: 'statusChanged', status: this.statusValue }]);
+  }
+
+  setTitle(text: string, source: TitleSource): void {
+    const title = cleanTitle(text);
+    if (title === '' || !titleMayChange(this.meta.titleSource, source)) return;
+    if (title === this.meta.title && source === this.meta.titleSource) return;
+    this.meta.title = title;
+    this.meta.titleSource = source;
+    this.conversationChanged();
+  }
+
+  setSessionId(sessionId: string | undefined): void {
+    if (this.meta.sessionId === sessionId) return;
+    if (sessionId === undefined) delete this.meta.sessionId;
+    else this.meta.sessionId = sessionId;
+    this.conversationChanged();
+  }
+
+  /** The agent changed (only while nothing was said yet: see the manager). */
+  setAgent(agentName: string): void {
+    this.meta.agentName = agentName;
+    this.setStatus(this.deps.blocked?.() ?? { kind: 'idle', agentName });
+  }
+
+  touch(): void {
+    this.meta.updatedAt = Date.now();
+    this.metaChanges.fire();
+  }
+
+  /** Something waits for the user here (a badge on a background tab). */
+  flag(attention: NonNullable<TabView['attention']>): void {
+    // A prompt outranks a finished turn: the badge must lead to what blocks the agent.
+    if (this.attentionValue === 'permission' && attention === 'finished') return;
+    this.attentionValue = attention;
+    this.attentionChanges.fire();
+  }
+
+  clearAttention(): void {
+    if (this.attentionValue === undefined) return;
+    this.attentionValue = undefined;
+    this.attentionChanges.fire();
+  }
+
+  addError(message: string, detail?: string, action?: Parameters<SessionThread['reducer']['addError']>[2]): void {
+    this.emit(this.thread.reducer.addError(message, detail, action));
+    this.flag('error');
+  }
+
+  emit(messages: ConversationChange[]): void {
+    if (messages.length > 0) this.changes.fire(messages);
+  }
+
+  private conversationChanged(): void {
+    const change: ConversationChange = { type: 'conversationChanged', title: this.meta.title };
+    if (this.meta.sessionId !== undefined) change.sessionId = this.meta.sessionId;
+    this.emit([change]);
+    this.metaChanges.fire();
+  }
+}

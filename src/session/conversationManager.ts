@@ -1,0 +1,376 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentLaunchConfig } from '../acp/agentProcess';
+import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
+import type { FileAccess } from '../client/fsHandler';
+import type { PathPolicy } from '../client/pathPolicy';
+import type { ConversationChange, HostMessage, SessionStatus, TabView } from '../protocol/messages';
+import { Disposable, Emitter } from '../util/disposable';
+import { AgentRuntime } from './agentRuntime';
+import { Conversation, type ConversationTranscript } from './conversation';
+import type { ConversationIndex } from './conversationFormat';
+import { newMeta, type ConversationMeta } from './conversationMeta';
+import type { ConversationStore } from './conversationStore';
+
+/** The agents Tandem can start (settings), as the core needs them. */
+export interface AgentCatalog {
+  /** The launch configuration of a configured agent, or undefined. */
+  launchConfig(name: string): AgentLaunchConfig | undefined;
+  /** The agent new conversations use. */
+  defaultName(): string | undefined;
+}
+
+export interface ConversationManagerDeps {
+  agents: AgentCatalog;
+  /** Where conversations are kept; undefined: in memory only (no folder to store them for). */
+  store: ConversationStore | undefined;
+  cwd: string;
+  log: ProtocolLog;
+  clientInfo: { name: string; version: string };
+  files: FileAccess;
+  policy: PathPolicy;
+  /** The status every conversation shows instead of starting an agent (untrusted workspace). */
+  blocked(): SessionStatus | undefined;
+  /** Follow-along for the shown conversation. */
+  follow(path: string, line: number | undefined): void;
+  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string }> }): void;
+  cancelGraceMs?: number;
+}
+
+/**
+ * Owns the conversations open as tabs, the agent runtimes they share (one process per agent), and
+ * the store that keeps them across restarts. Changes of the shown conversation go to the panel
+ * tagged with its id; background conversations only update their tab (status, attention badge).
+ */
+export class ConversationManager extends Disposable {
+  private readonly messages = this.register(new Emitter<HostMessage>());
+  readonly onMessage = this.messages.event;
+  private readonly open = new Map<string, Conversation>();
+  private order: string[] = [];
+  private activeId = '';
+  /** Conversations of this workspace that are not open, as the index knows them. */
+  private closed: ConversationMeta[] = [];
+  private readonly runtimes = new Map<string, AgentRuntime>();
+  private initialized: Promise<void> | undefined;
+  /** Whether the user can see the panel (badges are for conversations out of sight). */
+  private visible = false;
+  private readonly lastScheduled = new Map<string, number>();
+
+  constructor(private readonly deps: ConversationManagerDeps) {
+    super();
+  }
+
+  /** Loads the index and reopens the tabs (the shown one with its transcript); once. */
+  init(): Promise<void> {
+    this.initialized ??= this.load();
+    return this.initialized;
+  }
+
+  get active(): Conversation | undefined {
+    return this.open.get(this.activeId);
+  }
+
+  get(id: string | undefined): Conversation | undefined {
+    return id === undefined ? this.active : this.open.get(id);
+  }
+
+  tabs(): TabView[] {
+    return this.order.map((id) => this.open.get(id)!.tab());
+  }
+
+  /** All conversations of the workspace (open and closed), newest first. */
+  all(): Array<{ meta: ConversationMeta; open: boolean }> {
+    const metas = [...[...this.open.values()].map((c) => ({ meta: c.meta, open: true })), ...this.closed.map((meta) => ({ meta, open: false }))];
+    return metas.sort((a, b) => b.meta.updatedAt - a.meta.updatedAt);
+  }
+
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible) this.active?.clearAttention();
+  }
+
+  /** A new conversation with `agentName` (default: the default agent), shown and connected. */
+  newConversation(agentName = this.deps.agents.defaultName() ?? ''): Conversation {
+    const conversation = this.adopt(newMeta(randomUUID(), agentName, this.deps.cwd));
+    this.show(conversation.id);
+    return conversation;
+  }
+
+  /** Shows an open conversation (a tab switch); connects it when it is idle. */
+  show(id: string): void {
+    const conversation = this.open.get(id);
+    if (!conversation) return;
+    this.activeId = id;
+    conversation.clearAttention();
+    this.messages.fire({ type: 'conversationShown', conversation: conversation.snapshot() });
+    this.fireTabs();
+    this.saveIndex();
+    if (conversation.status.kind === 'idle' && conversation.agentName !== '') void conversation.link.connect();
+  }
+
+  /** Opens a conversation from the history (restoring its transcript) and shows it. */
+  async reopen(id: string): Promise<void> {
+    if (this.open.has(id)) return this.show(id);
+    const meta = this.closed.find((m) => m.id === id);
+    if (!meta) return;
+    this.closed = this.closed.filter((m) => m !== meta);
+    const conversation = this.adopt(meta);
+    await this.restoreTranscript(conversation);
+    this.show(id);
+  }
+
+  /** Opens a session the agent knows but Tandem never saw (from `session/list`). */
+  openAgentSession(agentName: string, sessionId: string, title: string | undefined, updatedAt: number | undefined): void {
+    const known = this.all().find((c) => c.meta.agentName === agentName && c.meta.sessionId === sessionId);
+    if (known) {
+      void this.reopen(known.meta.id);
+      return;
+    }
+    const meta = newMeta(randomUUID(), agentName, this.deps.cwd);
+    meta.sessionId = sessionId;
+    if (updatedAt !== undefined) meta.updatedAt = updatedAt;
+    const conversation = this.adopt(meta);
+    if (title) conversation.setTitle(title, 'agent');
+    this.show(conversation.id);
+  }
+
+  /** Closes a tab: the agent's session is closed (when it supports that); the conversation stays in history. */
+  async close(id: string): Promise<void> {
+    const conversation = this.open.get(id);
+    if (!conversation) return;
+    const index = this.order.indexOf(id);
+    this.order.splice(index, 1);
+    this.open.delete(id);
+    this.closed.push(conversation.meta);
+    this.persistTranscript(conversation);
+    await conversation.link.close();
+    conversation.dispose();
+    this.stopUnusedRuntimes();
+    if (this.activeId === id) {
+      const next = this.order[Math.min(index, this.order.length - 1)];
+      if (next) this.show(next);
+      else this.newConversation(conversation.agentName || undefined);
+    } else {
+      this.fireTabs();
+      this.saveIndex();
+    }
+  }
+
+  rename(id: string, title: string): void {
+    const conversation = this.open.get(id);
+    if (conversation) return conversation.setTitle(title, 'user');
+    const meta = this.closed.find((m) => m.id === id);
+    if (!meta || title.trim() === '') return;
+    meta.title = title.trim().slice(0, 80);
+    meta.titleSource = 'user';
+    this.saveIndex();
+  }
+
+  /** Deletes a conversation and its transcript (closing its tab first). */
+  async delete(id: string): Promise<ConversationMeta | undefined> {
+    if (this.open.has(id)) await this.close(id);
+    const meta = this.closed.find((m) => m.id === id);
+    this.closed = this.closed.filter((m) => m.id !== id);
+    this.saveIndex();
+    await this.deps.store?.deleteConversation(id);
+    return meta;
+  }
+
+  /**
+   * The user picked an agent: a conversation that has not started talking switches to it; one with
+   * a history keeps its agent and a new conversation opens with the picked one.
+   */
+  async selectAgent(name: string): Promise<void> {
+    const active = this.active;
+    const untouched = active && active.thread.reducer.size === 0 && active.queue.size === 0 && active.meta.sessionId === undefined;
+    if (!active || !untouched) {
+      this.newConversation(name);
+      return;
+    }
+    if (active.agentName === name && active.status.kind !== 'stopped') return;
+    await active.link.close();
+    active.setAgent(name);
+    this.fireTabs();
+    this.saveIndex();
+    this.stopUnusedRuntimes();
+    void active.link.connect();
+  }
+
+  /** Stops the conversation's agent process (shared with its other conversations) and connects again. */
+  async restart(id?: string): Promise<void> {
+    const conversation = this.get(id);
+    if (!conversation) return;
+    const runtime = conversation.link.agentRuntime ?? this.runtimes.get(conversation.agentName);
+    if (runtime) {
+      this.runtimes.delete(conversation.agentName);
+      await runtime.stop();
+      runtime.dispose();
+    }
+    conversation.queue.resume();
+    await conversation.link.connect();
+  }
+
+  /**
+   * The configured agents changed: a conversation without a usable agent that has not started
+   * talking takes the default one.
+   */
+  agentsChanged(): void {
+    const fallback = this.deps.agents.defaultName();
+    if (!fallback) return;
+    for (const conversation of this.open.values()) {
+      const usable = conversation.agentName !== '' && this.deps.agents.launchConfig(conversation.agentName) !== undefined;
+      if (usable || conversation.thread.reducer.size > 0) continue;
+      conversation.setAgent(fallback);
+      if (conversation.id === this.activeId) void conversation.link.connect();
+    }
+    this.fireTabs();
+    this.saveIndex();
+  }
+
+  /** The workspace became trusted: conversations may start their agents. */
+  unblocked(): void {
+    for (const conversation of this.open.values()) {
+      if (conversation.status.kind === 'untrusted' || conversation.status.kind === 'no_agent') conversation.setAgent(conversation.agentName || (this.deps.agents.defaultName() ?? ''));
+    }
+    const active = this.active;
+    if (active?.status.kind === 'idle') void active.link.connect();
+    this.fireTabs();
+  }
+
+  /** A live runtime for `agentName`, created (not started) when none is running. */
+  runtimeFor(agentName: string): AgentRuntime | undefined {
+    const existing = this.runtimes.get(agentName);
+    if (existing?.alive) return existing;
+    existing?.dispose();
+    this.runtimes.delete(agentName);
+    const agent = this.deps.agents.launchConfig(agentName);
+    if (!agent) return undefined;
+    const runtime = new AgentRuntime({ agent, log: this.deps.log, clientInfo: this.deps.clientInfo, files: this.deps.files, policy: this.deps.policy });
+    this.runtimes.set(agentName, runtime);
+    return runtime;
+  }
+
+  /** Saves everything pending now (extension shutdown). */
+  flushSync(): void {
+    this.deps.store?.flushSync();
+  }
+
+  override dispose(): void {
+    this.flushSync();
+    for (const conversation of this.open.values()) conversation.dispose();
+    this.open.clear();
+    for (const runtime of this.runtimes.values()) runtime.dispose();
+    this.runtimes.clear();
+    super.dispose();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private async load(): Promise<void> {
+    const index = (await this.deps.store?.loadIndex()) ?? { version: 1, conversations: [], openIds: [] };
+    const byId = new Map(index.conversations.map((m) => [m.id, m]));
+    const openIds = index.openIds.filter((id) => byId.has(id));
+    // Without open tabs (first run, or all closed), the most recent conversation comes back.
+    if (openIds.length === 0 && index.conversations.length > 0) {
+      openIds.push([...index.conversations].sort((a, b) => b.updatedAt - a.updatedAt)[0].id);
+    }
+    this.closed = index.conversations.filter((m) => !openIds.includes(m.id));
+    for (const id of openIds) this.adopt(byId.get(id)!);
+    await Promise.all([...this.open.values()].map((c) => this.restoreTranscript(c)));
+    const activeId = index.activeId !== undefined && this.open.has(index.activeId) ? index.activeId : this.order[this.order.length - 1];
+    if (activeId === undefined) this.newConversation();
+    else this.show(activeId);
+  }
+
+  private async restoreTranscript(conversation: Conversation): Promise<void> {
+    const stored = await this.deps.store?.loadTranscript(conversation.id);
+    if (!stored) return;
+    const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue };
+    if (stored.droppedEntries) {
+      const message = `${stored.droppedEntries} earlier entries of this conversation were not kept (the stored transcript is size-limited).`;
+      transcript.entries = [{ kind: 'notice', id: 'dropped', level: 'info', message }, ...stored.entries];
+    }
+    conversation.restore(transcript);
+  }
+
+  /** Makes a conversation for `meta`, wired to the panel and the store, and opens its tab. */
+  private adopt(meta: ConversationMeta): Conversation {
+    const conversation: Conversation = new Conversation(meta, {
+      log: this.logFor(meta),
+      isInWorkspace: (p) => this.deps.policy.isInWorkspace(p),
+      runtimeFor: (name) => this.runtimeFor(name),
+      follow: (c, path, line) => {
+        if (c.id === this.activeId) this.deps.follow(path, line);
+      },
+      onPermissionRequested: (c, info) => this.deps.onPermissionRequested?.(c, info),
+      cancelGraceMs: this.deps.cancelGraceMs,
+      blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),
+    });
+    conversation.onChange((changes) => this.forward(conversation, changes));
+    conversation.onMetaChange(() => this.saveIndex());
+    conversation.onAttention(() => {
+      if (conversation.id === this.activeId && this.visible) conversation.clearAttention();
+      else this.fireTabs();
+    });
+    this.open.set(meta.id, conversation);
+    this.order.push(meta.id);
+    return conversation;
+  }
+
+  /**
+   * The log a conversation writes to, with its agent's env values masked: warnings quote agent
+   * input, which may echo them. Looked up per line, as the agent (and its settings) may change.
+   */
+  private logFor(meta: ConversationMeta): ProtocolLog {
+    const masked = (): ProtocolLog => redactingLog(this.deps.log, Object.values(this.deps.agents.launchConfig(meta.agentName)?.env ?? {}));
+    return {
+      message: (direction, raw) => masked().message(direction, raw),
+      info: (text) => masked().info(text),
+      warn: (text) => masked().warn(text),
+      error: (text) => masked().error(text),
+      stderr: (agentName, line) => masked().stderr(agentName, line),
+    };
+  }
+
+  private forward(conversation: Conversation, changes: ConversationChange[]): void {
+    const shown = conversation.id === this.activeId;
+    let tabs = false;
+    for (const change of changes) {
+      if (shown) this.messages.fire({ ...change, conversationId: conversation.id } as HostMessage);
+      if (change.type === 'statusChanged' || change.type === 'conversationChanged') tabs = true;
+    }
+    if (tabs) this.fireTabs();
+    this.persistTranscript(conversation, false);
+  }
+
+  private persistTranscript(conversation: Conversation, force = true): void {
+    // Streaming calls this per update: re-arming the store's timer at most every 100 ms is enough.
+    const now = Date.now();
+    if (!force && now - (this.lastScheduled.get(conversation.id) ?? 0) < 100) return;
+    this.lastScheduled.set(conversation.id, now);
+    this.deps.store?.scheduleTranscript(conversation.id, () => ({ version: 1, ...conversation.transcript() }));
+  }
+
+  private saveIndex(): void {
+    this.deps.store?.scheduleIndex(() => this.index());
+  }
+
+  private index(): ConversationIndex {
+    const conversations = [...[...this.open.values()].map((c) => c.meta), ...this.closed];
+    const index: ConversationIndex = { version: 1, conversations, openIds: [...this.order] };
+    if (this.activeId) index.activeId = this.activeId;
+    return index;
+  }
+
+  private fireTabs(): void {
+    this.messages.fire({ type: 'tabsChanged', tabs: this.tabs(), activeId: this.activeId });
+  }
+
+  private stopUnusedRuntimes(): void {
+    const used = new Set([...this.open.values()].map((c) => c.agentName));
+    for (const [name, runtime] of this.runtimes) {
+      if (used.has(name)) continue;
+      this.runtimes.delete(name);
+      runtime.dispose();
+    }
+  }
+}

@@ -1,0 +1,329 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AgentConnection } from '../acp/agentConnection';
+import { PermissionBroker } from '../client/permissionBroker';
+import type { PermissionView } from '../protocol/messages';
+import { Disposable, type IDisposable } from '../util/disposable';
+import { errorCode, errorMessage } from '../util/errors';
+import type { AgentRuntime, RuntimeExit, SessionEndpoint } from './agentRuntime';
+import type { Conversation } from './conversation';
+import { ReplayBuffer } from './replayBuffer';
+import { describeStartFailure } from './startFailure';
+
+/** Error code ACP agents use for "authentication required". */
+export const AUTH_REQUIRED = -32000;
+/** ACP/JSON-RPC "Resource not found": what agents answer for a session id they do not know. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A restore failed because the agent no longer has the session (rather than for another reason). */
+function isUnknownSession(err: unknown): boolean {
+  return errorCode(err) === RESOURCE_NOT_FOUND || /\b(not found|unknown session|no such session|does not exist)\b/i.test(errorMessage(err));
+}
+
+/**
+ * Binds a conversation to its agent: a runtime (shared process) and one ACP session in it. Opens
+ * the session the best way the agent allows — `session/resume` (no replay), `session/load` (the
+ * replay becomes the thread), or `session/new` (the agent starts fresh, and says so) — routes the
+ * session's updates and permission prompts, and reports the process going away.
+ */
+export class SessionLink extends Disposable {
+  private runtime: AgentRuntime | undefined;
+  private exitSubscription: IDisposable | undefined;
+  private attached: string | undefined;
+  private broker: PermissionBroker | undefined;
+  /** Bumped per connect and per unbind: events of an older attempt are ignored. */
+  private token = 0;
+  private connecting: Promise<void> | undefined;
+  private readonly replay: ReplayBuffer;
+
+  constructor(private readonly c: Conversation) {
+    super();
+    this.replay = this.register(new ReplayBuffer(c));
+  }
+
+  /** The attached ACP session id in a live runtime. */
+  get sessionId(): string | undefined {
+    return this.attached;
+  }
+
+  get agentRuntime(): AgentRuntime | undefined {
+    return this.runtime;
+  }
+
+  connection(): AgentConnection | undefined {
+    if (!this.runtime?.alive || this.attached === undefined) return undefined;
+    return this.runtime.connection();
+  }
+
+  /** Connects (starting the agent when needed) and opens the session. Never rejects. */
+  connect(fresh = false): Promise<void> {
+    this.connecting ??= this.connectOnce(fresh).finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connectOnce(fresh: boolean): Promise<void> {
+    const c = this.c;
+    const blocked = c.deps.blocked?.();
+    if (blocked) return c.setStatus(blocked);
+    const runtime = c.deps.runtimeFor(c.agentName);
+    if (!runtime) {
+      c.addError(`${c.agentName || 'The agent'} is not configured any more. Pick another agent in the header; it starts a new session.`);
+      c.queue.pause('The agent is not configured.');
+      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Not configured' });
+    }
+    const token = this.bind(runtime);
+    c.setStatus({ kind: 'starting', agentName: c.agentName });
+    try {
+      await runtime.start();
+      if (token !== this.token) return;
+      await this.open(runtime, token, fresh);
+    } catch (err) {
+      if (token !== this.token) return;
+      this.fail(err, runtime);
+    }
+  }
+
+  private async open(runtime: AgentRuntime, token: number, fresh: boolean): Promise<void> {
+    const c = this.c;
+    const support = runtime.sessionSupport;
+    const previous = fresh ? undefined : c.meta.sessionId;
+    this.broker = this.newBroker();
+    c.emit(c.info.clear());
+    try {
+      if (previous !== undefined && (support.resume || support.load)) {
+        const how = support.resume ? 'Resuming' : 'Loading';
+        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: `${how} the conversation…` });
+        if (support.resume) {
+          const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token));
+          if (token !== this.token) return;
+          c.emit(c.info.setModes(result.modes));
+        } else {
+          this.replay.begin();
+          const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token));
+          if (token !== this.token) return;
+          c.emit(c.info.setModes(result.modes));
+          this.replay.answered();
+        }
+        this.attached = previous;
+      } else {
+        const spoken = c.thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
+        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: 'Opening a session…' });
+        const result = await runtime.newSession(c.meta.cwd, this.endpoint(token));
+        if (token !== this.token) return;
+        this.attached = result.sessionId;
+        c.setSessionId(result.sessionId);
+        c.emit(c.info.setModes(result.modes));
+        if (spoken && !fresh) {
+          c.emit(c.thread.reducer.addNotice('warning', `${c.agentName} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.`));
+        }
+      }
+    } catch (err) {
+      this.replay.abandon();
+      if (token !== this.token) return;
+      if (previous !== undefined && isUnknownSession(err) && errorCode(err) !== AUTH_REQUIRED) {
+        c.addError(
+          `${c.agentName} no longer knows this conversation (session ${previous}). Start fresh to go on in a new session; the transcript above stays.`,
+          errorMessage(err),
+          'startFresh',
+        );
+        c.queue.pause('The agent lost this conversation.');
+        return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Session not found' });
+      }
+      throw err;
+    }
+    c.setStatus({ kind: 'ready', agentName: c.agentName });
+    c.turns.pump();
+  }
+
+  /** The user gave up on the lost session: a new one, with the transcript kept above. */
+  async startFresh(): Promise<void> {
+    this.c.setSessionId(undefined);
+    this.c.emit(this.c.thread.reducer.addNotice('info', `New session: ${this.c.agentName} starts fresh and does not remember the conversation above.`));
+    this.unbind();
+    await this.connect(true);
+  }
+
+  /** Runs the agent's first auth method, then opens the session again. */
+  async signIn(): Promise<void> {
+    const runtime = this.runtime;
+    const method = runtime?.authMethods[0];
+    if (!runtime?.alive || !method) return this.connect();
+    const token = this.token;
+    this.c.setStatus({ kind: 'starting', agentName: this.c.agentName, detail: `Signing in (${method.name})…` });
+    try {
+      await runtime.connection().authenticate(method.id);
+      if (token === this.token) await this.open(runtime, token, false);
+    } catch (err) {
+      if (token === this.token) this.fail(err, runtime);
+    }
+  }
+
+  /**
+   * The user picked a mode: `session/set_mode`, and the picker follows once the agent agreed (it may
+   * also send current_mode_update). A refusal becomes an error entry and the picker reverts.
+   */
+  async setMode(modeId: string): Promise<void> {
+    const c = this.c;
+    const conn = this.connection();
+    const sessionId = this.attached;
+    if (!conn || sessionId === undefined || !c.info.hasMode(modeId)) {
+      c.deps.log.warn(`Mode ${modeId} not set: ${conn ? `${c.agentName} does not offer it` : 'there is no session'}.`);
+      c.emit(c.info.restate());
+      return;
+    }
+    const token = this.token;
+    try {
+      await conn.setMode(sessionId, modeId);
+      if (token === this.token) c.emit(c.info.setCurrentMode(modeId));
+    } catch (err) {
+      if (token !== this.token) return;
+      const name = c.info.modes()?.available.find((m) => m.id === modeId)?.name ?? modeId;
+      c.addError(`${c.agentName} could not switch to the ${name} mode: ${errorMessage(err)}`, undefined, 'showLog');
+      c.emit(c.info.restate());
+    }
+  }
+
+  /** Settles a replay still streaming in: a turn is about to start. */
+  finishReplay(): void {
+    this.replay.finish();
+  }
+
+  /** The user's answer; false (and logged) when the prompt was already answered or is unknown. */
+  respondPermission(requestId: string, optionId: string): boolean {
+    if (this.broker?.respond(requestId, optionId) === true) return true;
+    this.c.deps.log.warn(`Permission ${requestId} was already answered or is unknown.`);
+    return false;
+  }
+
+  /** Answers every pending prompt `cancelled` (spec MUST on session/cancel). */
+  cancelPermissions(): void {
+    this.broker?.cancelAll();
+  }
+
+  /** Closes the agent's session (when it supports that) and lets go of the runtime. */
+  async close(): Promise<void> {
+    const runtime = this.runtime;
+    const sessionId = this.attached;
+    this.unbind();
+    if (runtime && sessionId !== undefined) await runtime.closeSession(sessionId);
+  }
+
+  override dispose(): void {
+    this.unbind();
+    super.dispose();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private bind(runtime: AgentRuntime): number {
+    this.unbind();
+    this.runtime = runtime;
+    this.exitSubscription = runtime.onExit((exit) => this.onExit(runtime, exit));
+    return this.token;
+  }
+
+  /** Forgets the runtime and the session here (the agent is not told). */
+  private unbind(): void {
+    this.token++;
+    this.replay.abandon();
+    this.exitSubscription?.dispose();
+    this.exitSubscription = undefined;
+    if (this.runtime && this.attached !== undefined) this.runtime.detach(this.attached);
+    this.runtime = undefined;
+    this.attached = undefined;
+    this.broker?.dispose();
+    this.broker = undefined;
+  }
+
+  private endpoint(token: number): SessionEndpoint {
+    const c = this.c;
+    return {
+      update: (update) => {
+        if (token !== this.token) return;
+        if (update.sessionUpdate === 'session_info_update') {
+          if (typeof update.title === 'string') c.setTitle(update.title, 'agent');
+          return;
+        }
+        const info = c.info.applyUpdate(update);
+        if (info !== undefined) return c.emit(info);
+        if (!this.replay.apply(update)) c.thread.applyUpdate(update);
+      },
+      requestPermission: (params, signal) => this.requestPermission(token, params, signal),
+      terminal: (event) => {
+        if (token === this.token) c.thread.applyTerminalEvent(event);
+      },
+      touched: (path, line) => {
+        if (token === this.token && c.turns.active) c.deps.follow(c, path, line);
+      },
+    };
+  }
+
+  private async requestPermission(token: number, params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const c = this.c;
+    const broker = this.broker;
+    if (token !== this.token || !broker) return { outcome: { outcome: 'cancelled' } };
+    if (!Array.isArray(params.options) || params.options.length === 0) {
+      // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
+      c.deps.log.warn('A permission request came without options; answered cancelled.');
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    const { reducer } = c.thread;
+    const { requestId, response } = broker.request(params, signal);
+    c.emit(reducer.attachPermission(params.toolCall, requestId, params.options));
+    c.flag('permission');
+    const title = reducer.findToolCall(String(params.toolCall.toolCallId))?.title ?? 'Tool call';
+    c.deps.onPermissionRequested?.(c, { requestId, title, options: params.options });
+    const result = await response;
+    const state: PermissionView['state'] =
+      result.outcome.outcome === 'selected' ? { kind: 'selected', optionId: result.outcome.optionId } : { kind: 'cancelled' };
+    c.emit(c.thread.reducer.resolvePermission(requestId, state));
+    return result;
+  }
+
+  private newBroker(): PermissionBroker {
+    return new PermissionBroker({
+      // Requests often carry only the toolCallId: the card we already have knows the kind.
+      kindOf: (params) => params.toolCall.kind ?? this.c.thread.reducer.findToolCall(String(params.toolCall.toolCallId))?.toolKind,
+    });
+  }
+
+  private onExit(runtime: AgentRuntime, exit: RuntimeExit): void {
+    if (runtime !== this.runtime) return;
+    const c = this.c;
+    const during = c.turns.active ? ' during the turn' : c.status.kind === 'starting' ? ' while starting' : '';
+    const wasRunning = c.turns.active;
+    this.unbind();
+    c.emit(c.thread.reducer.markCancelling());
+    c.turns.abandon();
+    c.emit(c.info.clear());
+    if (exit.intentional) {
+      if (wasRunning) c.emit(c.thread.reducer.endTurn('cancelled'));
+      return c.setStatus({ kind: 'idle', agentName: c.agentName });
+    }
+    c.addError(`${c.agentName} ${exit.description}${during}.`, exit.stderrTail || undefined, 'restart');
+    c.queue.pause(`${c.agentName} stopped.`);
+    c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: `The agent ${exit.description}.` });
+  }
+
+  private fail(err: unknown, runtime: AgentRuntime): void {
+    const c = this.c;
+    if (c.status.kind === 'stopped') return; // the exit handler already reported a process that died
+    if (errorCode(err) === AUTH_REQUIRED) {
+      const methods = runtime.authMethods;
+      const names = methods.map((m) => m.name).join(', ');
+      c.addError(
+        methods.length > 0 ? `${c.agentName} needs you to sign in (${names}).` : `${c.agentName} needs you to sign in: ${errorMessage(err)}`,
+        errorMessage(err),
+        methods.length > 0 ? 'signIn' : 'showLog',
+      );
+      c.queue.pause('Waiting for you to sign in.');
+      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Sign-in required' });
+    }
+    const failure = describeStartFailure(err, c.agentName, runtime.stderrTail());
+    c.addError(failure.message, failure.detail, failure.action);
+    c.queue.pause(`${c.agentName} could not start.`);
+    c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: failure.message });
+    // A runtime that failed here is not reused: the next attempt spawns with the current settings.
+    if (runtime.sessionCount === 0) void runtime.stop();
+    this.unbind();
+  }
+}

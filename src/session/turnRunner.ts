@@ -1,0 +1,170 @@
+import { AgentExitedError } from '../acp/agentConnection';
+import { Disposable } from '../util/disposable';
+import { errorCode, errorMessage } from '../util/errors';
+import type { Conversation } from './conversation';
+import { AUTH_REQUIRED } from './sessionLink';
+
+/** Why the queue stops sending by itself after a turn that did not simply finish. */
+function pauseReason(stopReason: string): string {
+  switch (stopReason) {
+    case 'cancelled':
+      return 'The last turn was cancelled.';
+    case 'error':
+      return 'The last turn failed.';
+    case 'refusal':
+      return 'The agent refused the last prompt.';
+    case 'max_tokens':
+      return 'The last turn stopped at the token limit.';
+    case 'max_turn_requests':
+      return 'The last turn stopped at the request limit.';
+    default:
+      return `The last turn stopped: ${stopReason}.`;
+  }
+}
+
+/**
+ * Runs a conversation's prompt turns: takes the next queued prompt when the session is ready,
+ * sends it, and ends the turn with its stop reason. Stop sends session/cancel and answers pending
+ * prompts `cancelled`; an agent that ignores the cancel gets a bounded wait. After a turn that did
+ * not end normally the queue pauses: the user decides whether the rest still makes sense.
+ */
+export class TurnRunner extends Disposable {
+  /** Bumped per turn so a late answer to an abandoned turn cannot end a newer one. */
+  private token = 0;
+  private cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** "Send now" cancelled the turn: its cancellation must not pause the queue. */
+  private sendNowPending = false;
+
+  constructor(private readonly c: Conversation) {
+    super();
+  }
+
+  /** True while a turn runs or is being cancelled. */
+  get active(): boolean {
+    const kind = this.c.status.kind;
+    return kind === 'running' || kind === 'cancelling';
+  }
+
+  /** Sends the next queued prompt when the conversation can take it; connects an idle one first. */
+  pump(): void {
+    const c = this.c;
+    if (c.queue.size === 0 || c.queue.paused) return;
+    switch (c.status.kind) {
+      case 'ready': {
+        const next = c.queue.takeNext();
+        if (next) void this.send(next.text);
+        return;
+      }
+      case 'idle':
+      case 'stopped':
+        void c.link.connect();
+        return;
+      default:
+        // starting / running / cancelling: pumped again when that ends; no_agent / untrusted: held.
+        return;
+    }
+  }
+
+  /** Stop: session/cancel, pending prompts answered `cancelled`, bounded wait for the agent. */
+  cancel(): void {
+    const c = this.c;
+    const conn = c.link.connection();
+    const sessionId = c.link.sessionId;
+    if (c.status.kind !== 'running' || !conn || sessionId === undefined) return;
+    const token = this.token;
+    c.setStatus({ kind: 'cancelling', agentName: c.agentName });
+    c.link.cancelPermissions();
+    c.emit(c.thread.reducer.markCancelling());
+    conn.cancel(sessionId).catch((err) => c.deps.log.warn(`session/cancel failed: ${errorMessage(err)}`));
+    const grace = c.deps.cancelGraceMs ?? 10_000;
+    this.cancelTimer = setTimeout(() => {
+      if (token !== this.token || c.status.kind !== 'cancelling') return;
+      c.addError(
+        `${c.agentName} did not confirm the cancellation within ${Math.round(grace / 1000)} s; the turn was ended here. Restart the agent if it keeps working.`,
+        undefined,
+        'restart',
+      );
+      this.finish(token, 'cancelled');
+    }, grace);
+  }
+
+  /** "Send now": this prompt goes next, stopping the running turn first. */
+  sendNow(itemId: string): void {
+    if (!this.c.queue.promote(itemId)) return;
+    if (this.c.status.kind === 'running') {
+      this.sendNowPending = true;
+      this.cancel();
+    } else {
+      this.pump();
+    }
+  }
+
+  /** The process went away: the turn is over without an answer. */
+  abandon(): void {
+    this.token++;
+    this.clearCancelTimer();
+    this.sendNowPending = false;
+  }
+
+  override dispose(): void {
+    this.abandon();
+    super.dispose();
+  }
+
+  private async send(text: string): Promise<void> {
+    const c = this.c;
+    c.link.finishReplay();
+    const conn = c.link.connection();
+    const sessionId = c.link.sessionId;
+    if (!conn || sessionId === undefined) {
+      // Ready without a session cannot happen; if it did, the prompt must not be lost.
+      c.queue.add(text);
+      c.queue.pause('The agent is not connected.');
+      return;
+    }
+    const token = ++this.token;
+    c.emit(c.thread.reducer.addUserMessage(text));
+    c.setTitle(text, 'prompt');
+    c.touch();
+    c.setStatus({ kind: 'running', agentName: c.agentName });
+    try {
+      const response = await conn.prompt(sessionId, text);
+      this.finish(token, response.stopReason);
+    } catch (err) {
+      if (token !== this.token) return;
+      if (c.status.kind === 'cancelling') {
+        // Spec: a cancelled turn is not an error, even when the agent answers with one.
+        this.finish(token, 'cancelled');
+      } else if (err instanceof AgentExitedError) {
+        // The exit handler reports the crash with the stderr tail.
+      } else if (errorCode(err) === AUTH_REQUIRED) {
+        c.addError(`${c.agentName} needs you to sign in before it can answer.`, errorMessage(err), 'signIn');
+        this.finish(token, 'error');
+      } else {
+        c.addError(`The agent could not complete the turn: ${errorMessage(err)}`, undefined, 'showLog');
+        this.finish(token, 'error');
+      }
+    }
+  }
+
+  private finish(token: number, stopReason: string): void {
+    const c = this.c;
+    if (token !== this.token) return;
+    this.token++;
+    this.clearCancelTimer();
+    c.link.cancelPermissions();
+    c.emit(c.thread.reducer.endTurn(stopReason));
+    c.touch();
+    if (this.active) c.setStatus({ kind: 'ready', agentName: c.agentName });
+    c.flag('finished');
+    const sendNow = this.sendNowPending;
+    this.sendNowPending = false;
+    if (stopReason !== 'end_turn' && !(sendNow && stopReason === 'cancelled')) c.queue.pause(pauseReason(stopReason));
+    this.pump();
+  }
+
+  private clearCancelTimer(): void {
+    if (this.cancelTimer) clearTimeout(this.cancelTimer);
+    this.cancelTimer = undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PathPolicy } from '../client/pathPolicy';
+import { errorMessage } from '../util/errors';
+import type { FollowAlong } from './followAlong';
+import type { OutputLog } from './outputLog';
+
+/**
+ * Opens what the panel links to: file locations (in the editor, asking first outside the
+ * workspace), relative file links from agent markdown, and web links (in the browser). Nothing an
+ * agent wrote can navigate the panel itself or open an unexpected scheme.
+ */
+export class LinkOpener {
+  constructor(
+    private readonly policy: PathPolicy,
+    private readonly follow: FollowAlong,
+    private readonly log: OutputLog,
+    private readonly baseDir: () => string,
+  ) {}
+
+  async openLocation(file: string, line: number | undefined): Promise<void> {
+    if (!this.policy.isInWorkspace(file)) {
+      const choice = await vscode.window.showWarningMessage(`${file} is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
+      if (choice !== 'Open') return;
+    }
+    try {
+      await this.follow.open(file, line, true);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Tandem could not open ${file}: ${errorMessage(err)}`);
+    }
+  }
+
+  async openLink(href: string): Promise<void> {
+    // Agents link files by relative or absolute path ("src/app.ts#L10"): resolve those against the
+    // session's folder rather than treating them as URLs.
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#')) {
+      const [pathPart, fragment = ''] = href.split('#', 2);
+      return this.openLocation(path.resolve(this.baseDir(), safeDecode(pathPart)), lineFromFragment(fragment));
+    }
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(href, true);
+    } catch {
+      return;
+    }
+    if (uri.scheme === 'file') return this.openLocation(uri.fsPath, lineFromFragment(uri.fragment));
+    if (uri.scheme === 'http' || uri.scheme === 'https' || uri.scheme === 'mailto') {
+      await vscode.env.openExternal(uri);
+      return;
+    }
+    this.log.warn(`Link with scheme "${uri.scheme}" not opened: ${href}`);
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function lineFromFragment(fragment: string): number | undefined {
+  const match = /^L?(\d+)/.exec(fragment);
+  return match ? Number(match[1]) : undefined;
+}

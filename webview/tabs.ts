@@ -1,0 +1,119 @@
+/**
+ * The conversation tabs: a `tablist` with one `tab` per open conversation (keyboard: arrows, Home,
+ * End move and show; Delete closes), a badge on background conversations that need the user, and
+ * a "New conversation" button. A tab's close icon is for the mouse; keyboard users press Delete,
+ * so no button is nested inside a tab.
+ */
+import type { TabView } from '../src/protocol/messages';
+import { button, h, icon } from './dom';
+import type { Store } from './store';
+import type { Host } from './vscodeApi';
+
+const ATTENTION: Record<NonNullable<TabView['attention']>, [string, string]> = {
+  permission: ['bell-dot', 'waits for your permission'],
+  finished: ['pass', 'finished a turn'],
+  error: ['error', 'has an error'],
+};
+
+const BUSY = new Set<TabView['status']>(['starting', 'running', 'cancelling']);
+
+export class Tabs {
+  readonly element: HTMLElement;
+  private readonly list: HTMLElement;
+
+  constructor(
+    private readonly store: Store,
+    private readonly host: Host,
+  ) {
+    this.list = h('div', { role: 'tablist', 'aria-label': 'Conversations', class: 'tab-list' });
+    this.list.addEventListener('keydown', (event) => this.onKey(event));
+    const add = button('', () => host.post({ type: 'newConversation' }), { cls: 'icon-button', icon: 'add', label: 'New conversation', title: 'New conversation' });
+    this.element = h('div', { class: 'tab-strip' }, this.list, add);
+  }
+
+  render(): void {
+    const { tabs, conversationId } = this.store;
+    const focused = this.list.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.conversationId : undefined;
+    this.list.replaceChildren(...tabs.map((tab) => this.renderTab(tab, tab.id === conversationId)));
+    // Keep keyboard focus on the tab the user was on (the list was rebuilt under it).
+    if (focused) this.list.querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(focused)}"]`)?.focus();
+    this.element.hidden = tabs.length === 0;
+  }
+
+  private renderTab(tab: TabView, selected: boolean): HTMLElement {
+    const attention = !selected && tab.attention ? ATTENTION[tab.attention] : undefined;
+    const label = `${tab.title} — ${tab.agentName || 'no agent'}${BUSY.has(tab.status) ? ', working' : ''}${attention ? `, ${attention[1]}` : ''}`;
+    const element = h('div', {
+      role: 'tab',
+      class: `tab${selected ? ' selected' : ''}`,
+      'aria-selected': String(selected),
+      'aria-controls': 'tandem-thread',
+      'aria-label': label,
+      'aria-keyshortcuts': 'Delete',
+      title: label,
+      tabindex: selected ? 0 : -1,
+      'data-conversation-id': tab.id,
+      'data-status': tab.status,
+      'data-attention': attention ? tab.attention : undefined,
+    });
+    if (BUSY.has(tab.status)) element.append(icon('loading', 'codicon-modifier-spin tab-busy'));
+    element.append(h('span', { class: 'tab-title' }, tab.title));
+    if (attention) element.append(h('span', { class: `tab-badge attention-${tab.attention}` }, icon(attention[0])));
+    const close = icon('close', 'tab-close');
+    close.addEventListener('click', (event) => {
+      event.stopPropagation();
+      this.host.post({ type: 'closeConversation', conversationId: tab.id });
+    });
+    element.append(close);
+    element.addEventListener('click', () => this.select(tab.id));
+    element.addEventListener('auxclick', (event) => {
+      if (event.button === 1) this.host.post({ type: 'closeConversation', conversationId: tab.id });
+    });
+    return element;
+  }
+
+  private select(id: string): void {
+    if (id !== this.store.conversationId) this.host.post({ type: 'selectConversation', conversationId: id });
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const tabs = [...this.list.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const current = tabs.indexOf(document.activeElement as HTMLElement);
+    if (current < 0) return;
+    let next = -1;
+    switch (event.key) {
+      case 'ArrowRight':
+      case 'ArrowDown':
+        next = (current + 1) % tabs.length;
+        break;
+      case 'ArrowLeft':
+      case 'ArrowUp':
+        next = (current - 1 + tabs.length) % tabs.length;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = tabs.length - 1;
+        break;
+      case 'Enter':
+      case ' ':
+        next = current;
+        break;
+      case 'Delete': {
+        const id = tabs[current].dataset.conversationId;
+        if (id) this.host.post({ type: 'closeConversation', conversationId: id });
+        event.preventDefault();
+        return;
+      }
+      default:
+        return;
+    }
+    event.preventDefault();
+    for (const tab of tabs) tab.tabIndex = -1;
+    tabs[next].tabIndex = 0;
+    tabs[next].focus();
+    const id = tabs[next].dataset.conversationId;
+    if (id) this.select(id);
+  }
+}
