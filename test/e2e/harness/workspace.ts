@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { requireFile, scriptedAgentJs } from './paths';
+import type { AgentScript as FixtureScript } from '../../fixtures/scriptedAgent';
 
 /** One entry of `tandem.agents` (the same shape as Zed's `agent_servers`). */
 export interface AgentConfig {
@@ -12,9 +13,14 @@ export interface AgentConfig {
   env?: Record<string, string>;
 }
 
-/** The scripted agent's script: see test/fixtures/scriptedAgent.ts for the step vocabulary. */
-export interface AgentScript {
-  turns: Array<{ steps: Array<Record<string, unknown>>; stopReason?: string }>;
+/**
+ * The scripted agent's script: see test/fixtures/scriptedAgent.ts for the step vocabulary. Every
+ * fixture field is accepted (session persistence: initialize.agentCapabilities, load, resume, list,
+ * close, knownSessions, stateFile, newSession.title…); `turns` stays loose so scenarios may keep
+ * plain-string stop reasons.
+ */
+export interface AgentScript extends Omit<FixtureScript, 'turns'> {
+  turns?: Array<{ steps: Array<Record<string, unknown>>; stopReason?: string; ignoreCancel?: boolean }>;
 }
 
 export interface ScriptedAgent {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -18,7 +18,11 @@ const SOURCE = path.join(root, 'test/fixtures/scriptedAgent.ts');
  * elsewhere cannot break these tests.
  */
 export async function ensureScriptedAgentBuilt(): Promise<string> {
-  if (existsSync(SCRIPTED_AGENT_JS) && statSync(SCRIPTED_AGENT_JS).mtimeMs >= statSync(SOURCE).mtimeMs) return SCRIPTED_AGENT_JS;
+  // The entry and its parts folder: an edit to either makes the bundle stale.
+  const parts = path.join(path.dirname(SOURCE), 'scriptedAgent');
+  const sources = [SOURCE, ...(existsSync(parts) ? readdirSync(parts).map((f) => path.join(parts, f)) : [])];
+  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+  if (existsSync(SCRIPTED_AGENT_JS) && statSync(SCRIPTED_AGENT_JS).mtimeMs >= newest) return SCRIPTED_AGENT_JS;
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: ['test/fixtures/scriptedAgent.ts'],
