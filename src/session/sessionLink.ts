@@ -32,6 +32,7 @@ export class SessionLink extends Disposable {
   private broker: PermissionBroker | undefined;
   /** Bumped per connect and per unbind: events of an older attempt are ignored. */
   private token = 0;
+  /** The connect in progress (only while the conversation is `starting`: its outcome sets another status). */
   private connecting: Promise<void> | undefined;
   private readonly replay: ReplayBuffer;
 
@@ -56,8 +57,14 @@ export class SessionLink extends Disposable {
 
   /** Connects (starting the agent when needed) and opens the session. Never rejects. */
   connect(fresh = false): Promise<void> {
-    this.connecting ??= this.connectOnce(fresh).finally(() => (this.connecting = undefined));
-    return this.connecting;
+    // An attempt that already decided (ready, stopped…) may not have unwound yet: a prompt sent right
+    // after a failure must start a new attempt, not wait on the finished one.
+    if (this.connecting && this.c.status.kind === 'starting') return this.connecting;
+    const attempt: Promise<void> = this.connectOnce(fresh).finally(() => {
+      if (this.connecting === attempt) this.connecting = undefined;
+    });
+    this.connecting = attempt;
+    return attempt;
   }
 
   private async connectOnce(fresh: boolean): Promise<void> {

@@ -141,6 +141,8 @@ export interface ScriptedSession {
   /** Follow-along reveals, as "path:line". */
   followed: string[];
   scriptPath: string;
+  /** What the session starts (its tandem.agents entry, resolved). */
+  agent: AgentLaunchConfig;
   /** Messages the agent process received (its SCRIPTED_AGENT_LOG). */
   received(): Array<Record<string, unknown>>;
 }
@@ -188,7 +190,7 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
   const session = new TestSession(manager, agent, (next) => (agent = next));
   const received = () =>
     existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-  return { session, log, messages, followed, scriptPath, received };
+  return { session, log, messages, followed, scriptPath, agent, received };
 }
 
 /** Resolves when `check` holds, polling every few ms. */
