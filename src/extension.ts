@@ -22,7 +22,6 @@ export function activate(context: vscode.ExtensionContext): void {
       { webviewOptions: { retainContextWhenHidden: false } },
     ),
     command('tandem.newConversation', (t) => t.host.newConversation()),
-    command('tandem.newSession', (t) => t.host.newConversation()),
     command('tandem.closeConversation', (t) => t.host.closeConversation()),
     command('tandem.nextConversation', (t) => t.host.cycleConversation(1)),
     command('tandem.previousConversation', (t) => t.host.cycleConversation(-1)),

@@ -86,12 +86,13 @@ export class App {
     const changes = this.store.takeChanges();
     try {
       // UI state (drafts, expanded rows) and commands belong to the conversation being shown.
-      const switched = this.host.scope !== this.store.conversationId;
+      const previousScope = this.host.scope;
+      const switched = previousScope !== this.store.conversationId;
       this.host.scope = this.store.conversationId;
       this.thread.render(changes);
       if (changes.conversation) this.thread.renderConversation();
       if (switched) {
-        this.composer.conversationChanged();
+        this.composer.conversationChanged(previousScope);
         if (this.restoredScroll) this.thread.scrollToBottom();
       }
       if (changes.tabs || changes.status || changes.conversation) this.tabs.render();

@@ -49,8 +49,17 @@ export class Composer {
     this.menu.update();
   }
 
-  /** Another conversation is shown: its own draft comes back (the host's scope already moved). */
-  conversationChanged(): void {
+  /**
+   * Another conversation is shown: its own draft comes back (the host's scope already moved).
+   * Text typed before the panel knew any conversation (before the first snapshot) belongs to the
+   * first one shown, not to nobody.
+   */
+  conversationChanged(previousScope: string): void {
+    if (previousScope === '') {
+      if (this.textarea.value !== '' && this.host.draft === '') this.host.draft = this.textarea.value;
+      delete this.host.ui.drafts[''];
+      this.host.saveNow();
+    }
     if (this.textarea.value === this.host.draft) return;
     this.textarea.value = this.host.draft;
     this.menu.update();

@@ -127,7 +127,9 @@ export class Conversation extends Disposable {
 
   tab(): TabView {
     const tab: TabView = { id: this.id, title: this.meta.title, agentName: this.agentName, status: this.statusValue.kind };
-    if (this.attentionValue) tab.attention = this.attentionValue;
+    // A waiting prompt is a state, not an event: it shows for as long as it waits.
+    const attention = this.thread.reducer.hasPendingPermission ? 'permission' : this.attentionValue;
+    if (attention) tab.attention = attention;
     return tab;
   }
 
@@ -177,10 +179,8 @@ export class Conversation extends Disposable {
     this.metaChanges.fire();
   }
 
-  /** Something waits for the user here (a badge on a background tab). */
+  /** Something happened here the user has not seen (a badge on a background tab). */
   flag(attention: NonNullable<TabView['attention']>): void {
-    // A prompt outranks a finished turn: the badge must lead to what blocks the agent.
-    if (this.attentionValue === 'permission' && attention === 'finished') return;
     this.attentionValue = attention;
     this.attentionChanges.fire();
   }

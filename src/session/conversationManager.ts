@@ -54,6 +54,7 @@ export class ConversationManager extends Disposable {
   /** Whether the user can see the panel (badges are for conversations out of sight). */
   private visible = false;
   private readonly lastScheduled = new Map<string, number>();
+  private readonly waiting = new Map<string, boolean>();
 
   constructor(private readonly deps: ConversationManagerDeps) {
     super();
@@ -337,6 +338,12 @@ export class ConversationManager extends Disposable {
     for (const change of changes) {
       if (shown) this.messages.fire({ ...change, conversationId: conversation.id } as HostMessage);
       if (change.type === 'statusChanged' || change.type === 'conversationChanged') tabs = true;
+    }
+    // A permission prompt appearing or being answered changes the tab's badge.
+    const waiting = conversation.thread.reducer.hasPendingPermission;
+    if (waiting !== (this.waiting.get(conversation.id) ?? false)) {
+      this.waiting.set(conversation.id, waiting);
+      tabs = true;
     }
     if (tabs) this.fireTabs();
     this.persistTranscript(conversation, false);

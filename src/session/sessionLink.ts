@@ -97,9 +97,11 @@ export class SessionLink extends Disposable {
     c.emit(c.info.clear());
     try {
       if (previous !== undefined && (support.resume || support.load)) {
-        const how = support.resume ? 'Resuming' : 'Loading';
-        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: `${how} the conversation…` });
-        if (support.resume) {
+        // Resume shows nothing of the past: a conversation Tandem has no transcript of (opened from
+        // the agent's own list) is loaded, so its history becomes the thread.
+        const resume = support.resume && !(support.load && c.thread.reducer.size === 0);
+        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: `${resume ? 'Resuming' : 'Loading'} the conversation…` });
+        if (resume) {
           const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token));
           if (token !== this.token) return;
           c.emit(c.info.setModes(result.modes));
@@ -276,7 +278,6 @@ export class SessionLink extends Disposable {
     const { reducer } = c.thread;
     const { requestId, response } = broker.request(params, signal);
     c.emit(reducer.attachPermission(params.toolCall, requestId, params.options));
-    c.flag('permission');
     const title = reducer.findToolCall(String(params.toolCall.toolCallId))?.title ?? 'Tool call';
     c.deps.onPermissionRequested?.(c, { requestId, title, options: params.options });
     const result = await response;

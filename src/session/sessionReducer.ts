@@ -48,6 +48,11 @@ export class SessionReducer {
     return this.list.map((entry) => ({ ...entry }));
   }
 
+  /** True while a permission prompt on a card waits for an answer. */
+  get hasPendingPermission(): boolean {
+    return this.pendingPermissionCards.size > 0;
+  }
+
   /** Number of entries, without copying them. */
   get size(): number {
     return this.list.length;

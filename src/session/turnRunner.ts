@@ -124,7 +124,8 @@ export class TurnRunner extends Disposable {
     }
     const token = ++this.token;
     c.emit(c.thread.reducer.addUserMessage(text));
-    c.setTitle(text, 'prompt');
+    // The first prompt names the conversation until the agent or the user gives it a title.
+    if (c.meta.titleSource === 'none') c.setTitle(text, 'prompt');
     c.touch();
     c.setStatus({ kind: 'running', agentName: c.agentName });
     try {

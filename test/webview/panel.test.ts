@@ -187,6 +187,17 @@ test('reload keeps the draft and expanded rows; the snapshot restores the thread
   await page.close();
 });
 
+test('text typed before the first snapshot stays in the composer and becomes that conversation\'s draft', async () => {
+  const panel = await harness().open();
+  const { page } = panel;
+  const box = page.locator('textarea[aria-label="Message"]');
+  await box.fill('typed before the host answered');
+  await panel.post({ type: 'snapshot', snapshot: snapshot() });
+  assert.equal(await box.inputValue(), 'typed before the host answered');
+  await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').drafts?.c1 === 'typed before the host answered');
+  await page.close();
+});
+
 test('malformed messages and a broken entry do not break the panel', async () => {
   const panel = await harness().open();
   const { page } = panel;
