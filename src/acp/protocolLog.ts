@@ -81,6 +81,18 @@ export function createRedactor(secrets: string[]): (text: string) => string {
 }
 
 /** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
+/** Like {@link redactingLog}, with the secrets looked up per line (they may change with the settings). */
+export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): ProtocolLog {
+  const masked = (): ProtocolLog => redactingLog(log, secrets());
+  return {
+    message: (direction, raw) => masked().message(direction, raw),
+    info: (text) => masked().info(text),
+    warn: (text) => masked().warn(text),
+    error: (text) => masked().error(text),
+    stderr: (agentName, line) => masked().stderr(agentName, line),
+  };
+}
+
 export function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
   if (!secrets.some((s) => s.length >= 4)) return log;
   const r = createRedactor(secrets);

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
-import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
+import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { ConversationChange, HostMessage, SessionStatus, TabView } from '../protocol/messages';
 import { Disposable, Emitter } from '../util/disposable';
-import { AgentRuntime } from './agentRuntime';
-import { Conversation, type ConversationTranscript } from './conversation';
+import type { AgentRuntime } from './agentRuntime';
+import { Conversation } from './conversation';
 import type { ConversationIndex } from './conversationFormat';
 import { newMeta, type ConversationMeta } from './conversationMeta';
+import { ConversationKeeper } from './conversationKeeper';
 import type { ConversationStore } from './conversationStore';
+import { RuntimePool } from './runtimePool';
 
 /** The agents Tandem can start (settings), as the core needs them. */
 export interface AgentCatalog {
@@ -49,15 +51,18 @@ export class ConversationManager extends Disposable {
   private activeId = '';
   /** Conversations of this workspace that are not open, as the index knows them. */
   private closed: ConversationMeta[] = [];
-  private readonly runtimes = new Map<string, AgentRuntime>();
+  private readonly runtimes: RuntimePool;
+  private readonly keeper: ConversationKeeper;
   private initialized: Promise<void> | undefined;
   /** Whether the user can see the panel (badges are for conversations out of sight). */
   private visible = false;
-  private readonly lastScheduled = new Map<string, number>();
   private readonly waiting = new Map<string, boolean>();
 
   constructor(private readonly deps: ConversationManagerDeps) {
     super();
+    const { log, clientInfo, files, policy } = deps;
+    this.keeper = new ConversationKeeper(deps.store);
+    this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy }));
   }
 
   /** Loads the index and reopens the tabs (the shown one with its transcript); once. */
@@ -115,7 +120,7 @@ export class ConversationManager extends Disposable {
     if (!meta) return;
     this.closed = this.closed.filter((m) => m !== meta);
     const conversation = this.adopt(meta);
-    await this.restoreTranscript(conversation);
+    await this.keeper.restore(conversation);
     this.show(id);
   }
 
@@ -142,7 +147,7 @@ export class ConversationManager extends Disposable {
     this.order.splice(index, 1);
     this.open.delete(id);
     this.closed.push(conversation.meta);
-    this.persistTranscript(conversation);
+    this.keeper.transcriptChanged(conversation, true);
     await conversation.link.close();
     conversation.dispose();
     this.stopUnusedRuntimes();
@@ -172,7 +177,7 @@ export class ConversationManager extends Disposable {
     const meta = this.closed.find((m) => m.id === id);
     this.closed = this.closed.filter((m) => m.id !== id);
     this.saveIndex();
-    await this.deps.store?.deleteConversation(id);
+    await this.keeper.delete(id);
     return meta;
   }
 
@@ -200,12 +205,7 @@ export class ConversationManager extends Disposable {
   async restart(id?: string): Promise<void> {
     const conversation = this.get(id);
     if (!conversation) return;
-    const runtime = conversation.link.agentRuntime ?? this.runtimes.get(conversation.agentName);
-    if (runtime) {
-      this.runtimes.delete(conversation.agentName);
-      await runtime.stop();
-      runtime.dispose();
-    }
+    await this.runtimes.stop(conversation.agentName, conversation.link.agentRuntime ?? this.runtimes.peek(conversation.agentName));
     conversation.queue.resume();
     await conversation.link.connect();
   }
@@ -239,35 +239,25 @@ export class ConversationManager extends Disposable {
 
   /** A live runtime for `agentName`, created (not started) when none is running. */
   runtimeFor(agentName: string): AgentRuntime | undefined {
-    const existing = this.runtimes.get(agentName);
-    if (existing?.alive) return existing;
-    existing?.dispose();
-    this.runtimes.delete(agentName);
-    const agent = this.deps.agents.launchConfig(agentName);
-    if (!agent) return undefined;
-    const runtime = new AgentRuntime({ agent, log: this.deps.log, clientInfo: this.deps.clientInfo, files: this.deps.files, policy: this.deps.policy });
-    this.runtimes.set(agentName, runtime);
-    return runtime;
+    return this.runtimes.get(agentName);
   }
 
   /** Saves everything pending now (extension shutdown). */
   flushSync(): void {
-    this.deps.store?.flushSync();
+    this.keeper.flushSync();
   }
 
   override dispose(): void {
     this.flushSync();
     for (const conversation of this.open.values()) conversation.dispose();
     this.open.clear();
-    for (const runtime of this.runtimes.values()) runtime.dispose();
-    this.runtimes.clear();
     super.dispose();
   }
 
   // --- internals -------------------------------------------------------------------------------
 
   private async load(): Promise<void> {
-    const index = (await this.deps.store?.loadIndex()) ?? { version: 1, conversations: [], openIds: [] };
+    const index = await this.keeper.loadIndex();
     const byId = new Map(index.conversations.map((m) => [m.id, m]));
     const openIds = index.openIds.filter((id) => byId.has(id));
     // Without open tabs (first run, or all closed), the most recent conversation comes back.
@@ -276,27 +266,17 @@ export class ConversationManager extends Disposable {
     }
     this.closed = index.conversations.filter((m) => !openIds.includes(m.id));
     for (const id of openIds) this.adopt(byId.get(id)!);
-    await Promise.all([...this.open.values()].map((c) => this.restoreTranscript(c)));
+    await Promise.all([...this.open.values()].map((c) => this.keeper.restore(c)));
     const activeId = index.activeId !== undefined && this.open.has(index.activeId) ? index.activeId : this.order[this.order.length - 1];
     if (activeId === undefined) this.newConversation();
     else this.show(activeId);
   }
 
-  private async restoreTranscript(conversation: Conversation): Promise<void> {
-    const stored = await this.deps.store?.loadTranscript(conversation.id);
-    if (!stored) return;
-    const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue };
-    if (stored.droppedEntries) {
-      const message = `${stored.droppedEntries} earlier entries of this conversation were not kept (the stored transcript is size-limited).`;
-      transcript.entries = [{ kind: 'notice', id: 'dropped', level: 'info', message }, ...stored.entries];
-    }
-    conversation.restore(transcript);
-  }
-
   /** Makes a conversation for `meta`, wired to the panel and the store, and opens its tab. */
   private adopt(meta: ConversationMeta): Conversation {
     const conversation: Conversation = new Conversation(meta, {
-      log: this.logFor(meta),
+      // Warnings quote agent input, which may echo env values: masked with the agent's current ones.
+      log: lazyRedactingLog(this.deps.log, () => Object.values(this.deps.agents.launchConfig(meta.agentName)?.env ?? {})),
       isInWorkspace: (p) => this.deps.policy.isInWorkspace(p),
       runtimeFor: (name) => this.runtimeFor(name),
       follow: (c, path, line) => {
@@ -317,21 +297,6 @@ export class ConversationManager extends Disposable {
     return conversation;
   }
 
-  /**
-   * The log a conversation writes to, with its agent's env values masked: warnings quote agent
-   * input, which may echo them. Looked up per line, as the agent (and its settings) may change.
-   */
-  private logFor(meta: ConversationMeta): ProtocolLog {
-    const masked = (): ProtocolLog => redactingLog(this.deps.log, Object.values(this.deps.agents.launchConfig(meta.agentName)?.env ?? {}));
-    return {
-      message: (direction, raw) => masked().message(direction, raw),
-      info: (text) => masked().info(text),
-      warn: (text) => masked().warn(text),
-      error: (text) => masked().error(text),
-      stderr: (agentName, line) => masked().stderr(agentName, line),
-    };
-  }
-
   private forward(conversation: Conversation, changes: ConversationChange[]): void {
     const shown = conversation.id === this.activeId;
     let tabs = false;
@@ -346,19 +311,11 @@ export class ConversationManager extends Disposable {
       tabs = true;
     }
     if (tabs) this.fireTabs();
-    this.persistTranscript(conversation, false);
-  }
-
-  private persistTranscript(conversation: Conversation, force = true): void {
-    // Streaming calls this per update: re-arming the store's timer at most every 100 ms is enough.
-    const now = Date.now();
-    if (!force && now - (this.lastScheduled.get(conversation.id) ?? 0) < 100) return;
-    this.lastScheduled.set(conversation.id, now);
-    this.deps.store?.scheduleTranscript(conversation.id, () => ({ version: 1, ...conversation.transcript() }));
+    this.keeper.transcriptChanged(conversation);
   }
 
   private saveIndex(): void {
-    this.deps.store?.scheduleIndex(() => this.index());
+    this.keeper.indexChanged(() => this.index());
   }
 
   private index(): ConversationIndex {
@@ -373,11 +330,6 @@ export class ConversationManager extends Disposable {
   }
 
   private stopUnusedRuntimes(): void {
-    const used = new Set([...this.open.values()].map((c) => c.agentName));
-    for (const [name, runtime] of this.runtimes) {
-      if (used.has(name)) continue;
-      this.runtimes.delete(name);
-      runtime.dispose();
-    }
+    this.runtimes.retain(new Set([...this.open.values()].map((c) => c.agentName)));
   }
 }

@@ -1,0 +1,60 @@
+import type { Conversation, ConversationTranscript } from './conversation';
+import type { ConversationIndex } from './conversationFormat';
+import { emptyIndex } from './conversationFormat';
+import type { ConversationStore } from './conversationStore';
+
+/** How often streaming may re-arm the store's save timer for one conversation. */
+const RESCHEDULE_MS = 100;
+
+/**
+ * Between the conversations and their store: loads what was kept, restores a transcript into a
+ * conversation, and schedules saves. Without a store (no folder to keep them for) everything is a
+ * no-op and conversations live in memory only.
+ */
+export class ConversationKeeper {
+  private readonly lastScheduled = new Map<string, number>();
+
+  constructor(private readonly store: ConversationStore | undefined) {}
+
+  async loadIndex(): Promise<ConversationIndex> {
+    return (await this.store?.loadIndex()) ?? emptyIndex();
+  }
+
+  /** Shows the stored transcript in `conversation` (with a notice when older entries were not kept). */
+  async restore(conversation: Conversation): Promise<void> {
+    const stored = await this.store?.loadTranscript(conversation.id);
+    if (!stored) return;
+    const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue };
+    if (stored.droppedEntries) {
+      const message = `${stored.droppedEntries} earlier entries of this conversation were not kept (the stored transcript is size-limited).`;
+      transcript.entries = [{ kind: 'notice', id: 'dropped', level: 'info', message }, ...stored.entries];
+    }
+    conversation.restore(transcript);
+  }
+
+  /**
+   * The conversation changed: its transcript is saved after a quiet period. Streaming calls this per
+   * update, so unless `now` is set the store's timer is re-armed at most every 100 ms.
+   */
+  transcriptChanged(conversation: Conversation, now = false): void {
+    if (!this.store) return;
+    const time = Date.now();
+    if (!now && time - (this.lastScheduled.get(conversation.id) ?? 0) < RESCHEDULE_MS) return;
+    this.lastScheduled.set(conversation.id, time);
+    this.store.scheduleTranscript(conversation.id, () => ({ version: 1, ...conversation.transcript() }));
+  }
+
+  indexChanged(produce: () => ConversationIndex): void {
+    this.store?.scheduleIndex(produce);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.lastScheduled.delete(id);
+    await this.store?.deleteConversation(id);
+  }
+
+  /** Writes everything pending now (extension shutdown). */
+  flushSync(): void {
+    this.store?.flushSync();
+  }
+}

@@ -1,0 +1,67 @@
+import type { AgentLaunchConfig } from '../acp/agentProcess';
+import type { ProtocolLog } from '../acp/protocolLog';
+import type { FileAccess } from '../client/fsHandler';
+import type { PathPolicy } from '../client/pathPolicy';
+import type { IDisposable } from '../util/disposable';
+import { AgentRuntime } from './agentRuntime';
+
+export interface RuntimePoolDeps {
+  /** The launch configuration of a configured agent, or undefined (looked up at each start). */
+  launchConfig(name: string): AgentLaunchConfig | undefined;
+  log: ProtocolLog;
+  clientInfo: { name: string; version: string };
+  files: FileAccess;
+  policy: PathPolicy;
+}
+
+/**
+ * One live agent process per agent name, shared by every conversation with that agent. A runtime
+ * that exited or failed is replaced on the next request, with the settings as they are then (the
+ * usual fix for "command not found" is an edit of `tandem.agents`).
+ */
+export class RuntimePool implements IDisposable {
+  private readonly runtimes = new Map<string, AgentRuntime>();
+
+  constructor(private readonly deps: RuntimePoolDeps) {}
+
+  /** A live runtime for `agentName`, created (not started) when none is running. */
+  get(agentName: string): AgentRuntime | undefined {
+    const existing = this.runtimes.get(agentName);
+    if (existing?.alive) return existing;
+    existing?.dispose();
+    this.runtimes.delete(agentName);
+    const agent = this.deps.launchConfig(agentName);
+    if (!agent) return undefined;
+    const { log, clientInfo, files, policy } = this.deps;
+    const runtime = new AgentRuntime({ agent, log, clientInfo, files, policy });
+    this.runtimes.set(agentName, runtime);
+    return runtime;
+  }
+
+  /** The running runtime of `agentName`, without starting one. */
+  peek(agentName: string): AgentRuntime | undefined {
+    return this.runtimes.get(agentName);
+  }
+
+  /** Stops `agentName`'s process (every conversation using it sees an intentional exit). */
+  async stop(agentName: string, runtime = this.runtimes.get(agentName)): Promise<void> {
+    if (!runtime) return;
+    if (this.runtimes.get(agentName) === runtime) this.runtimes.delete(agentName);
+    await runtime.stop();
+    runtime.dispose();
+  }
+
+  /** Stops the processes of agents no open conversation uses any more. */
+  retain(used: ReadonlySet<string>): void {
+    for (const [name, runtime] of this.runtimes) {
+      if (used.has(name)) continue;
+      this.runtimes.delete(name);
+      runtime.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const runtime of this.runtimes.values()) runtime.dispose();
+    this.runtimes.clear();
+  }
+}
