@@ -1,10 +1,16 @@
 /**
  * An inline permission prompt on a tool card: one native button per option (named as the agent
- * named it), roving focus with the arrow keys, digit shortcuts while the group has focus, and the
- * answer shown on the card afterwards.
+ * named it), and the answer shown on the card afterwards — with the rule that answered, or the rule
+ * Tandem proposes after an "always" answer (see ruleProposal.ts).
+ *
+ * Safety: one-time answers come first and carry the shortcuts (1, 2…, Alt+1…), and the tab stop is
+ * the safest allowing option ("allow once") whatever order the agent sent. A standing grant
+ * ("always") has no shortcut: it takes a click, or arrowing to it and Enter. The prompt never takes
+ * focus by itself.
  */
-import type { PermissionOptionKind, PermissionView } from '../src/protocol/messages';
+import type { PermissionOptionKind, PermissionOptionView, PermissionView } from '../src/protocol/messages';
 import { h, icon } from './dom';
+import { renderRuleProposal, withCodeSpans } from './ruleProposal';
 import type { Host } from './vscodeApi';
 
 const KIND_ICONS: Record<PermissionOptionKind, string> = {
@@ -14,28 +20,38 @@ const KIND_ICONS: Record<PermissionOptionKind, string> = {
   reject_always: 'circle-slash',
 };
 
+/** Display order: one-time answers first, the safest allowing one leading. */
+const ORDER: Record<PermissionOptionKind, number> = { allow_once: 0, reject_once: 1, allow_always: 2, reject_always: 3 };
+
 function isAllow(kind: string): boolean {
   return kind.startsWith('allow');
+}
+
+function kindOf(option: PermissionOptionView): PermissionOptionKind {
+  return option.kind in KIND_ICONS ? option.kind : 'reject_once';
 }
 
 /** Renders the permission part of a card; returns null when there is nothing to show. */
 export function renderPermission(permission: PermissionView, title: string, host: Host): HTMLElement | null {
   const state = permission.state;
-  if (state.kind === 'selected') {
-    const option = permission.options.find((o) => o.optionId === state.optionId);
-    const name = option?.name ?? state.optionId;
-    const allowed = option ? isAllow(option.kind) : true;
-    return h(
-      'div',
-      { class: `permission-result ${allowed ? 'allowed' : 'rejected'}`, 'data-permission-state': 'selected' },
-      icon(allowed ? 'check' : 'close'),
-      ` ${allowed ? 'Allowed' : 'Rejected'}: ${name}`,
-    );
-  }
   if (state.kind === 'cancelled') {
     return h('div', { class: 'permission-result cancelled', 'data-permission-state': 'cancelled' }, icon('circle-slash'), ' Cancelled');
   }
-  return pendingGroup(permission, title, host);
+  if (state.kind === 'pending') return pendingGroup(permission, title, host);
+  const option = permission.options.find((o) => o.optionId === state.optionId);
+  const allowed = option ? isAllow(option.kind) : permission.rule?.decision !== 'reject';
+  const result = h('div', { class: `permission-result ${allowed ? 'allowed' : 'rejected'}`, 'data-permission-state': 'selected' }, icon(allowed ? 'check' : 'close'));
+  if (permission.rule) {
+    result.setAttribute('data-rule-id', permission.rule.id);
+    result.append(h('span', {}, ` ${allowed ? 'Allowed' : 'Rejected'} by rule: `), withCodeSpans(permission.rule.label), ' ');
+    const rules = h('button', { type: 'button', class: 'link' }, 'Rules…');
+    rules.addEventListener('click', () => host.post({ type: 'manageRules', ruleId: permission.rule?.id }));
+    result.append(rules);
+  } else {
+    result.append(` ${allowed ? 'Allowed' : 'Rejected'}: ${option?.name ?? state.optionId}`);
+  }
+  const proposal = permission.proposal ? renderRuleProposal(permission.requestId, permission.proposal, host) : null;
+  return proposal ? h('div', { class: 'permission-answer' }, result, proposal) : result;
 }
 
 function pendingGroup(permission: PermissionView, title: string, host: Host): HTMLElement {
@@ -46,19 +62,24 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
     'data-request-id': permission.requestId,
     'data-permission-state': 'pending',
   });
-  const buttons = permission.options.map((option, index) => {
-    const kind = option.kind in KIND_ICONS ? option.kind : 'reject_once';
+  const ordered = permission.options.map((option, index) => ({ option, index })).sort((a, b) => ORDER[kindOf(a.option)] - ORDER[kindOf(b.option)] || a.index - b.index);
+  let shortcut = 0;
+  const buttons = ordered.map(({ option }, position) => {
+    const kind = kindOf(option);
+    const standing = kind.endsWith('always');
+    const digit = !standing && shortcut < 9 ? ++shortcut : undefined;
     const b = h('button', {
       type: 'button',
-      class: `permission-option ${isAllow(kind) ? 'allow' : 'reject'} ${kind.endsWith('always') ? 'always' : 'once'}`,
+      class: `permission-option ${isAllow(kind) ? 'allow' : 'reject'} ${standing ? 'always' : 'once'}`,
       'data-option-kind': kind,
       'data-option-id': option.optionId,
-      'aria-label': option.name,
-      'aria-keyshortcuts': index < 9 ? `${index + 1} Alt+${index + 1}` : undefined,
-      tabindex: index === 0 ? 0 : -1,
+      'data-shortcut': digit,
+      'aria-label': standing ? `${option.name} (a standing answer)` : option.name,
+      'aria-keyshortcuts': digit === undefined ? undefined : `${digit} Alt+${digit}`,
+      tabindex: position === 0 ? 0 : -1,
     });
     b.append(icon(KIND_ICONS[kind]), h('span', { class: 'button-text' }, option.name));
-    if (index < 9) b.append(h('kbd', { 'aria-hidden': 'true' }, String(index + 1)));
+    if (digit !== undefined) b.append(h('kbd', { 'aria-hidden': 'true' }, String(digit)));
     b.addEventListener('click', () => answer(option.optionId));
     return b;
   });
@@ -96,12 +117,11 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
         focusAt(buttons.length - 1);
         break;
       default: {
-        const digit = Number.parseInt(event.key, 10);
-        if (!event.ctrlKey && !event.metaKey && digit >= 1 && digit <= buttons.length) {
-          buttons[digit - 1].click();
-          break;
-        }
-        return;
+        if (event.ctrlKey || event.metaKey || event.altKey) return;
+        const target = group.querySelector<HTMLButtonElement>(`button[data-shortcut="${CSS.escape(event.key)}"]`);
+        if (!target) return;
+        target.click();
+        break;
       }
     }
     event.preventDefault();
@@ -114,8 +134,8 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
 }
 
 /**
- * Alt+1…9 anywhere in the panel answers the oldest pending prompt, so a keyboard user need not
- * move focus to the card first.
+ * Alt+1…9 anywhere in the panel answers the oldest pending prompt with its one-time option N, so a
+ * keyboard user need not move focus to the card first. Never a standing ("always") answer.
  */
 export function installPermissionShortcuts(root: HTMLElement): void {
   document.addEventListener('keydown', (event) => {
@@ -123,7 +143,7 @@ export function installPermissionShortcuts(root: HTMLElement): void {
     const digit = Number.parseInt(event.code.replace(/^Digit/, ''), 10);
     if (!(digit >= 1 && digit <= 9)) return;
     const group = root.querySelector('[role="group"][data-permission-state="pending"]:not([aria-busy="true"])');
-    const target = group?.querySelectorAll('button')[digit - 1];
+    const target = group?.querySelector<HTMLButtonElement>(`button[data-shortcut="${digit}"]`);
     if (!target) return;
     event.preventDefault();
     target.click();

@@ -147,7 +147,9 @@ export class ToolCardView implements EntryView {
     const title = String(entry.title ?? '');
     if (!prev || prev.locations !== entry.locations) this.renderLocations(Array.isArray(entry.locations) ? entry.locations : []);
     this.renderContent(Array.isArray(entry.content) ? entry.content : [], entry.id);
-    if (!prev || prev.permission !== entry.permission || prev.title !== entry.title) {
+    // Compared by value: every upsert brings new objects, and re-rendering would drop what the user
+    // is typing into a rule proposal.
+    if (!prev || JSON.stringify(prev.permission) !== JSON.stringify(entry.permission) || prev.title !== entry.title) {
       const part = entry.permission ? renderPermission(entry.permission, title, this.ctx.host) : null;
       this.permission.replaceChildren(...(part ? [part] : []));
     }

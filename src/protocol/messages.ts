@@ -50,6 +50,31 @@ export interface PermissionView {
   options: PermissionOptionView[];
   /** `pending` until answered; then which option was chosen, or `cancelled`. */
   state: { kind: 'pending' } | { kind: 'selected'; optionId: string } | { kind: 'cancelled' };
+  /** Set when a saved rule answered, not the user: the card says which rule. */
+  rule?: { id: string; label: string; decision: 'allow' | 'reject' };
+  /**
+   * After the user picked an "always" option: the narrowest rule Tandem offers to save. Nothing is
+   * remembered by Tandem until the user saves it (the agent keeps its own "always").
+   */
+  proposal?: RuleProposalView;
+}
+
+/** A rule offered for saving, editable before it is saved. */
+export interface RuleProposalView {
+  decision: 'allow' | 'reject';
+  /** What the matcher compares (the panel names it: commands starting with, files matching, …). */
+  matcherType: 'commandPrefix' | 'pathGlob' | 'urlHost' | 'toolName';
+  /** The proposed matcher value, e.g. `npm test` or `src/**\/*.ts`. */
+  value: string;
+  scope: 'conversation' | 'workspace' | 'global';
+  /** Whom the rule is for (the agent's name). */
+  agent: string;
+  /** e.g. "Allow `npm test` for Claude Code in this workspace". */
+  label: string;
+  /** `offered` until saved or dismissed; `error` says why saving failed. */
+  state: 'offered' | 'saved' | 'dismissed';
+  ruleId?: string;
+  error?: string;
 }
 
 /** A file location a tool call touches (follow-along). */
@@ -378,6 +403,11 @@ export type WebviewMessage =
   /** Let a paused queue send again, or drop everything in it. */
   | { type: 'queueResume'; conversationId?: string }
   | { type: 'queueClear'; conversationId?: string }
+  /** Save the rule proposed on a card, with the matcher value and scope the user left in the form. */
+  | { type: 'saveRule'; requestId: string; value: string; scope: 'conversation' | 'workspace' | 'global'; conversationId?: string }
+  | { type: 'dismissRule'; requestId: string; conversationId?: string }
+  /** Open `Tandem: Manage Permission Rules` (at one rule). */
+  | { type: 'manageRules'; ruleId?: string }
   /** Whether the panel has keyboard focus (permission notifications are for when it has not). */
   | { type: 'focusChanged'; focused: boolean };
 

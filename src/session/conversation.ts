@@ -3,6 +3,7 @@ import type { ConversationChange, ConversationSnapshot, Entry, QueuedPromptView,
 import { Disposable, Emitter } from '../util/disposable';
 import type { AgentRuntime } from './agentRuntime';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from './conversationMeta';
+import type { PermissionRules } from './permissionDesk';
 import { PromptQueue } from './promptQueue';
 import { SessionInfo } from './sessionInfo';
 import { SessionLink } from './sessionLink';
@@ -18,11 +19,13 @@ export interface ConversationDeps {
   /** Follow-along; the manager drops it for conversations that are not shown. */
   follow(conversation: Conversation, path: string, line: number | undefined): void;
   /** A permission prompt appeared (the host notifies when the panel is not in view). */
-  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string }> }): void;
+  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string; kind?: string }> }): void;
   /** How long to wait for the agent to confirm a cancel before ending the turn ourselves. */
   cancelGraceMs?: number;
   /** True when no agent may be started (untrusted workspace). */
   blocked?(): SessionStatus | undefined;
+  /** Saved permission rules; without them every request is asked. */
+  rules?: PermissionRules;
 }
 
 /** What a stored transcript holds (see ConversationStore). */

@@ -7,6 +7,7 @@ import type { ConversationChange, HostMessage, SessionStatus, TabView } from '..
 import { Disposable, Emitter } from '../util/disposable';
 import type { AgentRuntime } from './agentRuntime';
 import { Conversation } from './conversation';
+import type { PermissionRules } from './permissionDesk';
 import type { ConversationIndex } from './conversationFormat';
 import { newMeta, type ConversationMeta } from './conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
@@ -34,8 +35,10 @@ export interface ConversationManagerDeps {
   blocked(): SessionStatus | undefined;
   /** Follow-along for the shown conversation. */
   follow(path: string, line: number | undefined): void;
-  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string }> }): void;
+  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string; kind?: string }> }): void;
   cancelGraceMs?: number;
+  /** Saved permission rules (every conversation judges requests by them). */
+  rules?: PermissionRules;
 }
 
 /**
@@ -284,6 +287,7 @@ export class ConversationManager extends Disposable {
       },
       onPermissionRequested: (c, info) => this.deps.onPermissionRequested?.(c, info),
       cancelGraceMs: this.deps.cancelGraceMs,
+      rules: this.deps.rules,
       blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),
     });
     conversation.onChange((changes) => this.forward(conversation, changes));

@@ -23,13 +23,16 @@ export type ConversationCommand = Extract<
       | 'queueMove'
       | 'queueSendNow'
       | 'queueResume'
-      | 'queueClear';
+      | 'queueClear'
+      | 'saveRule'
+      | 'dismissRule';
   }
 >;
 
 const CONVERSATION_COMMANDS: ReadonlySet<string> = new Set<ConversationCommand['type']>([
   'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation', 'restart', 'retry',
   'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear',
+  'saveRule', 'dismissRule',
 ]);
 
 export function isConversationCommand(message: WebviewMessage): message is ConversationCommand {
@@ -98,6 +101,12 @@ export async function runConversationCommand(manager: ConversationManager, messa
       return;
     case 'queueClear':
       conversation?.queue.clear();
+      return;
+    case 'saveRule':
+      await conversation?.link.permissions.saveRule(message.requestId, message.value, message.scope);
+      return;
+    case 'dismissRule':
+      conversation?.link.permissions.dismissRule(message.requestId);
       return;
     default:
       assertNever(message);

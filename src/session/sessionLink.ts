@@ -1,11 +1,9 @@
-import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../acp/agentConnection';
-import { PermissionBroker } from '../client/permissionBroker';
-import type { PermissionView } from '../protocol/messages';
 import { Disposable, type IDisposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
 import type { AgentRuntime, RuntimeExit, SessionEndpoint } from './agentRuntime';
 import type { Conversation } from './conversation';
+import { PermissionDesk } from './permissionDesk';
 import { ReplayBuffer } from './replayBuffer';
 import { describeStartFailure } from './startFailure';
 
@@ -29,7 +27,8 @@ export class SessionLink extends Disposable {
   private runtime: AgentRuntime | undefined;
   private exitSubscription: IDisposable | undefined;
   private attached: string | undefined;
-  private broker: PermissionBroker | undefined;
+  /** The conversation's permission prompts and rules. */
+  readonly permissions: PermissionDesk;
   /** Bumped per connect and per unbind: events of an older attempt are ignored. */
   private token = 0;
   /** The connect in progress (only while the conversation is `starting`: its outcome sets another status). */
@@ -39,6 +38,8 @@ export class SessionLink extends Disposable {
   constructor(private readonly c: Conversation) {
     super();
     this.replay = this.register(new ReplayBuffer(c));
+    this.permissions = new PermissionDesk(c, c.deps.rules);
+    this.register({ dispose: () => this.permissions.dispose() });
   }
 
   /** The attached ACP session id in a live runtime. */
@@ -93,7 +94,7 @@ export class SessionLink extends Disposable {
     const c = this.c;
     const support = runtime.sessionSupport;
     const previous = fresh ? undefined : c.meta.sessionId;
-    this.broker = this.newBroker();
+    this.permissions.reset();
     c.emit(c.info.clear());
     try {
       if (previous !== undefined && (support.resume || support.load)) {
@@ -198,14 +199,12 @@ export class SessionLink extends Disposable {
 
   /** The user's answer; false (and logged) when the prompt was already answered or is unknown. */
   respondPermission(requestId: string, optionId: string): boolean {
-    if (this.broker?.respond(requestId, optionId) === true) return true;
-    this.c.deps.log.warn(`Permission ${requestId} was already answered or is unknown.`);
-    return false;
+    return this.permissions.respond(requestId, optionId);
   }
 
   /** Answers every pending prompt `cancelled` (spec MUST on session/cancel). */
   cancelPermissions(): void {
-    this.broker?.cancelAll();
+    this.permissions.cancelAll();
   }
 
   /** Closes the agent's session (when it supports that) and lets go of the runtime. */
@@ -239,8 +238,7 @@ export class SessionLink extends Disposable {
     if (this.runtime && this.attached !== undefined) this.runtime.detach(this.attached);
     this.runtime = undefined;
     this.attached = undefined;
-    this.broker?.dispose();
-    this.broker = undefined;
+    this.permissions.reset();
   }
 
   private endpoint(token: number): SessionEndpoint {
@@ -256,7 +254,7 @@ export class SessionLink extends Disposable {
         if (info !== undefined) return c.emit(info);
         if (!this.replay.apply(update)) c.thread.applyUpdate(update);
       },
-      requestPermission: (params, signal) => this.requestPermission(token, params, signal),
+      requestPermission: async (params, signal) => (token === this.token ? this.permissions.request(params, signal) : { outcome: { outcome: 'cancelled' } }),
       terminal: (event) => {
         if (token === this.token) c.thread.applyTerminalEvent(event);
       },
@@ -264,34 +262,6 @@ export class SessionLink extends Disposable {
         if (token === this.token && c.turns.active) c.deps.follow(c, path, line);
       },
     };
-  }
-
-  private async requestPermission(token: number, params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    const c = this.c;
-    const broker = this.broker;
-    if (token !== this.token || !broker) return { outcome: { outcome: 'cancelled' } };
-    if (!Array.isArray(params.options) || params.options.length === 0) {
-      // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
-      c.deps.log.warn('A permission request came without options; answered cancelled.');
-      return { outcome: { outcome: 'cancelled' } };
-    }
-    const { reducer } = c.thread;
-    const { requestId, response } = broker.request(params, signal);
-    c.emit(reducer.attachPermission(params.toolCall, requestId, params.options));
-    const title = reducer.findToolCall(String(params.toolCall.toolCallId))?.title ?? 'Tool call';
-    c.deps.onPermissionRequested?.(c, { requestId, title, options: params.options });
-    const result = await response;
-    const state: PermissionView['state'] =
-      result.outcome.outcome === 'selected' ? { kind: 'selected', optionId: result.outcome.optionId } : { kind: 'cancelled' };
-    c.emit(c.thread.reducer.resolvePermission(requestId, state));
-    return result;
-  }
-
-  private newBroker(): PermissionBroker {
-    return new PermissionBroker({
-      // Requests often carry only the toolCallId: the card we already have knows the kind.
-      kindOf: (params) => params.toolCall.kind ?? this.c.thread.reducer.findToolCall(String(params.toolCall.toolCallId))?.toolKind,
-    });
   }
 
   private onExit(runtime: AgentRuntime, exit: RuntimeExit): void {

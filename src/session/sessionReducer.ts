@@ -58,6 +58,25 @@ export class SessionReducer {
     return this.list.length;
   }
 
+  /**
+   * What the client knows of a tool call in ACP shape (title, kind, rawInput, locations, diff paths,
+   * _meta), for permission rules: a request often names only the toolCallId.
+   */
+  toolCallFacts(toolCallId: string): Record<string, unknown> | undefined {
+    const record = this.toolCalls.get(toolCallId);
+    if (record === undefined) return undefined;
+    const { entry } = record;
+    const facts: Record<string, unknown> = {
+      title: entry.title,
+      kind: record.agentKind,
+      locations: entry.locations.map((l) => (l.line === undefined ? { path: l.path } : { path: l.path, line: l.line })),
+      content: entry.content.filter((c) => c.type === 'diff').map((c) => ({ type: 'diff', path: (c as { path: string }).path })),
+    };
+    if (record.rawInputValue !== undefined) facts.rawInput = record.rawInputValue;
+    if (record.metaValue !== undefined) facts._meta = record.metaValue;
+    return facts;
+  }
+
   findToolCall(toolCallId: string): ToolCallEntry | undefined {
     const record = this.toolCalls.get(toolCallId);
     return record === undefined ? undefined : { ...record.entry };
@@ -119,6 +138,15 @@ export class SessionReducer {
     record.entry.permission = { ...permission, state: copy };
     if (copy.kind === 'pending') this.pendingPermissionCards.add(record.entry.toolCallId);
     else this.pendingPermissionCards.delete(record.entry.toolCallId);
+    return [this.upserted(record.entry)];
+  }
+
+  /** Adds what the card says about a request besides its answer (the rule that answered, a proposal). */
+  annotatePermission(requestId: string, patch: Pick<PermissionView, 'rule' | 'proposal'>): ConversationChange[] {
+    const record = this.toolCalls.get(this.permissionOwners.get(requestId) ?? '');
+    const permission = record?.entry.permission;
+    if (record === undefined || permission === undefined || permission.requestId !== requestId) return [];
+    record.entry.permission = { ...permission, ...structuredClone(patch) };
     return [this.upserted(record.entry)];
   }
 

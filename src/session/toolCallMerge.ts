@@ -15,8 +15,10 @@ export interface ToolCallRecord {
   entry: ToolCallEntry;
   /** The last `kind` the agent sent, unvalidated (undefined when never sent). */
   agentKind: unknown;
-  /** The last rawInput the agent sent, kept for kind inference. */
+  /** The last rawInput the agent sent, kept for kind inference and permission rules. */
   rawInputValue: unknown;
+  /** The last `_meta` the agent sent (tool names for permission rules); not shown. */
+  metaValue?: unknown;
 }
 
 const ACP_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
@@ -95,6 +97,7 @@ export function mergeToolCallFields(record: ToolCallRecord, fields: Record<strin
     entry.rawInput = formatRaw(fields.rawInput);
   }
   if (!isAbsent(fields.rawOutput)) entry.rawOutput = formatRaw(fields.rawOutput);
+  if (!isAbsent(fields._meta)) record.metaValue = fields._meta;
 
   // Re-inferred on every update: a later title ("Edit" → "Edit a.ts") or kind may name the tool.
   entry.toolKind = inferToolKind(record.agentKind, entry.title, record.rawInputValue);

@@ -8,6 +8,8 @@ const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
   queueRemove: ['itemId'],
   queueMove: ['itemId'],
   queueSendNow: ['itemId'],
+  saveRule: ['requestId', 'value', 'scope'],
+  dismissRule: ['requestId'],
   respondPermission: ['requestId', 'optionId'],
   selectAgent: ['name'],
   addPreset: ['presetId'],
@@ -22,7 +24,7 @@ const TYPES = new Set<string>([
   'ready', 'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation',
   'showHistory', 'restart', 'retry', 'startFresh', 'selectAgent', 'addPreset', 'openLocation', 'openDiff',
   'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode', 'queueEdit', 'queueRemove',
-  'queueMove', 'queueSendNow', 'queueResume', 'queueClear',
+  'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'manageRules',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */
@@ -35,5 +37,7 @@ export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
   if (!fields.every((f) => typeof record[f] === 'string')) return false;
   // Optional everywhere it appears: when present it must be a string.
   if (record.conversationId !== undefined && typeof record.conversationId !== 'string') return false;
+  if (type === 'saveRule' && !['conversation', 'workspace', 'global'].includes(String(record.scope))) return false;
+  if (type === 'manageRules' && record.ruleId !== undefined && typeof record.ruleId !== 'string') return false;
   return type !== 'queueMove' || Number.isInteger(record.offset);
 }

@@ -7,6 +7,8 @@ import { assertNever, PROTOCOL_VERSION } from '../protocol/messages';
 import type { Conversation } from '../session/conversation';
 import { ConversationManager } from '../session/conversationManager';
 import { ConversationStore } from '../session/conversationStore';
+import { RuleStore } from '../permissions/ruleStore';
+import type { RuleFileProblem } from '../permissions/ruleFile';
 import { isConversationCommand, runConversationCommand } from '../session/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
 import { AGENT_PRESETS, AgentSettings } from './agentSettings';
@@ -15,6 +17,7 @@ import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { showHistory, type AgentSessionItem } from './historyPicker';
 import { LinkOpener } from './linkOpener';
+import { manageRules } from './rulesPicker';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
@@ -40,6 +43,7 @@ export class SessionHost extends Disposable {
   private readonly changes = this.register(new Emitter<HostMessage>());
   readonly onMessage = this.changes.event;
   readonly manager: ConversationManager;
+  private readonly rules: RuleStore;
   private surface: ChatSurface | undefined;
 
   constructor(
@@ -58,6 +62,14 @@ export class SessionHost extends Disposable {
     // Per workspace (storageUri); a window without a folder keeps its conversations in global storage.
     const storage = context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-folder');
     const store = this.register(new ConversationStore({ dir: storage.fsPath, warn: (text) => this.reportStorage(text) }));
+    // Rules live in the extension's own storage, never in settings a repository could ship.
+    this.rules = this.register(
+      new RuleStore({
+        globalFile: vscode.Uri.joinPath(context.globalStorageUri, 'permission-rules.json').fsPath,
+        workspaceFile: context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'permission-rules.json').fsPath : undefined,
+        onProblem: (problem) => this.reportStorage(`Permission rules: ${describeRuleProblem(problem)}`),
+      }),
+    );
     this.manager = this.register(
       new ConversationManager({
         agents: { launchConfig: (name) => this.launchConfig(name), defaultName: () => this.settings.defaultAgentName() },
@@ -70,6 +82,7 @@ export class SessionHost extends Disposable {
         blocked: (): SessionStatus | undefined => (vscode.workspace.isTrusted ? undefined : { kind: 'untrusted' }),
         follow: (file, line) => this.follow.reveal(file, line),
         onPermissionRequested: (conversation, info) => this.notifyPermission(conversation, info.requestId, info.title, info.options),
+        rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
       }),
     );
     this.register(this.manager.onMessage((m) => this.changes.fire(m)));
@@ -82,10 +95,13 @@ export class SessionHost extends Disposable {
     this.surface = surface;
   }
 
-  /** Loads the stored conversations (once); the snapshot is complete afterwards. */
+  /** Loads the stored conversations and rules (once); the snapshot is complete afterwards. */
   init(): Promise<void> {
-    return this.manager.init();
+    this.initialized ??= Promise.all([this.rules.load(), this.manager.init()]).then(() => undefined);
+    return this.initialized;
   }
+
+  private initialized: Promise<void> | undefined;
 
   snapshot(): SessionSnapshot {
     const active = this.manager.active;
@@ -139,6 +155,9 @@ export class SessionHost extends Disposable {
       case 'showLog':
         this.log.showProtocol();
         return;
+      case 'manageRules':
+        await this.manageRules(message.ruleId);
+        return;
       case 'focusChanged':
         // Tracked by the view itself (ChatSurface.isVisible).
         return;
@@ -180,6 +199,11 @@ export class SessionHost extends Disposable {
     await this.init();
     await showHistory(this.manager, () => this.listAgentSessions());
     this.surface?.reveal();
+  }
+
+  async manageRules(ruleId?: string): Promise<void> {
+    await this.init();
+    await manageRules(this.rules, this.manager.active?.id, ruleId);
   }
 
   async pickAgent(): Promise<void> {
@@ -271,10 +295,11 @@ export class SessionHost extends Disposable {
     void vscode.window.showWarningMessage(`Tandem: ${text}`);
   }
 
-  private notifyPermission(conversation: Conversation, requestId: string, title: string, options: Array<{ optionId: string; name: string }>): void {
+  private notifyPermission(conversation: Conversation, requestId: string, title: string, options: Array<{ optionId: string; name: string; kind?: string }>): void {
     if (this.surface?.isVisible() && conversation === this.manager.active) return;
     const where = this.manager.tabs().length > 1 ? ` in "${conversation.meta.title}"` : '';
-    const labels = options.slice(0, 3).map((o) => o.name);
+    // Only one-time answers here: a standing "always" is chosen deliberately, in the panel.
+    const labels = options.filter((o) => o.kind === 'allow_once' || o.kind === 'reject_once').slice(0, 2).map((o) => o.name);
     void vscode.window.showInformationMessage(`${conversation.agentName} asks permission${where}: ${title}`, ...labels, 'Show Panel').then((choice) => {
       if (choice === 'Show Panel') {
         this.manager.show(conversation.id);
@@ -286,3 +311,9 @@ export class SessionHost extends Disposable {
   }
 }
 
+
+function describeRuleProblem(problem: RuleFileProblem): string {
+  if (problem.kind === 'droppedRule') return `a rule in ${problem.file} was ignored: ${problem.message}`;
+  const where = problem.movedTo ? ` It was set aside as ${problem.movedTo}; the rules start empty.` : '';
+  return `${problem.file} could not be read (${problem.message}).${where}`;
+}

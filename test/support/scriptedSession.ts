@@ -14,6 +14,7 @@ import type { ConversationSnapshot, HostMessage, SessionStatus } from '../../src
 import type { Conversation } from '../../src/session/conversation';
 import { ConversationManager } from '../../src/session/conversationManager';
 import type { ConversationStore } from '../../src/session/conversationStore';
+import type { PermissionRules } from '../../src/session/permissionDesk';
 
 export const repoRoot = resolve(__dirname, '../..');
 export const scriptedAgentJs = join(repoRoot, 'out', 'fixtures', 'scriptedAgent.js');
@@ -34,6 +35,8 @@ export interface ScriptedSessionOptions {
   store?: ConversationStore;
   /** Untrusted workspace: every conversation shows this status. */
   blocked?: SessionStatus;
+  /** Saved permission rules the conversations judge requests by. */
+  rules?: PermissionRules;
 }
 
 /** The conversation shown by a manager with one scripted agent, in the shapes tests assert on. */
@@ -176,6 +179,7 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
     blocked: () => opts.blocked,
     follow: (path, line) => followed.push(`${path}:${line ?? ''}`),
     cancelGraceMs: opts.cancelGraceMs,
+    rules: opts.rules,
   });
   manager.setVisible(true);
   if (opts.record !== false) {

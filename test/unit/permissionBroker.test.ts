@@ -135,71 +135,17 @@ test('dispose cancels everything pending and later requests are cancelled at onc
   assert.deepEqual((await b.request(req('edit')).response).outcome, { outcome: 'cancelled' });
 });
 
-test('an "always" choice is remembered per tool kind and auto-selects the same option kind', async () => {
+test('an "always" answer is passed to the agent and never remembered: the next request of the same kind is asked again', async () => {
   const b = new PermissionBroker();
   const first = b.request(req('execute'));
   assert.equal(b.respond(first.requestId, 'allow-always'), true);
-  assert.deepEqual([...b.remembered()], [['execute', 'allow_always']]);
-
-  const events: PermissionEvent[] = [];
-  b.onDidChange((e) => events.push(e));
+  assert.deepEqual((await first.response).outcome, { outcome: 'selected', optionId: 'allow-always' });
+  // "Always allow ls" must not answer "rm -rf build": the broker asks again, whatever the kind.
   const again = b.request(req('execute', 's1', 'call_2'));
-  assert.deepEqual((await again.response).outcome, { outcome: 'selected', optionId: 'allow-always' });
-  assert.deepEqual(b.pending(), []);
-  assert.equal(events.length, 1);
-  assert.equal(events[0].kind === 'answered' && events[0].source, 'remembered');
-
-  // Another kind is still asked.
-  const edit = b.request(req('edit'));
-  assert.deepEqual(b.pending(), [edit.requestId]);
-  // Once-choices are not remembered; unknown kinds never are.
-  b.respond(edit.requestId, 'allow-once');
-  const unknown = b.request(req(undefined));
-  b.respond(unknown.requestId, 'reject-always');
-  assert.deepEqual([...b.remembered()], [['execute', 'allow_always']]);
-  b.request(req(undefined));
-  assert.equal(b.pending().length, 1, 'a request of unknown kind is asked even after an "always" on one');
-});
-
-test('a remembered choice needs a matching option; otherwise the user is asked', async () => {
-  const b = new PermissionBroker();
-  const first = b.request(req('execute'));
-  b.respond(first.requestId, 'reject-always');
-  const onlyOnce: acp.RequestPermissionRequest = { ...req('execute'), options: options.filter((o) => o.kind.endsWith('once')) };
-  const asked = b.request(onlyOnce);
-  assert.deepEqual(b.pending(), [asked.requestId]);
-  const rejected = b.request(req('execute'));
-  assert.deepEqual((await rejected.response).outcome, { outcome: 'selected', optionId: 'reject-always' });
-});
-
-test('kindOf lets the session layer supply the kind; rememberAlways: false disables memory', async () => {
-  const b = new PermissionBroker({ kindOf: () => 'execute' });
-  b.respond(b.request(req(undefined)).requestId, 'allow-always');
-  assert.deepEqual((await b.request(req(undefined)).response).outcome, { outcome: 'selected', optionId: 'allow-always' });
-
-  const off = new PermissionBroker({ rememberAlways: false });
-  off.respond(off.request(req('execute')).requestId, 'allow-always');
-  off.request(req('execute'));
-  assert.equal(off.pending().length, 1);
-  off.dispose();
-});
-
-test('autoAnswer hook: a valid option id answers at once; invalid ids and throws fall back to asking', async () => {
-  let answer: string | undefined = 'reject-once';
-  const b = new PermissionBroker({
-    autoAnswer: () => {
-      if (answer === 'throw') throw new Error('boom');
-      return answer;
-    },
-  });
-  assert.deepEqual((await b.request(req('edit')).response).outcome, { outcome: 'selected', optionId: 'reject-once' });
-  answer = 'not-an-option';
-  b.request(req('edit'));
-  answer = 'throw';
-  b.request(req('edit'));
-  answer = undefined;
-  b.request(req('edit'));
-  assert.equal(b.pending().length, 3);
+  assert.deepEqual(b.pending(), [again.requestId]);
+  b.respond(again.requestId, 'reject-always');
+  const third = b.request(req('execute', 's1', 'call_3'));
+  assert.deepEqual(b.pending(), [third.requestId]);
   b.dispose();
 });
 
@@ -229,7 +175,7 @@ async function overStdio(
 test('over stdio: the user answers reach a real agent exactly as chosen', async (t) => {
   const b = new PermissionBroker();
   const step = { permission: { toolCall: { toolCallId: 'c1', kind: 'execute', title: 'Run ls' }, options } };
-  const answers = ['reject-once', 'allow-always'];
+  const answers = ['reject-once', 'allow-always', 'allow-once'];
   const { said, prompt } = await overStdio(t, b, [step, step, step], (id) => {
     const optionId = answers.shift();
     // Answer from a later task, like a click would, and try a second answer that must be ignored.
@@ -240,8 +186,8 @@ test('over stdio: the user answers reach a real agent exactly as chosen', async 
   });
   assert.equal((await prompt).stopReason, 'end_turn');
   for (let i = 0; i < 100 && said.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
-  // The third request was answered by the remembered "always" choice, without a prompt.
-  assert.deepEqual(said, ['PERMISSION: selected reject-once', 'PERMISSION: selected allow-always', 'PERMISSION: selected allow-always']);
+  // The third request was asked again: an "always" answer is the agent's to remember, not Tandem's.
+  assert.deepEqual(said, ['PERMISSION: selected reject-once', 'PERMISSION: selected allow-always', 'PERMISSION: selected allow-once']);
   assert.deepEqual(b.pending(), []);
 });
 

@@ -192,7 +192,8 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   assert.equal(await groups.count(), 2);
   const first = groups.first();
   const buttons = await first.getByRole('button').evaluateAll((bs) => bs.map((b) => [b.getAttribute('aria-label'), b.getAttribute('data-option-kind')]));
-  assert.deepEqual(buttons, [['Allow once', 'allow_once'], ['Always allow', 'allow_always'], ['Reject', 'reject_once']]);
+  // One-time answers first, then the standing one (which says so).
+  assert.deepEqual(buttons, [['Allow once', 'allow_once'], ['Reject', 'reject_once'], ['Always allow (a standing answer)', 'allow_always']]);
   assert.equal(await page.getByRole('button', { name: '2 waiting for you' }).count(), 1);
   await panel.clearPosted();
   await first.getByRole('button', { name: 'Allow once' }).click();
@@ -204,7 +205,6 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   const second = page.locator('[data-tool-call-id="call-c2"] [role="group"]');
   assert.deepEqual(await second.getByRole('button').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).tabIndex)), [0, -1, -1]);
   await second.getByRole('button', { name: 'Allow once' }).focus();
-  await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Reject');
   await page.keyboard.press('Enter');
@@ -221,14 +221,88 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   await panel.post({ type: 'entryUpserted', entry: toolCall('c4', { title: 'Write c.ts', permission: permission('r4') }) });
   await panel.clearPosted();
   await page.locator('[data-tool-call-id="call-c3"] [role="group"] button').first().focus();
+  await page.keyboard.press('3');
   await page.keyboard.press('2');
   await page.locator('textarea[aria-label="Message"]').focus();
   await page.keyboard.press('Alt+3');
+  await page.keyboard.press('Alt+2');
   assert.deepEqual(await panel.posted(), [
-    { type: 'respondPermission', requestId: 'r3', optionId: 'always', conversationId: 'c1' },
+    { type: 'respondPermission', requestId: 'r3', optionId: 'reject', conversationId: 'c1' },
     { type: 'respondPermission', requestId: 'r4', optionId: 'reject', conversationId: 'c1' },
-  ]);
+  ], 'no digit grants a standing answer; 2 is the one-time reject');
   await panel.post({ type: 'entryUpserted', entry: toolCall('c4', { title: 'Write c.ts', permission: permission('r4', { kind: 'cancelled' }) }) });
   assert.equal(await page.locator('[data-tool-call-id="call-c4"] .permission-result').textContent(), ' Cancelled');
+  await page.close();
+});
+
+test('an agent that lists "Always Allow" first: the tab stop, 1 and Alt+1 are "allow once"; a standing grant needs a click or arrows', async () => {
+  const panel = await harness().open();
+  const { page } = panel;
+  const alwaysFirst: PermissionView = {
+    requestId: 'r1',
+    state: { kind: 'pending' },
+    // Claude Code's order.
+    options: [
+      { optionId: 'always', name: 'Always Allow', kind: 'allow_always' },
+      { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Run ls', toolKind: 'execute', permission: alwaysFirst })] }) });
+  const group = page.getByRole('group', { name: /^Permission/ });
+  assert.equal(await group.locator('button[tabindex="0"]').getAttribute('data-option-kind'), 'allow_once', 'the tab stop is allow once');
+  assert.equal(await group.locator('button[data-shortcut="1"]').getAttribute('data-option-kind'), 'allow_once');
+  assert.equal(await group.locator('button[data-option-kind="allow_always"]').getAttribute('data-shortcut'), null);
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('[role="group"]') === null), true, 'the prompt did not take focus');
+  // Tab into the prompt lands on its tab stop; Enter answers allow once, never always.
+  await group.locator('button[tabindex="0"]').focus();
+  await panel.clearPosted();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r1', optionId: 'allow', conversationId: 'c1' }]);
+  // Alt+1 on a fresh prompt: allow once too.
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c2', { title: 'Run pwd', toolKind: 'execute', permission: { ...alwaysFirst, requestId: 'r2' } }) });
+  await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Run ls', toolKind: 'execute', permission: { ...alwaysFirst, state: { kind: 'selected', optionId: 'allow' } } }) });
+  await panel.clearPosted();
+  await page.locator('textarea[aria-label="Message"]').focus();
+  await page.keyboard.press('Alt+1');
+  assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r2', optionId: 'allow', conversationId: 'c1' }]);
+  await page.close();
+});
+
+test('a card answered by a rule says so and links to the rules; an "always" answer offers an editable rule', async () => {
+  const panel = await harness().open();
+  const { page } = panel;
+  const base = permission('r1', { kind: 'selected', optionId: 'allow' });
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({
+      entries: [
+        toolCall('c1', { title: 'Run npm test', toolKind: 'execute', permission: { ...base, rule: { id: 'rule-1', label: 'Allow `npm test` for Claude in this workspace', decision: 'allow' } } }),
+        toolCall('c2', {
+          title: 'Run npm test -- --watch',
+          toolKind: 'execute',
+          permission: {
+            ...permission('r2', { kind: 'selected', optionId: 'always' }),
+            proposal: { decision: 'allow', matcherType: 'commandPrefix', value: 'npm test', scope: 'workspace', agent: 'Claude', label: 'Allow `npm test` for Claude in this workspace', state: 'offered' },
+          },
+        }),
+      ],
+    }),
+  });
+  const ruled = page.locator('[data-tool-call-id="call-c1"] .permission-result');
+  assert.match(String(await ruled.textContent()), /Allowed by rule: Allow npm test for Claude in this workspace/);
+  assert.equal(await ruled.locator('code').textContent(), 'npm test');
+  await panel.clearPosted();
+  await ruled.getByRole('button', { name: 'Rules…' }).click();
+  const form = page.getByRole('group', { name: 'Save a permission rule' });
+  const value = form.getByRole('textbox', { name: 'Rule: commands starting with' });
+  assert.equal(await value.inputValue(), 'npm test');
+  await value.fill('npm test --');
+  await form.getByRole('combobox', { name: 'Rule applies in' }).selectOption('conversation');
+  await form.getByRole('button', { name: 'Save allow rule' }).click();
+  assert.deepEqual(await panel.posted(), [
+    { type: 'manageRules', ruleId: 'rule-1' },
+    { type: 'saveRule', requestId: 'r2', value: 'npm test --', scope: 'conversation', conversationId: 'c1' },
+  ]);
   await page.close();
 });

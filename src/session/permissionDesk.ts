@@ -1,0 +1,169 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { PermissionBroker } from '../client/permissionBroker';
+import type { PermissionRule, RuleDraft, RuleScope } from '../permissions/permissionRule';
+import { draftProblem } from '../permissions/permissionRule';
+import { mergeToolCallFacts, subjectFromToolCall, type PermissionSubject, type ToolCallFacts } from '../permissions/permissionSubject';
+import { evaluateRules, optionForVerdict } from '../permissions/ruleMatching';
+import { proposeRule, ruleLabel } from '../permissions/ruleProposal';
+import type { RuleStore } from '../permissions/ruleStore';
+import type { PermissionView, RuleProposalView } from '../protocol/messages';
+import type { Conversation } from './conversation';
+
+/** What the desk needs besides its conversation: the rules, and where they apply. */
+export interface PermissionRules {
+  store: RuleStore;
+  /** Absolute root of the workspace folder (rules' globs are relative to it). */
+  workspaceRoot: string | undefined;
+  /** VS Code's workspace trust: in an untrusted workspace no rule allows anything. */
+  trusted(): boolean;
+}
+
+/** What a request left behind for a later "save rule" from its card. */
+interface Offered {
+  draft: RuleDraft;
+}
+
+const ALWAYS: ReadonlySet<string> = new Set(['allow_always', 'reject_always']);
+
+function matcherValue(draft: RuleDraft): string {
+  const m = draft.matcher;
+  return m.type === 'pathGlob' ? m.glob : m.type === 'commandPrefix' ? m.prefix : m.type === 'urlHost' ? m.host : m.name;
+}
+
+function withValue(draft: RuleDraft, value: string, scope: RuleScope): RuleDraft {
+  const m = draft.matcher;
+  const matcher =
+    m.type === 'pathGlob' ? { type: m.type, glob: value } : m.type === 'commandPrefix' ? { type: m.type, prefix: value } : m.type === 'urlHost' ? { type: m.type, host: value } : { type: m.type, name: value };
+  return { ...draft, matcher, scope };
+}
+
+/**
+ * A conversation's permission prompts. Each request is first judged by the saved rules (the
+ * narrowest answer: `allow_once` / `reject_once`, and the card says which rule answered); otherwise
+ * the user is asked, and the reply handle stays here. Tandem itself never remembers an answer: when
+ * the user picks an "always" option the agent gets exactly that choice, and the card offers a rule
+ * proposed from what the user saw, which is saved only if the user saves it (after editing it).
+ */
+export class PermissionDesk {
+  private broker = new PermissionBroker();
+  private readonly offered = new Map<string, Offered>();
+  private ruleAnswers = 0;
+
+  constructor(
+    private readonly c: Conversation,
+    private readonly rules: PermissionRules | undefined,
+  ) {}
+
+  async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    const c = this.c;
+    if (!Array.isArray(params.options) || params.options.length === 0) {
+      // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
+      c.deps.log.warn('A permission request came without options; answered cancelled.');
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    const { reducer } = c.thread;
+    const toolCallId = String(params.toolCall?.toolCallId);
+    const subject = this.subject(reducer.toolCallFacts(toolCallId), params.toolCall as ToolCallFacts);
+    const ruled = this.byRule(params, subject);
+    const broker = this.broker;
+    const { requestId, response } = ruled ? { requestId: `rule-${++this.ruleAnswers}`, response: undefined } : broker.request(params, signal);
+    c.emit(reducer.attachPermission(params.toolCall, requestId, params.options));
+    if (ruled) {
+      c.emit(reducer.resolvePermission(requestId, { kind: 'selected', optionId: ruled.optionId }));
+      c.emit(reducer.annotatePermission(requestId, { rule: { id: ruled.rule.id, label: ruleLabel(ruled.rule), decision: ruled.rule.decision } }));
+      return { outcome: { outcome: 'selected', optionId: ruled.optionId } };
+    }
+    const title = reducer.findToolCall(toolCallId)?.title ?? 'Tool call';
+    c.deps.onPermissionRequested?.(c, { requestId, title, options: params.options });
+    const result = await response!;
+    const state: PermissionView['state'] =
+      result.outcome.outcome === 'selected' ? { kind: 'selected', optionId: result.outcome.optionId } : { kind: 'cancelled' };
+    c.emit(c.thread.reducer.resolvePermission(requestId, state));
+    if (result.outcome.outcome === 'selected') this.offerRule(requestId, params, result.outcome.optionId, subject);
+    return result;
+  }
+
+  /** The user's answer; false (and logged) when the prompt was already answered or is unknown. */
+  respond(requestId: string, optionId: string): boolean {
+    if (this.broker.respond(requestId, optionId)) return true;
+    this.c.deps.log.warn(`Permission ${requestId} was already answered or is unknown.`);
+    return false;
+  }
+
+  /** Answers every pending prompt `cancelled` (spec MUST on session/cancel). */
+  cancelAll(): void {
+    this.broker.cancelAll();
+  }
+
+  /** The session ended: pending prompts are cancelled and later ones start afresh. */
+  reset(): void {
+    this.broker.dispose();
+    this.broker = new PermissionBroker();
+  }
+
+  /** Saves the rule offered on a card, with the value and scope the user chose. */
+  async saveRule(requestId: string, value: string, scope: RuleScope): Promise<void> {
+    const offered = this.offered.get(requestId);
+    if (!offered || !this.rules) return;
+    const draft = withValue(offered.draft, value.trim(), scope);
+    const problem = draftProblem(draft);
+    const proposal = this.proposalView(draft);
+    if (problem !== undefined) {
+      this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: { ...proposal, error: problem } }));
+      return;
+    }
+    const result = await this.rules.store.add(draft, this.c.id);
+    const saved: RuleProposalView = result.ok ? { ...proposal, state: 'saved', ruleId: result.rule.id, label: ruleLabel(result.rule) } : { ...proposal, error: result.error };
+    if (result.ok) this.offered.delete(requestId);
+    this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: saved }));
+  }
+
+  dismissRule(requestId: string): void {
+    const offered = this.offered.get(requestId);
+    if (!offered) return;
+    this.offered.delete(requestId);
+    this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: { ...this.proposalView(offered.draft), state: 'dismissed' } }));
+  }
+
+  dispose(): void {
+    this.broker.dispose();
+    this.offered.clear();
+  }
+
+  private subject(known: ToolCallFacts | undefined, request: ToolCallFacts): PermissionSubject {
+    return subjectFromToolCall(mergeToolCallFacts(known, request ?? {}), this.rules?.workspaceRoot ?? this.c.meta.cwd);
+  }
+
+  /** The rule that answers this request, and the option it answers with; undefined: ask the user. */
+  private byRule(params: acp.RequestPermissionRequest, subject: PermissionSubject): { rule: PermissionRule; optionId: string } | undefined {
+    if (!this.rules) return undefined;
+    const ctx = { agent: this.c.agentName, workspaceRoot: this.rules.workspaceRoot, workspaceTrusted: this.rules.trusted() };
+    const verdict = evaluateRules(this.rules.store.list(this.c.id), subject, ctx);
+    if (verdict.decision === 'ask') return undefined;
+    const optionId = optionForVerdict(params.options, verdict);
+    return optionId === undefined ? undefined : { rule: verdict.rule, optionId };
+  }
+
+  /** After an "always" answer: propose the narrowest rule from what the user saw (never saved by itself). */
+  private offerRule(requestId: string, params: acp.RequestPermissionRequest, optionId: string, subject: PermissionSubject): void {
+    const option = params.options.find((o) => o.optionId === optionId);
+    if (!this.rules || !option || !ALWAYS.has(option.kind)) return;
+    const decision = option.kind === 'allow_always' ? 'allow' : 'reject';
+    const proposal = proposeRule(subject, { agent: this.c.agentName, decision, scope: 'workspace', workspaceRoot: this.rules.workspaceRoot });
+    if (!proposal) return;
+    this.offered.set(requestId, { draft: proposal.draft });
+    this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: this.proposalView(proposal.draft) }));
+  }
+
+  private proposalView(draft: RuleDraft): RuleProposalView {
+    return {
+      decision: draft.decision,
+      matcherType: draft.matcher.type,
+      value: matcherValue(draft),
+      scope: draft.scope,
+      agent: draft.agent,
+      label: ruleLabel(draft),
+      state: 'offered',
+    };
+  }
+}
