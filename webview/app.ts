@@ -9,6 +9,7 @@ import { precomputeDiffs } from './diffView';
 import { h } from './dom';
 import { Header } from './header';
 import { installPermissionShortcuts } from './permission';
+import { ChangedFiles } from './changedFiles';
 import { QueueView } from './queueView';
 import { Store } from './store';
 import { Tabs } from './tabs';
@@ -26,6 +27,7 @@ export class App {
   private readonly composer: Composer;
   private readonly tabs: Tabs;
   private readonly queue: QueueView;
+  private readonly changedFiles: ChangedFiles;
   private frameRequested = false;
   private restoredScroll = false;
 
@@ -37,7 +39,8 @@ export class App {
     this.composer = new Composer(this.store, this.host);
     this.tabs = new Tabs(this.store, this.host);
     this.queue = new QueueView(this.store, this.host);
-    this.root.append(this.tabs.element, this.header.element, this.header.notice, this.thread.element, this.queue.element, this.composer.element);
+    this.changedFiles = new ChangedFiles(this.store, this.host);
+    this.root.append(this.tabs.element, this.header.element, this.header.notice, this.thread.element, this.changedFiles.element, this.queue.element, this.composer.element);
     container.replaceChildren(this.root);
     this.header.renderStatus();
     this.header.renderAgents();
@@ -97,6 +100,7 @@ export class App {
       }
       if (changes.tabs || changes.status || changes.conversation) this.tabs.render();
       if (changes.queue || changes.status) this.queue.render();
+      if (changes.review) this.changedFiles.render();
       if (changes.status || changes.reset) {
         this.header.renderStatus();
         this.composer.render();

@@ -8,21 +8,39 @@ function article(kind: string, label: string): HTMLElement {
   return h('article', { role: 'article', class: `entry entry-${kind}`, 'data-entry-kind': kind, 'aria-label': label });
 }
 
-/** User or agent message: markdown that may grow through `textAppended`. */
+/**
+ * User or agent message: markdown that may grow through `textAppended`. A user message whose turn
+ * has a checkpoint offers "Restore files to before this turn"; a note Tandem sent along is shown.
+ */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
   private readonly body: MarkdownStream;
+  private readonly extras = h('div', { class: 'entry-extras' });
 
-  constructor(readonly kind: 'user' | 'agent', entry: Entry) {
+  constructor(
+    readonly kind: 'user' | 'agent',
+    entry: Entry,
+    private readonly ctx?: ViewContext,
+  ) {
     this.element = article(kind, kind === 'user' ? 'You' : 'Agent');
     this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, kind === 'user' ? 'You' : 'Agent'));
     this.body = new MarkdownStream();
-    this.element.append(this.body.element);
+    this.element.append(this.body.element, this.extras);
     this.update(entry);
   }
 
   update(entry: Entry): void {
     if (entry.kind === 'user' || entry.kind === 'agent') this.body.update(entry.text);
+    if (entry.kind !== 'user') return;
+    const parts: HTMLElement[] = [];
+    if (entry.note) parts.push(h('div', { class: 'entry-note' }, icon('info'), ` Tandem told the agent: ${entry.note}`));
+    if (entry.checkpoint && this.ctx) {
+      const ctx = this.ctx;
+      const entryId = entry.id;
+      parts.push(button('Restore files to before this turn', () => ctx.host.post({ type: 'rewind', entryId }), { cls: 'link small rewind', icon: 'history', title: 'Shows what would change, then restores it as one undoable step' }));
+    }
+    this.extras.replaceChildren(...parts);
+    this.extras.hidden = parts.length === 0;
   }
 
   dispose(): void {}

@@ -12,6 +12,7 @@ import type {
   HostMessage,
   ModesView,
   QueueView,
+  ReviewView,
   SessionSnapshot,
   SessionStatus,
   TabView,
@@ -40,6 +41,7 @@ export interface StoreChanges {
   /** The open conversations or the shown one's tab changed. */
   tabs: boolean;
   queue: boolean;
+  review: boolean;
   /** The shown conversation's id, session id or title changed (or another one is shown). */
   conversation: boolean;
   terminals: Map<string, TerminalChange>;
@@ -49,7 +51,7 @@ export interface StoreChanges {
 const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, conversation: false, terminals: new Map() };
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, conversation: false, terminals: new Map() };
 }
 
 /** Keeps only well-formed commands: the list drives the composer's suggestions. */
@@ -73,6 +75,15 @@ function parseQueue(value: unknown): QueueView {
   if (!isRecord(value) || !Array.isArray(value.items)) return { items: [] };
   const items = value.items.filter((i): i is QueueView['items'][number] => isRecord(i) && typeof i.id === 'string' && typeof i.text === 'string');
   return typeof value.paused === 'string' ? { items, paused: value.paused } : { items };
+}
+
+function parseReview(value: unknown): ReviewView {
+  if (!isRecord(value) || !Array.isArray(value.files)) return { files: [] };
+  const files = value.files.filter((f): f is ReviewView['files'][number] => isRecord(f) && typeof f.path === 'string' && typeof f.relPath === 'string');
+  const review: ReviewView = { files };
+  if (value.busy === true) review.busy = true;
+  if (typeof value.error === 'string') review.error = value.error;
+  return review;
 }
 
 function parseTabs(value: unknown): TabView[] {
@@ -104,6 +115,8 @@ export class Store {
   queue: QueueView = { items: [] };
   /** Every open conversation, in tab order. */
   tabs: TabView[] = [];
+  /** Files the shown conversation changed (the review strip). */
+  review: ReviewView = { files: [] };
   readonly terminals = new Map<string, TerminalView>();
   private order: string[] = [];
   private readonly byId = new Map<string, Entry>();
@@ -131,7 +144,7 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.conversation || c.terminals.size > 0;
+    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.conversation || c.terminals.size > 0;
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
@@ -153,6 +166,10 @@ export class Store {
       case 'queueChanged':
         this.queue = parseQueue(message.queue);
         this.changes.queue = true;
+        return;
+      case 'reviewChanged':
+        this.review = parseReview(message.review);
+        this.changes.review = true;
         return;
       case 'conversationChanged':
         this.sessionId = typeof message.sessionId === 'string' ? message.sessionId : undefined;
@@ -250,6 +267,7 @@ export class Store {
     this.commands = parseCommands(c.commands);
     this.modes = parseModes(c.modes);
     this.queue = parseQueue(c.queue);
+    this.review = parseReview(c.review);
     const changes = this.changes;
     changes.reset = true;
     changes.entries.clear();
@@ -258,6 +276,7 @@ export class Store {
     changes.commands = true;
     changes.modes = true;
     changes.queue = true;
+    changes.review = true;
     changes.conversation = true;
     for (const id of this.terminals.keys()) changes.terminals.set(id, { replaced: true, appended: '' });
   }

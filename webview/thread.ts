@@ -18,7 +18,7 @@ function createView(entry: Entry, ctx: ViewContext, deferBody: boolean): EntryVi
   switch (entry.kind) {
     case 'user':
     case 'agent':
-      return new MessageView(entry.kind, entry);
+      return new MessageView(entry.kind, entry, ctx);
     case 'thought':
       return new ThoughtView(entry.id, entry, ctx);
     case 'plan':

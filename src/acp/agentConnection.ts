@@ -167,8 +167,10 @@ export class AgentConnection {
     await this.call(() => this.conn.agent.request(acp.methods.agent.session.close, { sessionId }));
   }
 
-  prompt(sessionId: string, text: string): Promise<acp.PromptResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }));
+  /** `session/prompt` with the user's content (a string is one text block). */
+  prompt(sessionId: string, prompt: string | acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks }));
   }
 
   /** `session/set_mode`; rejects with the agent's error when it refuses the mode. */

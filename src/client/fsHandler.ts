@@ -39,6 +39,12 @@ export const BINARY_SNIFF_BYTES = 8192;
 export interface FsHandlerOptions {
   files: FileAccess;
   policy: PathPolicy;
+  /**
+   * Called before a write, with the real path, the text on disk (undefined: a new file) and the text
+   * to write: records what will change, and may refuse the write by throwing (a `RequestError` the
+   * agent can read), e.g. when the user reviews writes before they happen.
+   */
+  beforeWrite?: (path: string, before: string | undefined, after: string) => Promise<void>;
   /** Called after a successful read/write with the real path and the 1-based line read from. */
   onTouched?: (path: string, line: number | undefined, op: AccessOp) => void;
 }
@@ -113,6 +119,7 @@ export class FsHandler {
     }
     const eol = existing === undefined ? undefined : dominantEol(existing);
     const text = eol === undefined ? p.content : p.content.replace(/\r?\n/g, eol);
+    await this.opts.beforeWrite?.(real, existing, text);
     await this.opts.files.writeText(real, text);
     this.opts.onTouched?.(real, undefined, 'write');
     return {};

@@ -126,6 +126,10 @@ export interface UserEntry {
   id: string;
   /** Markdown text of the user's message. */
   text: string;
+  /** The checkpoint taken before this turn: its files can be restored ("rewind"). */
+  checkpoint?: string;
+  /** What Tandem told the agent along with this prompt (rejected hunks, restored files). */
+  note?: string;
 }
 
 export interface AgentMessageEntry {
@@ -292,6 +296,42 @@ export interface QueueView {
   paused?: string;
 }
 
+/** One change of a file, as the review shows it (line numbers 1-based). */
+export interface HunkView {
+  index: number;
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** `-line` / `+line`, capped for the panel. */
+  lines: string[];
+}
+
+/** A file changed since the conversation's review baseline. */
+export interface ChangedFileView {
+  /** Absolute path. */
+  path: string;
+  /** Workspace-relative, `/`-separated, for display. */
+  relPath: string;
+  status: 'added' | 'modified' | 'deleted';
+  added: number;
+  removed: number;
+  /** No line counts or hunks (binary, too large, or its earlier content was not recorded). */
+  binary: boolean;
+  /** False when Undo cannot restore it (its earlier content was too large to record). */
+  restorable: boolean;
+  /** The file's hunks, when the user opened them. */
+  hunks?: HunkView[];
+}
+
+/** The changed-files strip of a conversation. */
+export interface ReviewView {
+  files: ChangedFileView[];
+  /** Set while an Undo, Keep or rewind runs, or when the review failed (the message says why). */
+  busy?: boolean;
+  error?: string;
+}
+
 /** One open conversation as its tab shows it. */
 export interface TabView {
   id: string;
@@ -317,6 +357,7 @@ export interface ConversationSnapshot {
   /** The session's modes; absent when the agent has none (no picker is shown). */
   modes?: ModesView;
   queue?: QueueView;
+  review?: ReviewView;
 }
 
 /** The whole panel: the shown conversation plus what the header needs. */
@@ -350,6 +391,7 @@ export type ConversationChange = { conversationId?: string } & (
   /** The session's modes replaced whole; `modes` absent: the agent has none (or no session). */
   | { type: 'modesChanged'; modes?: ModesView }
   | { type: 'queueChanged'; queue: QueueView }
+  | { type: 'reviewChanged'; review: ReviewView }
   /** The ACP session id or the title changed. */
   | { type: 'conversationChanged'; sessionId?: string; title: string }
 );
@@ -406,6 +448,14 @@ export type WebviewMessage =
   /** Save the rule proposed on a card, with the matcher value and scope the user left in the form. */
   | { type: 'saveRule'; requestId: string; value: string; scope: 'conversation' | 'workspace' | 'global'; conversationId?: string }
   | { type: 'dismissRule'; requestId: string; conversationId?: string }
+  /** Review: keep or undo changed files (all when `paths` is absent), open a file's diff or hunks. */
+  | { type: 'reviewKeep'; paths?: string[]; conversationId?: string }
+  | { type: 'reviewUndo'; paths?: string[]; conversationId?: string }
+  | { type: 'reviewOpenDiff'; path: string; conversationId?: string }
+  | { type: 'reviewHunks'; path: string; open: boolean; conversationId?: string }
+  | { type: 'reviewHunk'; path: string; index: number; action: 'accept' | 'reject'; conversationId?: string }
+  /** Restore the files to before the turn of this user entry (after a preview). */
+  | { type: 'rewind'; entryId: string; conversationId?: string }
   /** Open `Tandem: Manage Permission Rules` (at one rule). */
   | { type: 'manageRules'; ruleId?: string }
   /** Whether the panel has keyboard focus (permission notifications are for when it has not). */

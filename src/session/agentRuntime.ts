@@ -17,6 +17,8 @@ export interface SessionEndpoint {
   terminal(event: TerminalViewEvent): void;
   /** The agent read or wrote a file for this session (follow-along). */
   touched(path: string, line: number | undefined): void;
+  /** The agent is about to write a file for this session: record it, or refuse by throwing. */
+  beforeWrite(path: string, before: string | undefined, after: string): Promise<void>;
 }
 
 export interface AgentRuntimeDeps {
@@ -268,6 +270,7 @@ export class AgentRuntime extends Disposable {
         files: this.deps.files,
         policy: this.deps.policy,
         onTouched: (path, line) => this.endpoints.get(sessionId)?.touched(path, line),
+        beforeWrite: async (path, before, after) => this.endpoints.get(sessionId)?.beforeWrite(path, before, after),
       });
       if (this.endpoints.has(sessionId)) this.fsBySession.set(sessionId, fs);
     }

@@ -5,6 +5,7 @@ import type { AgentRuntime } from './agentRuntime';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from './conversationMeta';
 import type { PermissionRules } from './permissionDesk';
 import { PromptQueue } from './promptQueue';
+import { ConversationReview, type ReviewHost } from './conversationReview';
 import { SessionInfo } from './sessionInfo';
 import { SessionLink } from './sessionLink';
 import { SessionThread } from './sessionThread';
@@ -26,6 +27,10 @@ export interface ConversationDeps {
   blocked?(): SessionStatus | undefined;
   /** Saved permission rules; without them every request is asked. */
   rules?: PermissionRules;
+  /** Checkpoints and the editor for the review (none: no changed-files strip). */
+  review?: ReviewHost;
+  /** `tandem.reviewEdits`: "before" holds each client write until the user accepts it. */
+  reviewEdits?(): 'after' | 'before';
 }
 
 /** What a stored transcript holds (see ConversationStore). */
@@ -33,6 +38,8 @@ export interface ConversationTranscript {
   entries: Entry[];
   terminals: Record<string, TerminalView>;
   queue?: QueuedPromptView[];
+  /** The review's baseline checkpoint, so the changed-files strip survives a restart. */
+  review?: { baseline?: string };
 }
 
 /**
@@ -55,6 +62,7 @@ export class Conversation extends Disposable {
   readonly queue: PromptQueue;
   readonly link: SessionLink;
   readonly turns: TurnRunner;
+  readonly review: ConversationReview;
   private statusValue: SessionStatus;
   private attentionValue: TabView['attention'];
 
@@ -67,6 +75,8 @@ export class Conversation extends Disposable {
     this.info = new SessionInfo((t) => deps.log.warn(t));
     this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
     this.statusValue = deps.blocked?.() ?? { kind: 'idle', agentName: meta.agentName };
+    this.review = new ConversationReview(this, deps.review);
+    this.register({ dispose: () => this.review.dispose() });
     this.link = this.register(new SessionLink(this));
     this.turns = this.register(new TurnRunner(this));
   }
@@ -107,10 +117,11 @@ export class Conversation extends Disposable {
   restore(transcript: ConversationTranscript): void {
     this.thread.restore(transcript.entries, transcript.terminals);
     if (transcript.queue?.length) this.queue.restore(transcript.queue);
+    this.review.restore(transcript.review);
   }
 
   transcript(): ConversationTranscript {
-    return { entries: this.thread.entries(), terminals: this.thread.terminals.all(), queue: this.queue.view().items };
+    return { entries: this.thread.entries(), terminals: this.thread.terminals.all(), queue: this.queue.view().items, review: this.review.state() };
   }
 
   snapshot(): ConversationSnapshot {
@@ -123,6 +134,7 @@ export class Conversation extends Disposable {
       commands: this.info.commands(),
       modes: this.info.modes(),
       queue: this.queue.view(),
+      review: this.review.view(),
     };
     if (this.meta.sessionId !== undefined) snapshot.sessionId = this.meta.sessionId;
     return snapshot;

@@ -38,6 +38,8 @@ export interface Transcript {
   queue?: Array<{ id: string; text: string }>;
   /** How many earlier entries were dropped to respect the size cap ("N earlier entries were not kept"). */
   droppedEntries?: number;
+  /** The review's baseline checkpoint (see ConversationReview). */
+  review?: { baseline?: string };
 }
 
 /** An empty index, what a new or unreadable workspace starts with. */
@@ -159,6 +161,7 @@ export function parseTranscript(text: string): ParseResult<Transcript> {
       else dropped++;
     }
   }
+  if (isObject(raw.review) && typeof raw.review.baseline === 'string') transcript.review = { baseline: raw.review.baseline };
   const droppedEntries = raw.droppedEntries;
   if (typeof droppedEntries === 'number' && Number.isSafeInteger(droppedEntries) && droppedEntries > 0) transcript.droppedEntries = droppedEntries;
   return { ok: true, value: transcript, dropped };

@@ -24,7 +24,7 @@ export class ConversationKeeper {
   async restore(conversation: Conversation): Promise<void> {
     const stored = await this.store?.loadTranscript(conversation.id);
     if (!stored) return;
-    const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue };
+    const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue, review: stored.review };
     if (stored.droppedEntries) {
       const message = `${stored.droppedEntries} earlier entries of this conversation were not kept (the stored transcript is size-limited).`;
       transcript.entries = [{ kind: 'notice', id: 'dropped', level: 'info', message }, ...stored.entries];

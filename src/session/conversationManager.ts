@@ -8,6 +8,7 @@ import { Disposable, Emitter } from '../util/disposable';
 import type { AgentRuntime } from './agentRuntime';
 import { Conversation } from './conversation';
 import type { PermissionRules } from './permissionDesk';
+import type { ReviewHost } from './conversationReview';
 import type { ConversationIndex } from './conversationFormat';
 import { newMeta, type ConversationMeta } from './conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
@@ -39,6 +40,10 @@ export interface ConversationManagerDeps {
   cancelGraceMs?: number;
   /** Saved permission rules (every conversation judges requests by them). */
   rules?: PermissionRules;
+  /** Checkpoints and the editor for reviewing what agents changed. */
+  review?: ReviewHost;
+  /** `tandem.reviewEdits`. */
+  reviewEdits?(): 'after' | 'before';
 }
 
 /**
@@ -245,6 +250,11 @@ export class ConversationManager extends Disposable {
     return this.runtimes.get(agentName);
   }
 
+  /** Files changed on disk: the shown conversation's changed-files strip catches up. */
+  filesChanged(): void {
+    this.active?.review.refreshSoon();
+  }
+
   /** Saves everything pending now (extension shutdown). */
   flushSync(): void {
     this.keeper.flushSync();
@@ -288,6 +298,8 @@ export class ConversationManager extends Disposable {
       onPermissionRequested: (c, info) => this.deps.onPermissionRequested?.(c, info),
       cancelGraceMs: this.deps.cancelGraceMs,
       rules: this.deps.rules,
+      review: this.deps.review,
+      reviewEdits: () => this.deps.reviewEdits?.() ?? 'after',
       blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),
     });
     conversation.onChange((changes) => this.forward(conversation, changes));

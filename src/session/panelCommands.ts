@@ -25,14 +25,19 @@ export type ConversationCommand = Extract<
       | 'queueResume'
       | 'queueClear'
       | 'saveRule'
-      | 'dismissRule';
+      | 'dismissRule'
+      | 'reviewKeep'
+      | 'reviewUndo'
+      | 'reviewHunks'
+      | 'reviewHunk'
+      | 'rewind';
   }
 >;
 
 const CONVERSATION_COMMANDS: ReadonlySet<string> = new Set<ConversationCommand['type']>([
   'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation', 'restart', 'retry',
   'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear',
-  'saveRule', 'dismissRule',
+  'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewHunks', 'reviewHunk', 'rewind',
 ]);
 
 export function isConversationCommand(message: WebviewMessage): message is ConversationCommand {
@@ -108,6 +113,27 @@ export async function runConversationCommand(manager: ConversationManager, messa
     case 'dismissRule':
       conversation?.link.permissions.dismissRule(message.requestId);
       return;
+    case 'reviewKeep':
+      await conversation?.review.keep(message.paths);
+      return;
+    case 'reviewUndo':
+      await conversation?.review.undo(message.paths);
+      return;
+    case 'reviewHunks':
+      await conversation?.review.toggleHunks(message.path, message.open);
+      return;
+    case 'reviewHunk':
+      await conversation?.review.hunk(message.path, message.index, message.action);
+      return;
+    case 'rewind': {
+      const entry = conversation?.thread.entries().find((e) => e.id === message.entryId);
+      if (!conversation || entry?.kind !== 'user' || entry.checkpoint === undefined) {
+        warn('Nothing was recorded before that turn, so its files cannot be restored.');
+        return;
+      }
+      await conversation.review.rewind(entry.checkpoint, entry.text);
+      return;
+    }
     default:
       assertNever(message);
   }

@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
 import { PermissionBroker } from '../client/permissionBroker';
 import type { PermissionRule, RuleDraft, RuleScope } from '../permissions/permissionRule';
 import { draftProblem } from '../permissions/permissionRule';
@@ -48,6 +49,7 @@ export class PermissionDesk {
   private broker = new PermissionBroker();
   private readonly offered = new Map<string, Offered>();
   private ruleAnswers = 0;
+  private writeReviews = 0;
 
   constructor(
     private readonly c: Conversation,
@@ -81,6 +83,33 @@ export class PermissionDesk {
     c.emit(c.thread.reducer.resolvePermission(requestId, state));
     if (result.outcome.outcome === 'selected') this.offerRule(requestId, params, result.outcome.optionId, subject);
     return result;
+  }
+
+  /**
+   * `tandem.reviewEdits: "before"`: a client write waits for the user, asked on the card of the tool
+   * call that touches the file (or a card of its own) like any permission, so rules for edits apply
+   * too. A rejected write fails with a message the agent can read; the file is not touched.
+   */
+  async reviewWrite(path: string, before: string | undefined, after: string): Promise<void> {
+    const card = this.c.thread
+      .entries()
+      .reverse()
+      .find((e) => e.kind === 'tool_call' && (e.status === 'pending' || e.status === 'in_progress') && (e.locations.some((l) => l.path === path) || e.content.some((x) => x.type === 'diff' && x.path === path)));
+    const shown = this.c.meta.cwd && path.startsWith(`${this.c.meta.cwd}/`) ? path.slice(this.c.meta.cwd.length + 1) : path;
+    const toolCall = card
+      ? { toolCallId: (card as { toolCallId: string }).toolCallId }
+      : { toolCallId: `write-${++this.writeReviews}`, title: `Write ${shown}`, kind: 'edit' as const, status: 'pending' as const, locations: [{ path }], content: [{ type: 'diff' as const, path, oldText: before ?? null, newText: after }] };
+    const params: acp.RequestPermissionRequest = {
+      sessionId: '',
+      toolCall,
+      options: [
+        { optionId: 'accept', name: 'Accept this write', kind: 'allow_once' },
+        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
+    const result = await this.request(params, new AbortController().signal);
+    if (result.outcome.outcome === 'selected' && result.outcome.optionId === 'accept') return;
+    throw new RequestError(-32603, `The user rejected this write to ${path}; the file was not changed. Ask before trying again, or propose a different change.`, { path, reason: 'rejectedByUser' });
   }
 
   /** The user's answer; false (and logged) when the prompt was already answered or is unknown. */

@@ -51,6 +51,13 @@ export class PromptQueue {
     this.notify();
   }
 
+  /** A prompt taken for sending that could not go (Stop came first): back at the front, paused. */
+  unsend(text: string, reason: string): void {
+    this.items.unshift({ id: `q${this.nextNumber++}`, text });
+    this.pausedReason = reason;
+    this.notify();
+  }
+
   /** The next prompt to send, removed from the queue; undefined when empty or paused. */
   takeNext(): QueuedPromptView | undefined {
     if (this.pausedReason !== undefined) return undefined;

@@ -261,6 +261,12 @@ export class SessionLink extends Disposable {
       touched: (path, line) => {
         if (token === this.token && c.turns.active) c.deps.follow(c, path, line);
       },
+      beforeWrite: async (path, before, after) => {
+        if (token !== this.token) return;
+        await c.review.beforeWrite(path);
+        c.review.refreshSoon();
+        if (c.deps.reviewEdits?.() === 'before') await this.permissions.reviewWrite(path, before, after);
+      },
     };
   }
 

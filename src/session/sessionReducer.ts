@@ -83,9 +83,12 @@ export class SessionReducer {
   }
 
   /** The user's prompt from the composer: starts a turn (new plan); agent echoes never extend it. */
-  addUserMessage(text: string): ConversationChange[] {
+  addUserMessage(text: string, extras: { checkpoint?: string; note?: string } = {}): ConversationChange[] {
     this.plan = undefined;
-    return [this.push({ kind: 'user', id: this.newId(), text })];
+    const entry: UserEntry = { kind: 'user', id: this.newId(), text };
+    if (extras.checkpoint !== undefined) entry.checkpoint = extras.checkpoint;
+    if (extras.note !== undefined) entry.note = extras.note;
+    return [this.push(entry)];
   }
 
   /** Applies the `params.update` of one `session/update`. Never throws. */

@@ -34,9 +34,16 @@ export class TurnRunner extends Disposable {
   private cancelTimer: ReturnType<typeof setTimeout> | undefined;
   /** "Send now" cancelled the turn: its cancellation must not pause the queue. */
   private sendNowPending = false;
+  /** A prompt was taken and is being prepared (checkpoint): nothing else may be taken meanwhile. */
+  private preparing = false;
 
   constructor(private readonly c: Conversation) {
     super();
+  }
+
+  /** True from taking a prompt until its turn ended (including recording the files before it). */
+  get busy(): boolean {
+    return this.preparing || this.active;
   }
 
   /** True while a turn runs or is being cancelled. */
@@ -48,7 +55,7 @@ export class TurnRunner extends Disposable {
   /** Sends the next queued prompt when the conversation can take it; connects an idle one first. */
   pump(): void {
     const c = this.c;
-    if (c.queue.size === 0 || c.queue.paused) return;
+    if (c.queue.size === 0 || c.queue.paused || this.preparing) return;
     switch (c.status.kind) {
       case 'ready': {
         const next = c.queue.takeNext();
@@ -123,17 +130,27 @@ export class TurnRunner extends Disposable {
       return;
     }
     const token = ++this.token;
-    c.emit(c.thread.reducer.addUserMessage(text));
+    // The files as they are before the agent acts on this prompt (for review, undo and rewind).
+    // Nothing else is taken from the queue meanwhile; the turn starts once it is recorded.
+    this.preparing = true;
+    const checkpoint = await c.review.beginTurn(text).finally(() => (this.preparing = false));
+    if (token !== this.token || c.link.connection() !== conn) {
+      c.queue.unsend(text, 'The agent stopped before this prompt was sent.');
+      return;
+    }
+    c.setStatus({ kind: 'running', agentName: c.agentName });
+    const note = c.review.takeNotes();
+    c.emit(c.thread.reducer.addUserMessage(text, { checkpoint, note }));
     // The first prompt names the conversation until the agent or the user gives it a title.
     if (c.meta.titleSource === 'none') c.setTitle(text, 'prompt');
     c.touch();
-    c.setStatus({ kind: 'running', agentName: c.agentName });
+    const blocks = note === undefined ? [{ type: 'text' as const, text }] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${note}` }, { type: 'text' as const, text }];
     try {
-      const response = await conn.prompt(sessionId, text);
+      const response = await conn.prompt(sessionId, blocks);
       this.finish(token, response.stopReason);
     } catch (err) {
       if (token !== this.token) return;
-      if (c.status.kind === 'cancelling') {
+      if (this.cancelling()) {
         // Spec: a cancelled turn is not an error, even when the agent answers with one.
         this.finish(token, 'cancelled');
       } else if (err instanceof AgentExitedError) {
@@ -148,6 +165,11 @@ export class TurnRunner extends Disposable {
     }
   }
 
+  /** Read through a method: TypeScript would otherwise keep a narrowing from before an await. */
+  private cancelling(): boolean {
+    return this.c.status.kind === 'cancelling';
+  }
+
   private finish(token: number, stopReason: string): void {
     const c = this.c;
     if (token !== this.token) return;
@@ -156,6 +178,7 @@ export class TurnRunner extends Disposable {
     c.link.cancelPermissions();
     c.emit(c.thread.reducer.endTurn(stopReason));
     c.touch();
+    c.review.refreshSoon();
     if (this.active) c.setStatus({ kind: 'ready', agentName: c.agentName });
     c.flag('finished');
     const sendNow = this.sendNowPending;

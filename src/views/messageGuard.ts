@@ -9,6 +9,10 @@ const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
   queueMove: ['itemId'],
   queueSendNow: ['itemId'],
   saveRule: ['requestId', 'value', 'scope'],
+  reviewOpenDiff: ['path'],
+  reviewHunks: ['path'],
+  reviewHunk: ['path', 'action'],
+  rewind: ['entryId'],
   dismissRule: ['requestId'],
   respondPermission: ['requestId', 'optionId'],
   selectAgent: ['name'],
@@ -25,6 +29,7 @@ const TYPES = new Set<string>([
   'showHistory', 'restart', 'retry', 'startFresh', 'selectAgent', 'addPreset', 'openLocation', 'openDiff',
   'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode', 'queueEdit', 'queueRemove',
   'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'manageRules',
+  'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */
@@ -37,6 +42,9 @@ export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
   if (!fields.every((f) => typeof record[f] === 'string')) return false;
   // Optional everywhere it appears: when present it must be a string.
   if (record.conversationId !== undefined && typeof record.conversationId !== 'string') return false;
+  if ((type === 'reviewKeep' || type === 'reviewUndo') && record.paths !== undefined && !(Array.isArray(record.paths) && record.paths.every((p) => typeof p === 'string'))) return false;
+  if (type === 'reviewHunk' && (!Number.isInteger(record.index) || (record.action !== 'accept' && record.action !== 'reject'))) return false;
+  if (type === 'reviewHunks' && typeof record.open !== 'boolean') return false;
   if (type === 'saveRule' && !['conversation', 'workspace', 'global'].includes(String(record.scope))) return false;
   if (type === 'manageRules' && record.ruleId !== undefined && typeof record.ruleId !== 'string') return false;
   return type !== 'queueMove' || Number.isInteger(record.offset);

@@ -23,6 +23,15 @@ export class DiffEditor implements IDisposable {
     await vscode.commands.executeCommand('vscode.diff', left, right, `${name} — ${diff.title}`, { preview: true });
   }
 
+  /**
+   * Review: the file's earlier text (read-only, left) against the file itself (right), so edits in
+   * the diff editor — including its "revert block" arrows — change the real file.
+   */
+  async openAgainstFile(filePath: string, before: string | undefined, title: string): Promise<void> {
+    const left = this.store(filePath, 'before', before ?? '');
+    await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(filePath), `${path.basename(filePath)} — ${title}`, { preview: true });
+  }
+
   private store(filePath: string, side: string, text: string): vscode.Uri {
     const key = `${side}-${++this.counter}`;
     this.texts.set(key, text);

@@ -13,6 +13,7 @@ import { isConversationCommand, runConversationCommand } from '../session/panelC
 import { Disposable, Emitter } from '../util/disposable';
 import { AGENT_PRESETS, AgentSettings } from './agentSettings';
 import { DiffEditor } from './diffEditor';
+import { EditorReview } from './editorReview';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { showHistory, type AgentSessionItem } from './historyPicker';
@@ -44,6 +45,7 @@ export class SessionHost extends Disposable {
   readonly onMessage = this.changes.event;
   readonly manager: ConversationManager;
   private readonly rules: RuleStore;
+  private readonly review: EditorReview;
   private surface: ChatSurface | undefined;
 
   constructor(
@@ -70,6 +72,7 @@ export class SessionHost extends Disposable {
         onProblem: (problem) => this.reportStorage(`Permission rules: ${describeRuleProblem(problem)}`),
       }),
     );
+    this.review = this.register(new EditorReview(context.storageUri?.fsPath, log, () => this.manager.filesChanged()));
     this.manager = this.register(
       new ConversationManager({
         agents: { launchConfig: (name) => this.launchConfig(name), defaultName: () => this.settings.defaultAgentName() },
@@ -83,6 +86,8 @@ export class SessionHost extends Disposable {
         follow: (file, line) => this.follow.reveal(file, line),
         onPermissionRequested: (conversation, info) => this.notifyPermission(conversation, info.requestId, info.title, info.options),
         rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
+        review: this.review,
+        reviewEdits: () => (vscode.workspace.getConfiguration('tandem').get<string>('reviewEdits') === 'before' ? 'before' : 'after'),
       }),
     );
     this.register(this.manager.onMessage((m) => this.changes.fire(m)));
@@ -155,6 +160,13 @@ export class SessionHost extends Disposable {
       case 'showLog':
         this.log.showProtocol();
         return;
+      case 'reviewOpenDiff': {
+        const conversation = this.manager.get(message.conversationId);
+        if (!conversation) return;
+        const before = await conversation.review.baselineText(message.path).catch(() => undefined);
+        await this.diffs.openAgainstFile(message.path, before, `changes by ${conversation.agentName}`);
+        return;
+      }
       case 'manageRules':
         await this.manageRules(message.ruleId);
         return;

@@ -5,6 +5,8 @@
  * real ConversationStore; `TestSession` gives tests the shapes they assert on.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { CheckpointStore } from '../../src/review/checkpointStore';
+import { applyPlanOnDisk } from '../../src/review/restorePlan';
 import { join, resolve } from 'node:path';
 import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
@@ -15,6 +17,7 @@ import type { Conversation } from '../../src/session/conversation';
 import { ConversationManager } from '../../src/session/conversationManager';
 import type { ConversationStore } from '../../src/session/conversationStore';
 import type { PermissionRules } from '../../src/session/permissionDesk';
+import type { ReviewHost } from '../../src/session/conversationReview';
 
 export const repoRoot = resolve(__dirname, '../..');
 export const scriptedAgentJs = join(repoRoot, 'out', 'fixtures', 'scriptedAgent.js');
@@ -37,6 +40,11 @@ export interface ScriptedSessionOptions {
   blocked?: SessionStatus;
   /** Saved permission rules the conversations judge requests by. */
   rules?: PermissionRules;
+  /** Review with checkpoints on the plain disk (see nodeReviewHost). */
+  review?: ReviewHost;
+  reviewEdits?: 'after' | 'before';
+  /** The workspace the agent works in (default: `dir`, which also holds the script and logs). */
+  cwd?: string;
 }
 
 /** The conversation shown by a manager with one scripted agent, in the shapes tests assert on. */
@@ -92,7 +100,7 @@ export class TestSession {
   async settled(conversation = this.conversation, ms = 20_000): Promise<void> {
     const busy = (): boolean => {
       const kind = conversation.status.kind;
-      if (kind === 'starting' || kind === 'running' || kind === 'cancelling') return true;
+      if (kind === 'starting' || conversation.turns.busy) return true;
       return conversation.queue.size > 0 && !conversation.queue.paused && (kind === 'ready' || kind === 'idle');
     };
     await until(() => !busy(), 'the conversation to settle', ms);
@@ -166,20 +174,22 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
     command: opts.command ?? process.execPath,
     args: [...(opts.nodeArgs ?? []), scriptedAgentJs, scriptPath],
     env: { ...opts.env, SCRIPTED_AGENT_LOG: agentLog },
-    cwd: dir,
+    cwd: opts.cwd ?? dir,
   };
   const manager = new ConversationManager({
     agents: { launchConfig: (name) => (name === agent.name ? agent : undefined), defaultName: () => agent.name },
     store: opts.store,
-    cwd: dir,
+    cwd: opts.cwd ?? dir,
     log,
     clientInfo: { name: 'tandem-test', version: '0' },
     files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [dir], allowOutside: () => false, askOutside: async () => false }),
+    policy: new PathPolicy({ roots: () => [opts.cwd ?? dir], allowOutside: () => false, askOutside: async () => false }),
     blocked: () => opts.blocked,
     follow: (path, line) => followed.push(`${path}:${line ?? ''}`),
     cancelGraceMs: opts.cancelGraceMs,
     rules: opts.rules,
+    review: opts.review,
+    reviewEdits: () => opts.reviewEdits ?? 'after',
   });
   manager.setVisible(true);
   if (opts.record !== false) {
@@ -204,4 +214,15 @@ export async function until(check: () => boolean, what: string, ms = 10_000): Pr
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** The review's host on the plain disk: checkpoints of `root`, restores written straight to disk. */
+export function nodeReviewHost(root: string, storageDir: string, confirm: () => boolean = () => true): ReviewHost {
+  let store: Promise<CheckpointStore> | undefined;
+  return {
+    checkpoints: () => (store ??= CheckpointStore.open({ root, storageDir, gitPath: false })),
+    readCurrent: async (path) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined),
+    apply: (plan) => applyPlanOnDisk(plan),
+    confirmRewind: async () => confirm(),
+  };
 }

@@ -1,0 +1,235 @@
+import type { CheckpointStore } from '../review/checkpointStore';
+import type { RestoreStep } from '../review/checkpointTypes';
+import { computeHunks, revertHunks } from '../review/hunks';
+import type { ChangedFileView, HunkView, ReviewView } from '../protocol/messages';
+import { errorMessage } from '../util/errors';
+import type { Conversation } from './conversation';
+
+/** What the review needs from the editor (the VS Code adapter; plain disk in tests). */
+export interface ReviewHost {
+  /** The workspace's checkpoint store, opened on first use; undefined when there is no folder. */
+  checkpoints(): Promise<CheckpointStore | undefined>;
+  /** A file's text now (the editor's, unsaved changes included); undefined when it does not exist. */
+  readCurrent(path: string): Promise<string | undefined>;
+  /** Applies a plan as one undoable step and saves it. */
+  apply(plan: readonly RestoreStep[], label: string): Promise<void>;
+  /** Shows what a rewind would change and asks; true to go ahead. */
+  confirmRewind(plan: readonly RestoreStep[]): Promise<boolean>;
+}
+
+/** A capture slower than this does not hold the prompt back (the turn then has no checkpoint). */
+const CAPTURE_TIMEOUT_MS = 15_000;
+const REFRESH_MS = 300;
+/** Hunk lines sent to the panel per hunk (the native diff editor shows everything). */
+const HUNK_LINES = 200;
+
+function hunkView(hunk: ReturnType<typeof computeHunks>[number]): HunkView {
+  const lines = hunk.lines.length > HUNK_LINES ? [...hunk.lines.slice(0, HUNK_LINES), `… ${hunk.lines.length - HUNK_LINES} more lines`] : hunk.lines;
+  return { index: hunk.index, oldStart: hunk.oldStart, oldLines: hunk.oldLines, newStart: hunk.newStart, newLines: hunk.newLines, lines };
+}
+
+function lineRange(start: number, count: number): string {
+  return count <= 1 ? `line ${start}` : `lines ${start}–${start + count - 1}`;
+}
+
+/**
+ * What a conversation changed in the workspace, whichever way the agent changed it: a checkpoint at
+ * the start of every turn (and a record before every client write), a strip of changed files since
+ * the conversation's review baseline with Keep and Undo (per file, per hunk, or all), and "restore
+ * files to before this turn". What the user undid is told to the agent with the next prompt.
+ */
+export class ConversationReview {
+  private baseline: string | undefined;
+  private latest: string | undefined;
+  private files: ChangedFileView[] = [];
+  private readonly openHunks = new Set<string>();
+  private notes: string[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private busy = false;
+  private error: string | undefined;
+
+  constructor(
+    private readonly c: Conversation,
+    private readonly host: ReviewHost | undefined,
+  ) {}
+
+  /** What the transcript keeps, so the review survives a restart. */
+  state(): { baseline?: string } {
+    return this.baseline === undefined ? {} : { baseline: this.baseline };
+  }
+
+  restore(state: { baseline?: string } | undefined): void {
+    this.baseline = state?.baseline;
+    if (this.baseline !== undefined) this.refreshSoon();
+  }
+
+  view(): ReviewView {
+    const view: ReviewView = { files: this.files.map((f) => ({ ...f })) };
+    if (this.busy) view.busy = true;
+    if (this.error !== undefined) view.error = this.error;
+    return view;
+  }
+
+  /** Records the workspace before a turn; resolves with the checkpoint id (undefined: none taken). */
+  async beginTurn(label: string): Promise<string | undefined> {
+    const store = await this.store();
+    if (!store) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_TIMEOUT_MS)));
+    try {
+      const checkpoint = await Promise.race([store.create(label), timeout]);
+      if (!checkpoint) {
+        this.c.deps.log.warn(`Recording the files before this turn took over ${CAPTURE_TIMEOUT_MS / 1000} s; the turn goes on without a checkpoint.`);
+        return undefined;
+      }
+      if (this.baseline === undefined || !store.get(this.baseline)) this.baseline = checkpoint.id;
+      this.latest = checkpoint.id;
+      return checkpoint.id;
+    } catch (err) {
+      this.c.deps.log.warn(`Could not record the files before this turn: ${errorMessage(err)}`);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Before a client write: the file's state now goes into the checkpoints that need it. */
+  async beforeWrite(path: string): Promise<void> {
+    const store = await this.store();
+    if (!store) return;
+    for (const id of new Set([this.baseline, this.latest])) {
+      if (id !== undefined && store.get(id)) await store.recordBeforeWrite(id, path).catch((err) => this.c.deps.log.warn(`Checkpoint of ${path}: ${errorMessage(err)}`));
+    }
+  }
+
+  /** Something may have changed on disk: the strip is refreshed after a short quiet period. */
+  refreshSoon(): void {
+    if (this.baseline === undefined || !this.host) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refresh(), REFRESH_MS);
+    this.timer.unref?.();
+  }
+
+  async refresh(): Promise<void> {
+    const store = await this.store();
+    const baseline = this.baseline;
+    if (!store || baseline === undefined) return;
+    try {
+      const changes = await store.changes(baseline, { against: 'baseline' });
+      const files: ChangedFileView[] = [];
+      for (const change of changes) {
+        const view: ChangedFileView = { path: change.path, relPath: change.relPath, status: change.status, added: change.added, removed: change.removed, binary: change.binary, restorable: change.restorable };
+        if (this.openHunks.has(change.path) && !change.binary) view.hunks = (await this.hunksOf(store, baseline, change.path)).map(hunkView);
+        files.push(view);
+      }
+      this.files = files;
+      this.error = undefined;
+    } catch (err) {
+      this.error = `The changed files could not be listed: ${errorMessage(err)}`;
+    }
+    this.emit();
+  }
+
+  async keep(paths?: readonly string[]): Promise<void> {
+    await this.run(async (store, baseline) => {
+      await store.accept(baseline, paths);
+    });
+  }
+
+  async undo(paths?: readonly string[]): Promise<void> {
+    await this.run(async (store, baseline) => {
+      const plan = await store.restorePlan(baseline, { to: 'baseline', paths });
+      if (plan.length === 0) return;
+      await this.host!.apply(plan, paths?.length === 1 ? `Undo the agent's changes to ${plan[0].relPath}` : "Undo the agent's changes");
+      this.notes.push(`The user undid your changes to ${plan.map((s) => s.relPath).join(', ')}; those files are back to how they were before.`);
+    });
+  }
+
+  async toggleHunks(path: string, open: boolean): Promise<void> {
+    if (open) this.openHunks.add(path);
+    else this.openHunks.delete(path);
+    await this.refresh();
+  }
+
+  async hunk(path: string, index: number, action: 'accept' | 'reject'): Promise<void> {
+    await this.run(async (store, baseline) => {
+      const current = (await this.host!.readCurrent(path)) ?? '';
+      if (action === 'accept') {
+        await store.acceptHunks(baseline, path, [index], current);
+        return;
+      }
+      const before = (await store.readAt(baseline, path, { state: 'baseline' })) ?? '';
+      const hunk = computeHunks(before, current).find((h) => h.index === index);
+      if (!hunk) return;
+      const relPath = this.files.find((f) => f.path === path)?.relPath ?? path;
+      await this.host!.apply([{ kind: 'write', path, relPath, text: revertHunks(before, current, [index]) }], `Reject a change to ${relPath}`);
+      const where = hunk.newLines > 0 ? lineRange(hunk.newStart, hunk.newLines) : `after line ${Math.max(0, hunk.newStart - 1)}`;
+      this.notes.push(`The user rejected your change to ${relPath} (${where}); that part of the file is back to how it was before.`);
+    });
+  }
+
+  /** Restores the files to how they were before the turn that took `checkpoint` (after a preview). */
+  async rewind(checkpoint: string, prompt: string): Promise<void> {
+    await this.run(async (store) => {
+      if (!store.get(checkpoint)) throw new Error('this turn\'s checkpoint is no longer kept (older checkpoints are dropped to stay within the size limit)');
+      const plan = await store.restorePlan(checkpoint, { to: 'start' });
+      if (plan.length === 0 || !(await this.host!.confirmRewind(plan))) return;
+      await this.host!.apply(plan, 'Restore files to before this turn');
+      const quoted = prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt;
+      this.notes.push(`The user restored ${plan.length} file(s) (${plan.map((s) => s.relPath).join(', ')}) to how they were before their message "${quoted}"; your changes since then are gone.`);
+    });
+  }
+
+  /** The file's text at the review baseline (the left side of "Open diff"); undefined: it did not exist. */
+  async baselineText(path: string): Promise<string | undefined> {
+    const store = await this.store();
+    if (!store || this.baseline === undefined) return undefined;
+    return store.readAt(this.baseline, path, { state: 'baseline' });
+  }
+
+  /** What to tell the agent with the next prompt (once). */
+  takeNotes(): string | undefined {
+    if (this.notes.length === 0) return undefined;
+    const text = this.notes.join('\n');
+    this.notes = [];
+    return text;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private async hunksOf(store: CheckpointStore, baseline: string, path: string): Promise<ReturnType<typeof computeHunks>> {
+    const [before, now] = await Promise.all([store.readAt(baseline, path, { state: 'baseline' }).catch(() => undefined), this.host!.readCurrent(path)]);
+    return computeHunks(before ?? '', now ?? '');
+  }
+
+  private async run(work: (store: CheckpointStore, baseline: string) => Promise<void>): Promise<void> {
+    const store = await this.store();
+    if (!store || this.baseline === undefined) return;
+    this.busy = true;
+    this.emit();
+    try {
+      await work(store, this.baseline);
+      this.error = undefined;
+    } catch (err) {
+      this.error = `That did not work: ${errorMessage(err)}`;
+    } finally {
+      this.busy = false;
+    }
+    await this.refresh();
+  }
+
+  private async store(): Promise<CheckpointStore | undefined> {
+    try {
+      return await this.host?.checkpoints();
+    } catch (err) {
+      this.c.deps.log.warn(`Checkpoints are not available: ${errorMessage(err)}`);
+      return undefined;
+    }
+  }
+
+  private emit(): void {
+    this.c.emit([{ type: 'reviewChanged', review: this.view() }]);
+  }
+}

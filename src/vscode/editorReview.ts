@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CheckpointStore } from '../review/checkpointStore';
+import type { RestoreStep } from '../review/checkpointTypes';
+import type { ReviewHost } from '../session/conversationReview';
+import { Disposable } from '../util/disposable';
+import { errorMessage } from '../util/errors';
+import type { OutputLog } from './outputLog';
+
+/**
+ * The editor side of the review: the workspace's checkpoint store (in the extension's workspace
+ * storage), the editor's text of a file (unsaved changes included), restores applied as one
+ * WorkspaceEdit (visible, undoable as one step) and saved, the rewind preview as a modal dialog,
+ * and a file watcher that tells the shown conversation to refresh its changed files (agents that
+ * write the disk themselves are noticed that way).
+ */
+export class EditorReview extends Disposable implements ReviewHost {
+  private opening: Promise<CheckpointStore | undefined> | undefined;
+
+  constructor(
+    private readonly storageDir: string | undefined,
+    private readonly log: OutputLog,
+    onFilesChanged: () => void,
+  ) {
+    super();
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
+    this.register(watcher.onDidChange(onFilesChanged));
+    this.register(watcher.onDidCreate(onFilesChanged));
+    this.register(watcher.onDidDelete(onFilesChanged));
+  }
+
+  checkpoints(): Promise<CheckpointStore | undefined> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // No folder, nowhere to keep them, or an untrusted workspace (no agent runs there anyway).
+    if (!root || !this.storageDir || !vscode.workspace.isTrusted) return Promise.resolve(undefined);
+    this.opening ??= CheckpointStore.open({ root, storageDir: path.join(this.storageDir, 'checkpoints'), maxCheckpoints: 200, warn: (m) => this.log.warn(m) }).catch((err) => {
+      this.log.warn(`Checkpoints are off: ${errorMessage(err)}`);
+      this.opening = undefined;
+      return undefined;
+    });
+    return this.opening;
+  }
+
+  async readCurrent(file: string): Promise<string | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
+    if (open) return open.getText();
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async apply(plan: readonly RestoreStep[], label: string): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    const toSave: vscode.Uri[] = [];
+    for (const step of plan) {
+      const uri = vscode.Uri.file(step.path);
+      if (step.kind === 'delete') {
+        edit.deleteFile(uri, { ignoreIfNotExists: true }, { label, needsConfirmation: false });
+        continue;
+      }
+      const bytes = step.kind === 'write' ? new TextEncoder().encode(step.text) : step.bytes;
+      const document = step.kind === 'write' ? await this.openIfExists(uri) : undefined;
+      if (document && step.kind === 'write') {
+        const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
+        edit.replace(uri, whole, step.text, { label, needsConfirmation: false });
+        toSave.push(uri);
+      } else {
+        edit.createFile(uri, { overwrite: true, contents: bytes }, { label, needsConfirmation: false });
+      }
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
+    for (const uri of toSave) {
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (document?.isDirty) await document.save();
+    }
+  }
+
+  async confirmRewind(plan: readonly RestoreStep[]): Promise<boolean> {
+    const lines = plan.slice(0, 20).map((s) => `${s.relPath} — ${s.kind === 'delete' ? 'deleted (it did not exist then)' : 'restored'}`);
+    if (plan.length > 20) lines.push(`… and ${plan.length - 20} more`);
+    const answer = await vscode.window.showWarningMessage(
+      `Restore ${plan.length} file${plan.length === 1 ? '' : 's'} to how they were before this turn?`,
+      { modal: true, detail: `${lines.join('\n')}\n\nThis is one step you can undo in the editor. The agent is told with your next message.` },
+      'Restore',
+    );
+    return answer === 'Restore';
+  }
+
+  private async openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return open;
+    try {
+      await vscode.workspace.fs.stat(uri);
+      return await vscode.workspace.openTextDocument(uri);
+    } catch {
+      return undefined;
+    }
+  }
+}
