@@ -54,19 +54,31 @@ async function restartVsCode(): Promise<void> {
   server = await startCodeServer({ dir, port });
 }
 
-/** Tandem's index in this profile's workspace storage, once written (the store saves after a short quiet period). */
-function storedIndex(): string {
+/**
+ * What Tandem stored in this profile's workspace storage (every workspace's index and transcripts,
+ * concatenated): the store saves after a short quiet period, and killing VS Code skips the final
+ * save a normal shutdown makes, so the tests wait for what they need to be on disk.
+ */
+function stored(): string {
   const root = join(dir, 'user-data', 'User', 'workspaceStorage');
   if (!existsSync(root)) return '';
+  let text = '';
   for (const hash of readdirSync(root)) {
-    const file = join(root, hash, 'tandem.tandem-acp', 'conversations.json');
-    if (existsSync(file)) return readFileSync(file, 'utf8');
+    const folder = join(root, hash, 'tandem.tandem-acp');
+    if (!existsSync(folder)) continue;
+    const index = join(folder, 'conversations.json');
+    if (existsSync(index)) text += readFileSync(index, 'utf8');
+    const transcripts = join(folder, 'transcripts');
+    if (existsSync(transcripts)) for (const file of readdirSync(transcripts)) text += readFileSync(join(transcripts, file), 'utf8');
   }
-  return '';
+  return text;
 }
 
-async function waitStored(text: string): Promise<void> {
-  await waitUntil(async () => storedIndex().includes(text), `the conversation index to hold ${text}`);
+async function waitStored(...texts: string[]): Promise<void> {
+  await waitUntil(async () => {
+    const all = stored();
+    return texts.every((t) => all.includes(t));
+  }, `the conversation to be stored with ${texts.join(', ')}`);
 }
 
 scenario(e2e, 'a scripted agent: after a restart the conversation is back and the next prompt resumes its session; its CLI sessions are in History', async (s) => {
@@ -97,8 +109,8 @@ scenario(e2e, 'a scripted agent: after a restart the conversation is back and th
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
   const sessionId = await chat.log.getAttribute('data-session-id');
   assert.ok(sessionId);
-  await waitStored(sessionId);
-  await waitUntil(async () => storedIndex().includes('remember the word tandem'), 'the title to be stored');
+  // The index (session id, title) and the transcript (the agent's answer, the turn's end).
+  await waitStored(sessionId, '"title":"remember the word tandem"', '"text":"Noted."', '"stopReason":"end_turn"');
 
   await restartVsCode();
   ({ chat } = await s.open(workspace));
@@ -150,7 +162,7 @@ scenario(e2e, 'the real Claude Code agent: after a restart the next prompt reach
     assert.match(await chat.threadText(), new RegExp(REMEMBER_NAME.greeting));
     const sessionId = await chat.log.getAttribute('data-session-id');
     assert.ok(sessionId);
-    await waitStored(sessionId);
+    await waitStored(sessionId, REMEMBER_NAME.greeting);
     // Claude Code writes its own transcript just after the turn: give it that moment before the "crash".
     await waitUntil(async () => hasTranscript(join(scratch, 'claude-config'), REMEMBER_NAME.greeting), "Claude Code's own transcript", 30_000);
 

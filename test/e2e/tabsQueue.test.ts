@@ -65,7 +65,7 @@ scenario(e2e, 'Enter during a turn queues the prompt above the composer; it can 
   await editor.press('Enter');
   await waitUntil(async () => /third/.test((await queued(chat).nth(1).textContent()) ?? ''), 'the edit to land');
   assert.equal(await chat.waitForTurnEnd(3, 60_000), 'end_turn');
-  assert.deepEqual(await sent(chat).allTextContents().then((t) => t.map((x) => x.replace(/^You/, '').trim())), ['first', 'second', 'third']);
+  assert.deepEqual((await sent(chat).locator('.markdown').allTextContents()).map((t) => t.trim()), ['first', 'second', 'third']);
   const texts = received(agent.logFile).filter((m) => m.method === 'session/prompt').map((m) => m.params?.prompt?.[0]?.text);
   assert.deepEqual(texts, ['first', 'second', 'third']);
   assert.equal(await queued(chat).count(), 0);
