@@ -27,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('tandem.previousConversation', (t) => t.host.cycleConversation(-1)),
     command('tandem.showHistory', (t) => t.host.showHistory()),
     command('tandem.manageRules', (t) => t.host.manageRules()),
+    command('tandem.signOut', (t) => t.host.signOut()),
     command('tandem.stop', (t) => t.host.stop()),
     command('tandem.showLog', (t) => t.log.showProtocol()),
     command('tandem.restart', (t) => t.host.restart()),

@@ -40,7 +40,7 @@ export class App {
     this.tabs = new Tabs(this.store, this.host);
     this.queue = new QueueView(this.store, this.host);
     this.changedFiles = new ChangedFiles(this.store, this.host);
-    this.root.append(this.tabs.element, this.header.element, this.header.notice, this.thread.element, this.changedFiles.element, this.queue.element, this.composer.element);
+    this.root.append(this.tabs.element, this.header.element, this.header.controls.menuElement, this.header.notice, this.thread.element, this.changedFiles.element, this.queue.element, this.composer.element);
     container.replaceChildren(this.root);
     this.header.renderStatus();
     this.header.renderAgents();
@@ -108,6 +108,8 @@ export class App {
       }
       if (changes.agents || changes.tabs || changes.conversation) this.header.renderAgents();
       if (changes.modes) this.header.renderModes();
+      if (changes.options) this.header.controls.renderOptions();
+      if (changes.usage) this.header.controls.renderUsage();
       if (changes.commands) this.composer.renderCommands();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
       if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {

@@ -162,7 +162,8 @@ export class NoticeView implements EntryView {
     if (entry.kind !== 'notice') return;
     const e = entry as NoticeEntry;
     this.element.dataset.level = e.level;
-    this.element.replaceChildren(icon(e.level === 'warning' ? 'warning' : 'info'), h('span', {}, String(e.message)));
+    this.element.setAttribute('role', e.level === 'error' ? 'alert' : 'note');
+    this.element.replaceChildren(icon(e.level === 'error' ? 'error' : e.level === 'warning' ? 'warning' : 'info'), h('span', {}, String(e.message)));
   }
 
   dispose(): void {}
@@ -227,8 +228,9 @@ export class TurnEndView implements EntryView {
   update(entry: Entry): void {
     if (entry.kind !== 'turn_end') return;
     const reason = String((entry as TurnEndEntry).stopReason);
+    const usage = (entry as TurnEndEntry).usage;
     this.element.setAttribute('data-stop-reason', reason);
-    this.element.textContent = stopReasonText(reason);
+    this.element.textContent = usage ? `${stopReasonText(reason)} · ${usage}` : stopReasonText(reason);
   }
 
   dispose(): void {}

@@ -6,6 +6,7 @@
 import type { SessionStatus } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
+import { SessionControls } from './sessionControls';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
@@ -40,6 +41,8 @@ export class Header {
   private readonly status: HTMLElement;
   private readonly waiting: HTMLButtonElement;
   private readonly waitingCount: HTMLElement;
+  /** Session settings (pickers, options menu) and the usage meter. */
+  readonly controls: SessionControls;
 
   constructor(
     private readonly store: Store,
@@ -59,7 +62,8 @@ export class Header {
     this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, 'waiting for you'));
     this.waiting.hidden = true;
     const history = button('', () => host.post({ type: 'showHistory' }), { cls: 'icon-button', icon: 'history', label: 'History', title: 'Conversation history' });
-    this.element = h('header', { class: 'header' }, this.select, this.status, h('span', { class: 'spacer' }), this.modeSelect, this.waiting, history);
+    this.controls = new SessionControls(store, host);
+    this.element = h('header', { class: 'header' }, this.select, this.status, this.controls.meter, h('span', { class: 'spacer' }), this.modeSelect, this.controls.pickers, this.waiting, history);
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': 'Agent status' });
     this.notice.hidden = true;
   }

@@ -7,6 +7,7 @@ import type {
   AgentChoice,
   AgentPreset,
   CommandView,
+  ConfigOptionView,
   ConversationSnapshot,
   Entry,
   HostMessage,
@@ -17,6 +18,7 @@ import type {
   SessionStatus,
   TabView,
   TerminalView,
+  UsageView,
 } from '../src/protocol/messages';
 import { assertNever, TERMINAL_VIEW_LIMIT_CHARS } from '../src/protocol/messages';
 
@@ -42,6 +44,9 @@ export interface StoreChanges {
   tabs: boolean;
   queue: boolean;
   review: boolean;
+  /** The session's settings (pickers) or its usage meter changed. */
+  options: boolean;
+  usage: boolean;
   /** The shown conversation's id, session id or title changed (or another one is shown). */
   conversation: boolean;
   terminals: Map<string, TerminalChange>;
@@ -51,7 +56,7 @@ export interface StoreChanges {
 const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, conversation: false, terminals: new Map() };
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, conversation: false, terminals: new Map() };
 }
 
 /** Keeps only well-formed commands: the list drives the composer's suggestions. */
@@ -75,6 +80,15 @@ function parseQueue(value: unknown): QueueView {
   if (!isRecord(value) || !Array.isArray(value.items)) return { items: [] };
   const items = value.items.filter((i): i is QueueView['items'][number] => isRecord(i) && typeof i.id === 'string' && typeof i.text === 'string');
   return typeof value.paused === 'string' ? { items, paused: value.paused } : { items };
+}
+
+function parseOptions(value: unknown): ConfigOptionView[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((o): o is ConfigOptionView => isRecord(o) && typeof o.id === 'string' && typeof o.name === 'string' && (o.type === 'select' || o.type === 'boolean'));
+}
+
+function parseUsage(value: unknown): UsageView | undefined {
+  return isRecord(value) && typeof value.used === 'number' && typeof value.size === 'number' && value.size > 0 ? (value as unknown as UsageView) : undefined;
 }
 
 function parseReview(value: unknown): ReviewView {
@@ -117,6 +131,10 @@ export class Store {
   tabs: TabView[] = [];
   /** Files the shown conversation changed (the review strip). */
   review: ReviewView = { files: [] };
+  /** The session's settings (model, reasoning level, …), for the header's pickers. */
+  configOptions: ConfigOptionView[] = [];
+  /** How full the agent's context is; undefined when the agent reports nothing. */
+  usage: UsageView | undefined;
   readonly terminals = new Map<string, TerminalView>();
   private order: string[] = [];
   private readonly byId = new Map<string, Entry>();
@@ -144,7 +162,7 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.conversation || c.terminals.size > 0;
+    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.options || c.usage || c.conversation || c.terminals.size > 0;
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
@@ -166,6 +184,14 @@ export class Store {
       case 'queueChanged':
         this.queue = parseQueue(message.queue);
         this.changes.queue = true;
+        return;
+      case 'configOptionsChanged':
+        this.configOptions = parseOptions(message.options);
+        this.changes.options = true;
+        return;
+      case 'usageChanged':
+        this.usage = parseUsage(message.usage);
+        this.changes.usage = true;
         return;
       case 'reviewChanged':
         this.review = parseReview(message.review);
@@ -268,6 +294,8 @@ export class Store {
     this.modes = parseModes(c.modes);
     this.queue = parseQueue(c.queue);
     this.review = parseReview(c.review);
+    this.configOptions = parseOptions(c.configOptions);
+    this.usage = parseUsage(c.usage);
     const changes = this.changes;
     changes.reset = true;
     changes.entries.clear();
@@ -277,6 +305,8 @@ export class Store {
     changes.modes = true;
     changes.queue = true;
     changes.review = true;
+    changes.options = true;
+    changes.usage = true;
     changes.conversation = true;
     for (const id of this.terminals.keys()) changes.terminals.set(id, { replaced: true, appended: '' });
   }

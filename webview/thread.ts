@@ -8,6 +8,7 @@
 import type { Entry } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/messages';
 import { h } from './dom';
+import { AuthView, CompactionView, QuestionView } from './agentAsks';
 import { BrokenEntryView, ErrorView, MessageView, NoticeView, PlanView, ThoughtView, TurnEndView } from './entries';
 import { ScrollPin } from './scrollPin';
 import type { StoreChanges } from './store';
@@ -29,6 +30,12 @@ function createView(entry: Entry, ctx: ViewContext, deferBody: boolean): EntryVi
       return new ErrorView(entry, ctx);
     case 'notice':
       return new NoticeView(entry);
+    case 'auth':
+      return new AuthView(entry, ctx);
+    case 'question':
+      return new QuestionView(entry, ctx);
+    case 'compaction':
+      return new CompactionView(entry);
     case 'turn_end':
       return new TurnEndView(entry);
     default:

@@ -43,7 +43,7 @@ function loadState(saved: unknown): UiState {
 }
 
 /** Commands that name a conversation; the host adds the shown one when the caller did not. */
-const SCOPED = new Set<WebviewMessage['type']>(['prompt', 'cancel', 'respondPermission', 'restart', 'retry', 'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind']);
+const SCOPED = new Set<WebviewMessage['type']>(['prompt', 'cancel', 'respondPermission', 'restart', 'retry', 'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind', 'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl']);
 
 /** Typed wrapper: posts only `WebviewMessage`s and persists `UiState` (writes coalesced). */
 export class Host {

@@ -20,6 +20,9 @@ export interface ClientHandlers {
   waitForTerminalExit?(p: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal?(p: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;
   releaseTerminal?(p: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse | void>;
+  /** `elicitation/create` (form and url modes) and `elicitation/complete`; both or neither. */
+  createElicitation?(p: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  completeElicitation?(p: acp.CompleteElicitationNotification): void;
 }
 
 export interface AgentConnectionOptions {
@@ -30,6 +33,8 @@ export interface AgentConnectionOptions {
    */
   onUpdate: (sessionId: string, update: Record<string, unknown>) => void;
   clientInfo: { name: string; version: string };
+  /** Capabilities of the client beyond the handlers (config options, notices, sign-in…), once they work. */
+  extraCapabilities?: Pick<acp.ClientCapabilities, 'session' | 'auth'>;
 }
 
 /** A request failed because the agent process is gone. Carries the exit and the stderr tail. */
@@ -49,9 +54,11 @@ export class AgentExitedError extends Error {
 const EXIT_REPORT_WAIT_MS = 2000;
 
 /** Capabilities that follow from the handlers present — never more than what is implemented. */
-export function capabilitiesFor(handlers: ClientHandlers): acp.ClientCapabilities {
+export function capabilitiesFor(handlers: ClientHandlers, extra: AgentConnectionOptions['extraCapabilities'] = {}): acp.ClientCapabilities {
   const terminal = Boolean(handlers.createTerminal && handlers.terminalOutput && handlers.waitForTerminalExit && handlers.killTerminal && handlers.releaseTerminal);
-  return { fs: { readTextFile: Boolean(handlers.readTextFile), writeTextFile: Boolean(handlers.writeTextFile) }, terminal };
+  const caps: acp.ClientCapabilities = { fs: { readTextFile: Boolean(handlers.readTextFile), writeTextFile: Boolean(handlers.writeTextFile) }, terminal, ...extra };
+  if (handlers.createElicitation && handlers.completeElicitation) caps.elicitation = { form: {}, url: {} };
+  return caps;
 }
 
 /** One ACP connection to one agent process, over its stdio. */
@@ -112,6 +119,11 @@ export class AgentConnection {
     if (waitForTerminalExit) app.onRequest(m.terminal.waitForExit, ({ params }) => waitForTerminalExit.call(handlers, params));
     if (killTerminal) app.onRequest(m.terminal.kill, ({ params }) => killTerminal.call(handlers, params));
     if (releaseTerminal) app.onRequest(m.terminal.release, ({ params }) => releaseTerminal.call(handlers, params));
+    const { createElicitation, completeElicitation } = handlers;
+    if (createElicitation && completeElicitation) {
+      app.onRequest(m.elicitation.create, ({ params, signal }) => createElicitation.call(handlers, params, signal));
+      app.onNotification(m.elicitation.complete, ({ params }) => completeElicitation.call(handlers, params));
+    }
     const caps = capabilitiesFor(handlers);
     const someTerminal = Boolean(createTerminal || terminalOutput || waitForTerminalExit || killTerminal || releaseTerminal);
     if (someTerminal && !caps.terminal) log.warn('Some terminal handlers are missing: the terminal capability is not advertised.');
@@ -128,7 +140,7 @@ export class AgentConnection {
     const result = await this.call(() =>
       this.conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: capabilitiesFor(this.handlers),
+        clientCapabilities: capabilitiesFor(this.handlers, this.opts.extraCapabilities),
         clientInfo: { name: this.opts.clientInfo.name, version: this.opts.clientInfo.version },
       }),
     );
@@ -176,6 +188,22 @@ export class AgentConnection {
   /** `session/set_mode`; rejects with the agent's error when it refuses the mode. */
   async setMode(sessionId: string, modeId: string): Promise<void> {
     await this.call(() => this.conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId }));
+  }
+
+  /** `session/set_config_option`; the answer is the full list of options. */
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
+    const params = (typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value }) as acp.SetSessionConfigOptionRequest;
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.setConfigOption, params));
+  }
+
+  /** The older `session/set_model` (not in the current schema: sent as an untyped request). */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.call(() => this.conn.agent.request<unknown, { sessionId: string; modelId: string }>('session/set_model', { sessionId, modelId }));
+  }
+
+  /** `logout`: the agent forgets its credentials. */
+  async logout(): Promise<void> {
+    await this.call(() => this.conn.agent.request(acp.methods.agent.logout, {}));
   }
 
   /** Sends `session/cancel`. Never throws: cancelling a dead agent has nothing left to stop. */

@@ -193,9 +193,83 @@ export interface ErrorEntry {
 export interface NoticeEntry {
   kind: 'notice';
   id: string;
-  level: 'info' | 'warning';
-  /** One or two sentences. */
+  level: 'info' | 'warning' | 'error';
+  /** One or two sentences (an agent's notice: its title, then its description). */
   message: string;
+  /** Set for notices the agent sent (`notice` updates), as opposed to Tandem's own. */
+  fromAgent?: boolean;
+}
+
+/** A way to sign in to an agent (`authMethods` of `initialize`). */
+export interface AuthMethodView {
+  id: string;
+  name: string;
+  description?: string;
+  /**
+   * `agent`: the agent signs in itself (`authenticate`); `terminal`: Tandem runs the agent's own
+   * command in a terminal; `envVar`: the user sets an environment variable (named in `envVar`).
+   */
+  kind: 'agent' | 'terminal' | 'envVar';
+  envVar?: string;
+}
+
+/** The agent needs the user to sign in before it can go on. */
+export interface AuthEntry {
+  kind: 'auth';
+  id: string;
+  agentName: string;
+  /** What the agent said (its auth-required message). */
+  message: string;
+  methods: AuthMethodView[];
+  state: { kind: 'waiting' } | { kind: 'working'; methodId: string } | { kind: 'done'; methodId: string } | { kind: 'failed'; methodId: string; error: string };
+}
+
+/** One field of an agent's question (elicitation form mode). */
+export interface QuestionFieldView {
+  name: string;
+  title: string;
+  description?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
+  required: boolean;
+  default?: string | number | boolean | string[];
+  /** `choice` / `choices`: the allowed values and their labels. */
+  choices?: Array<{ value: string; title: string }>;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  /** `string`: email, uri, date or date-time (checked before sending). */
+  format?: string;
+  pattern?: string;
+}
+
+/** A question the agent asks (`elicitation/create`), answered in the thread. */
+export interface QuestionEntry {
+  kind: 'question';
+  id: string;
+  message: string;
+  mode: 'form' | 'url';
+  fields?: QuestionFieldView[];
+  /** url mode: the full URL, its host, and a warning when the host looks deceptive (punycode). */
+  url?: string;
+  host?: string;
+  hostWarning?: string;
+  /** Why the form cannot be filled in here (then it can only be declined). */
+  unsupported?: string;
+  state: { kind: 'pending' } | { kind: 'answered'; action: 'accept' | 'decline' | 'cancel' } | { kind: 'completed' };
+  /** Validation problems of the last attempt, by field name. */
+  errors?: Record<string, string>;
+}
+
+/** The agent compacted its context: a divider with the summary. */
+export interface CompactionEntry {
+  kind: 'compaction';
+  id: string;
+  compactionId: string;
+  status: string;
+  /** Markdown summary (grows through compaction_summary_chunk). */
+  summary: string;
+  error?: string;
 }
 
 export interface TurnEndEntry {
@@ -203,6 +277,28 @@ export interface TurnEndEntry {
   id: string;
   /** ACP stop reason (end_turn, max_tokens, max_turn_requests, refusal, cancelled) or another string. */
   stopReason: string;
+  /** The turn's token usage, when the agent reported it with its answer ("1.2k in · 300 out"). */
+  usage?: string;
+}
+
+/** A session setting the agent offers: ACP config options, or the older `models`. */
+export interface ConfigOptionView {
+  id: string;
+  name: string;
+  description?: string;
+  /** `mode`, `model` and `thought_level` get pickers in the header; the rest go in the options menu. */
+  category?: string;
+  type: 'select' | 'boolean';
+  currentValue: string | boolean;
+  /** select: the choices in order; `group` names the group of grouped choices. */
+  choices?: Array<{ value: string; name: string; description?: string; group?: string }>;
+}
+
+/** How full the agent's context is (`usage_update`). */
+export interface UsageView {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
 }
 
 export type Entry =
@@ -213,6 +309,9 @@ export type Entry =
   | ToolCallEntry
   | ErrorEntry
   | NoticeEntry
+  | AuthEntry
+  | QuestionEntry
+  | CompactionEntry
   | TurnEndEntry;
 
 export type EntryKind = Entry['kind'];
@@ -358,6 +457,11 @@ export interface ConversationSnapshot {
   modes?: ModesView;
   queue?: QueueView;
   review?: ReviewView;
+  /** The session's settings (model, reasoning level, …); when present the legacy Mode picker hides. */
+  configOptions?: ConfigOptionView[];
+  usage?: UsageView;
+  /** The agent can sign out (`Tandem: Sign Out`). */
+  canSignOut?: boolean;
 }
 
 /** The whole panel: the shown conversation plus what the header needs. */
@@ -392,6 +496,8 @@ export type ConversationChange = { conversationId?: string } & (
   | { type: 'modesChanged'; modes?: ModesView }
   | { type: 'queueChanged'; queue: QueueView }
   | { type: 'reviewChanged'; review: ReviewView }
+  | { type: 'configOptionsChanged'; options: ConfigOptionView[] }
+  | { type: 'usageChanged'; usage?: UsageView }
   /** The ACP session id or the title changed. */
   | { type: 'conversationChanged'; sessionId?: string; title: string }
 );
@@ -456,6 +562,14 @@ export type WebviewMessage =
   | { type: 'reviewHunk'; path: string; index: number; action: 'accept' | 'reject'; conversationId?: string }
   /** Restore the files to before the turn of this user entry (after a preview). */
   | { type: 'rewind'; entryId: string; conversationId?: string }
+  /** Change a session setting (config option, or the older model / mode). */
+  | { type: 'setConfigOption'; configId: string; value: string | boolean; conversationId?: string }
+  /** Sign in with one of the agent's methods (from the sign-in card). */
+  | { type: 'authenticate'; methodId: string; conversationId?: string }
+  /** Answer an agent's question: `content` for accept (form mode). */
+  | { type: 'answerQuestion'; entryId: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]>; conversationId?: string }
+  /** Open the link of a url-mode question in the browser (after the user's consent in the card). */
+  | { type: 'openQuestionUrl'; entryId: string; conversationId?: string }
   /** Open `Tandem: Manage Permission Rules` (at one rule). */
   | { type: 'manageRules'; ruleId?: string }
   /** Whether the panel has keyboard focus (permission notifications are for when it has not). */

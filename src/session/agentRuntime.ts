@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, type ClientHandlers } from '../acp/agentConnection';
+import { AgentConnection, type AgentConnectionOptions, type ClientHandlers } from '../acp/agentConnection';
 import { AgentProcess, type AgentLaunchConfig } from '../acp/agentProcess';
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import { FsHandler, type FileAccess } from '../client/fsHandler';
@@ -19,6 +19,10 @@ export interface SessionEndpoint {
   touched(path: string, line: number | undefined): void;
   /** The agent is about to write a file for this session: record it, or refuse by throwing. */
   beforeWrite(path: string, before: string | undefined, after: string): Promise<void>;
+  /** The agent asks the user something (`elicitation/create`). */
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** `elicitation/complete` (every session hears it; the one that asked acts on it). */
+  elicitationComplete(params: acp.CompleteElicitationNotification): void;
 }
 
 export interface AgentRuntimeDeps {
@@ -27,6 +31,8 @@ export interface AgentRuntimeDeps {
   clientInfo: { name: string; version: string };
   files: FileAccess;
   policy: PathPolicy;
+  /** Client capabilities beyond the handlers (see AgentConnectionOptions.extraCapabilities). */
+  extraCapabilities?: AgentConnectionOptions['extraCapabilities'];
 }
 
 /** The process went away; `intentional` when Tandem stopped it (restart, last conversation closed). */
@@ -129,6 +135,7 @@ export class AgentRuntime extends Disposable {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
         onUpdate: (sessionId, update) => this.routeUpdate(sessionId, update),
+        extraCapabilities: this.deps.extraCapabilities,
       });
       this.conn = conn;
       return await conn.initialize();
@@ -298,6 +305,19 @@ export class AgentRuntime extends Disposable {
       waitForTerminalExit: (p) => terminals().waitForExit(p),
       killTerminal: (p) => terminals().kill(p),
       releaseTerminal: (p) => terminals().release(p),
+      createElicitation: async (params, signal) => {
+        const sessionId = (params as { sessionId?: unknown }).sessionId;
+        const endpoint = typeof sessionId === 'string' ? this.endpoints.get(sessionId) : undefined;
+        if (!endpoint) {
+          // A request-scoped question (no session) cannot be shown in a conversation: declined, said so.
+          this.log.warn('A question from the agent named no known session; declined.');
+          return { action: 'decline' };
+        }
+        return endpoint.elicit(params, signal);
+      },
+      completeElicitation: (params) => {
+        for (const endpoint of this.endpoints.values()) endpoint.elicitationComplete(params);
+      },
     };
   }
 

@@ -1,3 +1,4 @@
+import type { AgentLaunchConfig } from '../acp/agentProcess';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type { ConversationChange, ConversationSnapshot, Entry, QueuedPromptView, SessionStatus, TabView, TerminalView } from '../protocol/messages';
 import { Disposable, Emitter } from '../util/disposable';
@@ -9,6 +10,8 @@ import { ConversationReview, type ReviewHost } from './conversationReview';
 import { SessionInfo } from './sessionInfo';
 import { SessionLink } from './sessionLink';
 import { SessionThread } from './sessionThread';
+import { SignIn, type RunSignInTerminal } from './signIn';
+import { QuestionDesk } from './questionDesk';
 import { TurnRunner } from './turnRunner';
 
 /** What a conversation needs from its surroundings (the manager provides it). */
@@ -31,6 +34,17 @@ export interface ConversationDeps {
   review?: ReviewHost;
   /** `tandem.reviewEdits`: "before" holds each client write until the user accepts it. */
   reviewEdits?(): 'after' | 'before';
+  /** Settings the user chose for an agent, re-applied to its new sessions (when remembering is on). */
+  rememberedOptions?(agentName: string): Record<string, string | boolean>;
+  rememberOption?(agentName: string, configId: string, value: string | boolean): void;
+  /** Runs an agent's terminal sign-in where the user sees it (VS Code terminal). */
+  runSignInTerminal?: RunSignInTerminal;
+  /** The agent's launch configuration (terminal sign-in runs the agent's own invocation). */
+  agentLaunch?(agentName: string): AgentLaunchConfig | undefined;
+  /** Stops the agent's process so the next connect starts a fresh one (after signing in). */
+  restartAgent?(agentName: string): Promise<void>;
+  /** Opens a web link in the user's browser (a question's URL, after consent). */
+  openExternal?(url: string): void;
 }
 
 /** What a stored transcript holds (see ConversationStore). */
@@ -63,6 +77,8 @@ export class Conversation extends Disposable {
   readonly link: SessionLink;
   readonly turns: TurnRunner;
   readonly review: ConversationReview;
+  readonly signIn: SignIn;
+  readonly questions: QuestionDesk;
   private statusValue: SessionStatus;
   private attentionValue: TabView['attention'];
 
@@ -76,6 +92,8 @@ export class Conversation extends Disposable {
     this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
     this.statusValue = deps.blocked?.() ?? { kind: 'idle', agentName: meta.agentName };
     this.review = new ConversationReview(this, deps.review);
+    this.signIn = new SignIn(this);
+    this.questions = new QuestionDesk(this);
     this.register({ dispose: () => this.review.dispose() });
     this.link = this.register(new SessionLink(this));
     this.turns = this.register(new TurnRunner(this));
@@ -133,9 +151,12 @@ export class Conversation extends Disposable {
       terminals: this.thread.terminals.all(),
       commands: this.info.commands(),
       modes: this.info.modes(),
+      configOptions: this.info.configOptions(),
       queue: this.queue.view(),
       review: this.review.view(),
     };
+    const usage = this.info.usage();
+    if (usage) snapshot.usage = usage;
     if (this.meta.sessionId !== undefined) snapshot.sessionId = this.meta.sessionId;
     return snapshot;
   }

@@ -9,6 +9,7 @@ import type { AgentRuntime } from './agentRuntime';
 import { Conversation } from './conversation';
 import type { PermissionRules } from './permissionDesk';
 import type { ReviewHost } from './conversationReview';
+import type { RunSignInTerminal } from './signIn';
 import type { ConversationIndex } from './conversationFormat';
 import { newMeta, type ConversationMeta } from './conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
@@ -44,6 +45,12 @@ export interface ConversationManagerDeps {
   review?: ReviewHost;
   /** `tandem.reviewEdits`. */
   reviewEdits?(): 'after' | 'before';
+  /** Terminal sign-in (advertised to agents only when given). */
+  runSignInTerminal?: RunSignInTerminal;
+  openExternal?(url: string): void;
+  /** Remembered session settings per agent (`tandem.rememberSessionOptions`). */
+  rememberedOptions?(agentName: string): Record<string, string | boolean>;
+  rememberOption?(agentName: string, configId: string, value: string | boolean): void;
 }
 
 /**
@@ -70,7 +77,13 @@ export class ConversationManager extends Disposable {
     super();
     const { log, clientInfo, files, policy } = deps;
     this.keeper = new ConversationKeeper(deps.store);
-    this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy }));
+    // Advertised only because each works: boolean options, notices and compaction render in the
+    // panel; terminal sign-in needs a terminal to run in.
+    const extraCapabilities = {
+      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      auth: { terminal: deps.runSignInTerminal !== undefined },
+    };
+    this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities }));
   }
 
   /** Loads the index and reopens the tabs (the shown one with its transcript); once. */
@@ -300,6 +313,12 @@ export class ConversationManager extends Disposable {
       rules: this.deps.rules,
       review: this.deps.review,
       reviewEdits: () => this.deps.reviewEdits?.() ?? 'after',
+      runSignInTerminal: this.deps.runSignInTerminal,
+      openExternal: this.deps.openExternal,
+      rememberedOptions: this.deps.rememberedOptions,
+      rememberOption: this.deps.rememberOption,
+      agentLaunch: (name) => this.deps.agents.launchConfig(name),
+      restartAgent: (name) => this.runtimes.stop(name),
       blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),
     });
     conversation.onChange((changes) => this.forward(conversation, changes));

@@ -30,7 +30,11 @@ export type ConversationCommand = Extract<
       | 'reviewUndo'
       | 'reviewHunks'
       | 'reviewHunk'
-      | 'rewind';
+      | 'rewind'
+      | 'setConfigOption'
+      | 'authenticate'
+      | 'answerQuestion'
+      | 'openQuestionUrl';
   }
 >;
 
@@ -38,6 +42,7 @@ const CONVERSATION_COMMANDS: ReadonlySet<string> = new Set<ConversationCommand['
   'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation', 'restart', 'retry',
   'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear',
   'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewHunks', 'reviewHunk', 'rewind',
+  'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl',
 ]);
 
 export function isConversationCommand(message: WebviewMessage): message is ConversationCommand {
@@ -124,6 +129,18 @@ export async function runConversationCommand(manager: ConversationManager, messa
       return;
     case 'reviewHunk':
       await conversation?.review.hunk(message.path, message.index, message.action);
+      return;
+    case 'setConfigOption':
+      await conversation?.link.setConfigOption(message.configId, message.value);
+      return;
+    case 'authenticate':
+      await conversation?.signIn.authenticate(message.methodId);
+      return;
+    case 'answerQuestion':
+      conversation?.questions.answer(message.entryId, message.action, message.content);
+      return;
+    case 'openQuestionUrl':
+      conversation?.questions.openUrl(message.entryId);
       return;
     case 'rewind': {
       const entry = conversation?.thread.entries().find((e) => e.id === message.entryId);

@@ -3,7 +3,7 @@ import type { ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { IDisposable } from '../util/disposable';
-import { AgentRuntime } from './agentRuntime';
+import { AgentRuntime, type AgentRuntimeDeps } from './agentRuntime';
 
 export interface RuntimePoolDeps {
   /** The launch configuration of a configured agent, or undefined (looked up at each start). */
@@ -12,6 +12,7 @@ export interface RuntimePoolDeps {
   clientInfo: { name: string; version: string };
   files: FileAccess;
   policy: PathPolicy;
+  extraCapabilities?: AgentRuntimeDeps['extraCapabilities'];
 }
 
 /**
@@ -32,8 +33,8 @@ export class RuntimePool implements IDisposable {
     this.runtimes.delete(agentName);
     const agent = this.deps.launchConfig(agentName);
     if (!agent) return undefined;
-    const { log, clientInfo, files, policy } = this.deps;
-    const runtime = new AgentRuntime({ agent, log, clientInfo, files, policy });
+    const { log, clientInfo, files, policy, extraCapabilities } = this.deps;
+    const runtime = new AgentRuntime({ agent, log, clientInfo, files, policy, extraCapabilities });
     this.runtimes.set(agentName, runtime);
     return runtime;
   }

@@ -1,11 +1,14 @@
 /**
  * What the agent tells us about the session besides the thread: its slash commands
- * (`available_commands_update`) and its modes (`NewSessionResponse.modes`, `current_mode_update`,
- * and our own successful `session/set_mode`). Input is untrusted JSON: malformed parts are dropped
+ * (`available_commands_update`), its modes (`NewSessionResponse.modes`, `current_mode_update`, and
+ * our own successful `session/set_mode`), its settings (`configOptions`, `config_option_update`, the
+ * older `models`) and how full its context is (`usage_update`). When an agent sends config options
+ * the legacy Mode picker is not shown (as in Zed): the options carry the mode themselves. Input is untrusted JSON: malformed parts are dropped
  * and reported through `warn`, never thrown. Every change returns the host → webview messages that
  * describe it, so a mirror replaying them always equals `commands()` / `modes()`.
  */
-import type { CommandView, ConversationChange, ModesView, ModeView } from '../protocol/messages';
+import type { CommandView, ConfigOptionView, ConversationChange, ModesView, ModeView, UsageView } from '../protocol/messages';
+import { LEGACY_MODEL_ID, parseConfigOptions, parseLegacyModels, parseUsage } from './configOptions';
 import { describe, isAbsent, isRecord, type Warn } from './updateParsing';
 
 /** Caps so a misbehaving agent cannot flood the panel: generous for real agents (Claude Code sends ~30). */
@@ -16,6 +19,9 @@ const MAX_TEXT = 1000;
 export class SessionInfo {
   private commandList: CommandView[] = [];
   private modeState: ModesView | undefined;
+  private options: ConfigOptionView[] = [];
+  private legacyModel: ConfigOptionView | undefined;
+  private usageState: UsageView | undefined;
 
   constructor(private readonly warn: Warn) {}
 
@@ -24,9 +30,50 @@ export class SessionInfo {
     return this.commandList.map((c) => ({ ...c }));
   }
 
-  /** A copy of the modes, or undefined when the agent has none. */
+  /** A copy of the modes, or undefined when the agent has none (or config options replace them). */
   modes(): ModesView | undefined {
-    return this.modeState === undefined ? undefined : copyModes(this.modeState);
+    return this.modeState === undefined || this.options.length > 0 ? undefined : copyModes(this.modeState);
+  }
+
+  /** The session's settings for the pickers: the agent's config options, else the older models. */
+  configOptions(): ConfigOptionView[] {
+    const all = [...this.options];
+    if (this.legacyModel && !all.some((o) => o.category === 'model' || o.id === LEGACY_MODEL_ID)) all.push(this.legacyModel);
+    return structuredClone(all);
+  }
+
+  configOption(id: string): (ConfigOptionView & { legacy: boolean }) | undefined {
+    const option = this.configOptions().find((o) => o.id === id);
+    return option && { ...option, legacy: !this.options.some((o) => o.id === id) };
+  }
+
+  usage(): UsageView | undefined {
+    return this.usageState === undefined ? undefined : { ...this.usageState };
+  }
+
+  /** What a session/new, load or resume answered: modes, config options, the older models. */
+  setSessionResult(result: { modes?: unknown; configOptions?: unknown; models?: unknown }): ConversationChange[] {
+    this.options = parseConfigOptions(result.configOptions, this.warn) ?? [];
+    this.legacyModel = parseLegacyModels(result.models, this.warn);
+    return [...this.setModes(result.modes), this.optionsMessage()];
+  }
+
+  /** A `config_option_update`, or the full list `session/set_config_option` answers with. */
+  setConfigOptions(value: unknown): ConversationChange[] {
+    const options = parseConfigOptions(value, this.warn);
+    if (options === undefined) return [];
+    const hadOptions = this.options.length > 0;
+    this.options = options;
+    const messages: ConversationChange[] = [this.optionsMessage()];
+    if (hadOptions !== options.length > 0) messages.push(this.modesMessage());
+    return messages;
+  }
+
+  /** The older `session/set_model` succeeded. */
+  setCurrentModel(modelId: string): ConversationChange[] {
+    if (!this.legacyModel?.choices?.some((c) => c.value === modelId)) return [];
+    this.legacyModel = { ...this.legacyModel, currentValue: modelId };
+    return [this.optionsMessage()];
   }
 
   hasMode(modeId: string): boolean {
@@ -43,6 +90,14 @@ export class SessionInfo {
         return this.setCommands(update.availableCommands);
       case 'current_mode_update':
         return this.setCurrentMode(update.currentModeId);
+      case 'config_option_update':
+        return this.setConfigOptions(update.configOptions);
+      case 'usage_update': {
+        const usage = parseUsage(update, this.warn);
+        if (usage === undefined) return [];
+        this.usageState = usage;
+        return [{ type: 'usageChanged', usage: { ...usage } }];
+      }
       default:
         return undefined;
     }
@@ -81,9 +136,9 @@ export class SessionInfo {
     return this.replaceModes({ currentModeId: modeId, available: state.available });
   }
 
-  /** Tells the panel the modes again unchanged (e.g. after a failed switch, so the picker reverts). */
+  /** Tells the panel the modes and options again unchanged (after a failed change, so the pickers revert). */
   restate(): ConversationChange[] {
-    return [this.modesMessage()];
+    return [this.modesMessage(), this.optionsMessage()];
   }
 
   /** A new session or a stopped agent: nothing is known any more. */
@@ -94,7 +149,20 @@ export class SessionInfo {
       messages.push({ type: 'commandsChanged', commands: [] });
     }
     if (this.modeState !== undefined) messages.push(...this.replaceModes(undefined));
+    if (this.options.length > 0 || this.legacyModel !== undefined) {
+      this.options = [];
+      this.legacyModel = undefined;
+      messages.push(this.optionsMessage());
+    }
+    if (this.usageState !== undefined) {
+      this.usageState = undefined;
+      messages.push({ type: 'usageChanged' });
+    }
     return messages;
+  }
+
+  private optionsMessage(): ConversationChange {
+    return { type: 'configOptionsChanged', options: this.configOptions() };
   }
 
   private setCommands(value: unknown): ConversationChange[] {

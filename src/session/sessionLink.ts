@@ -6,6 +6,7 @@ import type { Conversation } from './conversation';
 import { PermissionDesk } from './permissionDesk';
 import { ReplayBuffer } from './replayBuffer';
 import { describeStartFailure } from './startFailure';
+import { valueProblem } from './configOptions';
 
 /** Error code ACP agents use for "authentication required". */
 export const AUTH_REQUIRED = -32000;
@@ -105,12 +106,12 @@ export class SessionLink extends Disposable {
         if (resume) {
           const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token));
           if (token !== this.token) return;
-          c.emit(c.info.setModes(result.modes));
+          c.emit(c.info.setSessionResult(result));
         } else {
           this.replay.begin();
           const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token));
           if (token !== this.token) return;
-          c.emit(c.info.setModes(result.modes));
+          c.emit(c.info.setSessionResult(result));
           this.replay.answered();
         }
         this.attached = previous;
@@ -121,7 +122,8 @@ export class SessionLink extends Disposable {
         if (token !== this.token) return;
         this.attached = result.sessionId;
         c.setSessionId(result.sessionId);
-        c.emit(c.info.setModes(result.modes));
+        c.emit(c.info.setSessionResult(result));
+        void this.applyRemembered(token);
         if (spoken && !fresh) {
           c.emit(c.thread.reducer.addNotice('warning', `${c.agentName} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.`));
         }
@@ -152,19 +154,21 @@ export class SessionLink extends Disposable {
     await this.connect(true);
   }
 
-  /** Runs the agent's first auth method, then opens the session again. */
+  /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
   async signIn(): Promise<void> {
-    const runtime = this.runtime;
-    const method = runtime?.authMethods[0];
-    if (!runtime?.alive || !method) return this.connect();
-    const token = this.token;
-    this.c.setStatus({ kind: 'starting', agentName: this.c.agentName, detail: `Signing in (${method.name})…` });
-    try {
-      await runtime.connection().authenticate(method.id);
-      if (token === this.token) await this.open(runtime, token, false);
-    } catch (err) {
-      if (token === this.token) this.fail(err, runtime);
-    }
+    const method = this.runtime?.authMethods[0];
+    if (!this.runtime?.alive || !method) return this.connect();
+    if (this.c.thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(this.runtime, 'Sign-in required');
+    await this.c.signIn.authenticate(method.id);
+  }
+
+  /** The agent needs the user to sign in: the card lists its methods; afterwards the session opens. */
+  private showSignIn(runtime: AgentRuntime, message: string): void {
+    const c = this.c;
+    c.signIn.show(runtime.authMethods, message, async () => {
+      c.queue.resume();
+      await this.connect();
+    });
   }
 
   /**
@@ -189,6 +193,53 @@ export class SessionLink extends Disposable {
       const name = c.info.modes()?.available.find((m) => m.id === modeId)?.name ?? modeId;
       c.addError(`${c.agentName} could not switch to the ${name} mode: ${errorMessage(err)}`, undefined, 'showLog');
       c.emit(c.info.restate());
+    }
+  }
+
+  /**
+   * The user changed a session setting: `session/set_config_option` (the answer is the full list,
+   * rendered as is), or the older `session/set_model`. A refusal says why and the picker reverts.
+   */
+  async setConfigOption(configId: string, value: string | boolean, quiet = false): Promise<boolean> {
+    const c = this.c;
+    const conn = this.connection();
+    const sessionId = this.attached;
+    const option = c.info.configOption(configId);
+    const problem = !conn || sessionId === undefined ? 'there is no session' : !option ? 'the agent does not offer it' : valueProblem(option, value);
+    if (problem !== undefined || !conn || sessionId === undefined || !option) {
+      c.deps.log.warn(`Setting ${configId} not changed: ${problem}.`);
+      c.emit(c.info.restate());
+      return false;
+    }
+    const token = this.token;
+    try {
+      if (option.legacy) {
+        await conn.setModel(sessionId, String(value));
+        if (token === this.token) c.emit(c.info.setCurrentModel(String(value)));
+      } else {
+        const result = await conn.setConfigOption(sessionId, configId, value);
+        if (token === this.token) c.emit(c.info.setConfigOptions(result.configOptions));
+      }
+      if (!quiet) c.deps.rememberOption?.(c.agentName, configId, value);
+      return true;
+    } catch (err) {
+      if (token !== this.token) return false;
+      const shown = option.type === 'select' ? (option.choices?.find((x) => x.value === value)?.name ?? String(value)) : value ? 'on' : 'off';
+      if (quiet) c.deps.log.warn(`${c.agentName} did not take the remembered ${option.name} ${shown}: ${errorMessage(err)}`);
+      else c.addError(`${c.agentName} could not change ${option.name} to ${shown}: ${errorMessage(err)}`, undefined, 'showLog');
+      c.emit(c.info.restate());
+      return false;
+    }
+  }
+
+  /** A new session gets the settings the user chose last time for this agent (when enabled). */
+  private async applyRemembered(token: number): Promise<void> {
+    const remembered = this.c.deps.rememberedOptions?.(this.c.agentName) ?? {};
+    for (const [configId, value] of Object.entries(remembered)) {
+      if (token !== this.token) return;
+      const option = this.c.info.configOption(configId);
+      if (!option || option.currentValue === value || valueProblem(option, value) !== undefined) continue;
+      await this.setConfigOption(configId, value, true);
     }
   }
 
@@ -261,6 +312,10 @@ export class SessionLink extends Disposable {
       touched: (path, line) => {
         if (token === this.token && c.turns.active) c.deps.follow(c, path, line);
       },
+      elicit: (params, signal) => (token === this.token ? c.questions.ask(params, signal) : Promise.resolve({ action: 'cancel' })),
+      elicitationComplete: (params) => {
+        if (token === this.token) c.questions.complete(params);
+      },
       beforeWrite: async (path, before, after) => {
         if (token !== this.token) return;
         await c.review.beforeWrite(path);
@@ -276,6 +331,7 @@ export class SessionLink extends Disposable {
     const during = c.turns.active ? ' during the turn' : c.status.kind === 'starting' ? ' while starting' : '';
     const wasRunning = c.turns.active;
     this.unbind();
+    c.questions.cancelAll();
     c.emit(c.thread.reducer.markCancelling());
     c.turns.abandon();
     c.emit(c.info.clear());
@@ -292,13 +348,8 @@ export class SessionLink extends Disposable {
     const c = this.c;
     if (c.status.kind === 'stopped') return; // the exit handler already reported a process that died
     if (errorCode(err) === AUTH_REQUIRED) {
-      const methods = runtime.authMethods;
-      const names = methods.map((m) => m.name).join(', ');
-      c.addError(
-        methods.length > 0 ? `${c.agentName} needs you to sign in (${names}).` : `${c.agentName} needs you to sign in: ${errorMessage(err)}`,
-        errorMessage(err),
-        methods.length > 0 ? 'signIn' : 'showLog',
-      );
+      if (runtime.authMethods.length > 0) this.showSignIn(runtime, errorMessage(err));
+      else c.addError(`${c.agentName} needs you to sign in, but offers no way to do it from the editor: ${errorMessage(err)}`, runtime.stderrTail() || undefined, 'showLog');
       c.queue.pause('Waiting for you to sign in.');
       return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Sign-in required' });
     }

@@ -8,7 +8,7 @@
  * copies handed out stay true snapshots; no tool call is pending/in_progress right after `endTurn`.
  */
 import type { AgentMessageEntry, ConversationChange, Entry, ErrorEntry, NoticeEntry, PermissionView } from '../protocol/messages';
-import type { PlanEntry, ThoughtEntry, ToolCallEntry, UserEntry } from '../protocol/messages';
+import type { CompactionEntry, PlanEntry, ThoughtEntry, ToolCallEntry, TurnEndEntry, UserEntry } from '../protocol/messages';
 import { isOpenStatus, mergeToolCallFields, newToolCallRecord, restoredRecord, toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
 import { withoutInternalMarkup } from './replayText';
 import { contentBlockToMarkdown, describe, isRecord, isUnrenderedUpdate } from './updateParsing';
@@ -39,6 +39,7 @@ export class SessionReducer {
   private streamTarget: { entry: TextEntry; messageId?: string } | undefined;
   /** This turn's plan: every plan update replaces its items in place. */
   private plan: PlanEntry | undefined;
+  private readonly compactions = new Map<string, CompactionEntry>();
   private nextEntryNumber = 1;
 
   constructor(private readonly opts: ReducerOptions) {}
@@ -157,9 +158,11 @@ export class SessionReducer {
    * The prompt turn finished: unfinished tool calls become `cancelled` (no spinner outlives its turn),
    * pending prompts are cancelled, and a turn_end entry shows the stop reason. Later updates still apply.
    */
-  endTurn(stopReason: string): ConversationChange[] {
+  endTurn(stopReason: string, usage?: string): ConversationChange[] {
     const messages = this.settleOpenCalls();
-    messages.push(this.push({ kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) }));
+    const entry: TurnEndEntry = { kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) };
+    if (usage !== undefined) entry.usage = usage;
+    messages.push(this.push(entry));
     this.plan = undefined;
     return messages;
   }
@@ -170,6 +173,20 @@ export class SessionReducer {
    */
   markCancelling(): ConversationChange[] {
     return this.settleOpenCalls();
+  }
+
+  /** Adds an entry another part of the conversation owns (sign-in card, question); returns it with its id. */
+  addEntry<E extends Entry>(build: (id: string) => E): { entry: E; changes: ConversationChange[] } {
+    const entry = build(this.newId());
+    return { entry, changes: [this.push(entry)] };
+  }
+
+  /** Replaces such an entry in place (same id, same position). */
+  replaceEntry(entry: Entry): ConversationChange[] {
+    const index = this.list.findIndex((e) => e.id === entry.id);
+    if (index < 0) return [];
+    this.list[index] = entry;
+    return [this.upserted(entry)];
   }
 
   addNotice(level: NoticeEntry['level'], message: string): ConversationChange[] {
@@ -215,6 +232,7 @@ export class SessionReducer {
     this.openCalls.clear();
     this.permissionOwners.clear();
     this.pendingPermissionCards.clear();
+    this.compactions.clear();
     this.streamTarget = undefined;
     this.plan = undefined;
     return [{ type: 'entriesCleared' }];
@@ -238,11 +256,53 @@ export class SessionReducer {
       case 'tool_call':
       case 'tool_call_update':
         return this.applyToolCall(update);
+      case 'notice':
+        return this.applyNotice(update);
+      case 'compaction_update':
+      case 'compaction_summary_chunk':
+        return this.applyCompaction(update);
       default:
         if (isUnrenderedUpdate(kind)) return [];
         this.warn(`Ignored a session update of unknown kind ${describe(kind)}.`);
         return [];
     }
+  }
+
+  /** An agent's `notice`: a banner in the thread (severity info / warning / error). */
+  private applyNotice(update: Record<string, unknown>): ConversationChange[] {
+    const title = typeof update.title === 'string' ? update.title.trim() : '';
+    const description = typeof update.description === 'string' ? update.description.trim() : '';
+    if (title === '' && description === '') {
+      this.warn('Ignored a notice without a title or description.');
+      return [];
+    }
+    const level = update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warning' : 'info';
+    const message = [title, description].filter((t) => t !== '').join(' — ').slice(0, 4000);
+    return [this.push({ kind: 'notice', id: this.newId(), level, message, fromAgent: true })];
+  }
+
+  /**
+   * Compaction: one divider per compactionId, its status from `compaction_update` and its summary
+   * from the update's `summary` blocks or streamed `compaction_summary_chunk`s.
+   */
+  private applyCompaction(update: Record<string, unknown>): ConversationChange[] {
+    const compactionId = typeof update.compactionId === 'string' ? update.compactionId : undefined;
+    if (compactionId === undefined) {
+      this.warn(`Ignored a ${describe(update.sessionUpdate)} without a compactionId.`);
+      return [];
+    }
+    let entry = this.compactions.get(compactionId);
+    const created = entry === undefined;
+    entry ??= { kind: 'compaction', id: this.newId(), compactionId, status: 'in_progress', summary: '' };
+    if (update.sessionUpdate === 'compaction_summary_chunk') {
+      entry.summary += contentBlockToMarkdown(update.content, this.warn) ?? '';
+    } else {
+      if (typeof update.status === 'string') entry.status = update.status;
+      if (Array.isArray(update.summary)) entry.summary = update.summary.map((b) => contentBlockToMarkdown(b, this.warn) ?? '').join('');
+      if (typeof update.error === 'string') entry.error = update.error;
+    }
+    this.compactions.set(compactionId, entry);
+    return [created ? this.push(entry) : this.upserted(entry)];
   }
 
   /**

@@ -3,6 +3,7 @@ import { Disposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
 import type { Conversation } from './conversation';
 import { AUTH_REQUIRED } from './sessionLink';
+import { describeTurnUsage } from './configOptions';
 
 /** Why the queue stops sending by itself after a turn that did not simply finish. */
 function pauseReason(stopReason: string): string {
@@ -81,6 +82,7 @@ export class TurnRunner extends Disposable {
     const token = this.token;
     c.setStatus({ kind: 'cancelling', agentName: c.agentName });
     c.link.cancelPermissions();
+    c.questions.cancelAll();
     c.emit(c.thread.reducer.markCancelling());
     conn.cancel(sessionId).catch((err) => c.deps.log.warn(`session/cancel failed: ${errorMessage(err)}`));
     const grace = c.deps.cancelGraceMs ?? 10_000;
@@ -147,7 +149,8 @@ export class TurnRunner extends Disposable {
     const blocks = note === undefined ? [{ type: 'text' as const, text }] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${note}` }, { type: 'text' as const, text }];
     try {
       const response = await conn.prompt(sessionId, blocks);
-      this.finish(token, response.stopReason);
+      // Some agents report the turn's usage with the answer (not in the stable schema yet).
+      this.finish(token, response.stopReason, describeTurnUsage((response as { usage?: unknown }).usage));
     } catch (err) {
       if (token !== this.token) return;
       if (this.cancelling()) {
@@ -156,7 +159,15 @@ export class TurnRunner extends Disposable {
       } else if (err instanceof AgentExitedError) {
         // The exit handler reports the crash with the stderr tail.
       } else if (errorCode(err) === AUTH_REQUIRED) {
-        c.addError(`${c.agentName} needs you to sign in before it can answer.`, errorMessage(err), 'signIn');
+        // Kept for after the sign-in: it goes again once the user signed in.
+        c.queue.unsend(text, 'Waiting for you to sign in.');
+        const runtime = c.link.agentRuntime;
+        if (runtime && runtime.authMethods.length > 0) {
+          c.signIn.show(runtime.authMethods, errorMessage(err), async () => {
+            c.queue.resume();
+            this.pump();
+          });
+        } else c.addError(`${c.agentName} needs you to sign in before it can answer: ${errorMessage(err)}`, undefined, 'showLog');
         this.finish(token, 'error');
       } else {
         c.addError(`The agent could not complete the turn: ${errorMessage(err)}`, undefined, 'showLog');
@@ -170,13 +181,14 @@ export class TurnRunner extends Disposable {
     return this.c.status.kind === 'cancelling';
   }
 
-  private finish(token: number, stopReason: string): void {
+  private finish(token: number, stopReason: string, usage?: string): void {
     const c = this.c;
     if (token !== this.token) return;
     this.token++;
     this.clearCancelTimer();
     c.link.cancelPermissions();
-    c.emit(c.thread.reducer.endTurn(stopReason));
+    c.questions.cancelAll();
+    c.emit(c.thread.reducer.endTurn(stopReason, usage));
     c.touch();
     c.review.refreshSoon();
     if (this.active) c.setStatus({ kind: 'ready', agentName: c.agentName });

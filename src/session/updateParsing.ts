@@ -30,9 +30,6 @@ const UNRENDERED_UPDATES: ReadonlySet<string> = new Set([
   'config_option_update',
   'session_info_update',
   'usage_update',
-  'notice',
-  'compaction_update',
-  'compaction_summary_chunk',
 ]);
 
 export function isUnrenderedUpdate(sessionUpdate: unknown): boolean {

@@ -13,6 +13,10 @@ const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
   reviewHunks: ['path'],
   reviewHunk: ['path', 'action'],
   rewind: ['entryId'],
+  setConfigOption: ['configId'],
+  authenticate: ['methodId'],
+  answerQuestion: ['entryId', 'action'],
+  openQuestionUrl: ['entryId'],
   dismissRule: ['requestId'],
   respondPermission: ['requestId', 'optionId'],
   selectAgent: ['name'],
@@ -30,6 +34,7 @@ const TYPES = new Set<string>([
   'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode', 'queueEdit', 'queueRemove',
   'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'manageRules',
   'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind',
+  'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */
@@ -45,6 +50,8 @@ export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
   if ((type === 'reviewKeep' || type === 'reviewUndo') && record.paths !== undefined && !(Array.isArray(record.paths) && record.paths.every((p) => typeof p === 'string'))) return false;
   if (type === 'reviewHunk' && (!Number.isInteger(record.index) || (record.action !== 'accept' && record.action !== 'reject'))) return false;
   if (type === 'reviewHunks' && typeof record.open !== 'boolean') return false;
+  if (type === 'setConfigOption' && typeof record.value !== 'string' && typeof record.value !== 'boolean') return false;
+  if (type === 'answerQuestion' && (!['accept', 'decline', 'cancel'].includes(String(record.action)) || (record.content !== undefined && (typeof record.content !== 'object' || record.content === null)))) return false;
   if (type === 'saveRule' && !['conversation', 'workspace', 'global'].includes(String(record.scope))) return false;
   if (type === 'manageRules' && record.ruleId !== undefined && typeof record.ruleId !== 'string') return false;
   return type !== 'queueMove' || Number.isInteger(record.offset);

@@ -14,6 +14,7 @@ import { Disposable, Emitter } from '../util/disposable';
 import { AGENT_PRESETS, AgentSettings } from './agentSettings';
 import { DiffEditor } from './diffEditor';
 import { EditorReview } from './editorReview';
+import { runSignInTerminal } from './signInTerminal';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { showHistory, type AgentSessionItem } from './historyPicker';
@@ -22,6 +23,9 @@ import { manageRules } from './rulesPicker';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
+
+/** globalState key of the session settings remembered per agent (`tandem.rememberSessionOptions`). */
+const REMEMBERED_KEY = 'tandem.rememberedSessionOptions';
 
 /** What the host asks of the chat view (kept as an interface so the host does not own the view). */
 export interface ChatSurface {
@@ -87,6 +91,15 @@ export class SessionHost extends Disposable {
         onPermissionRequested: (conversation, info) => this.notifyPermission(conversation, info.requestId, info.title, info.options),
         rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
         review: this.review,
+        runSignInTerminal,
+        openExternal: (url) => void vscode.env.openExternal(vscode.Uri.parse(url, true)),
+        rememberedOptions: (agent) => (this.rememberOptions() ? (context.globalState.get<Record<string, Record<string, string | boolean>>>(REMEMBERED_KEY)?.[agent] ?? {}) : {}),
+        rememberOption: (agent, configId, value) => {
+          if (!this.rememberOptions()) return;
+          const all = { ...(context.globalState.get<Record<string, Record<string, string | boolean>>>(REMEMBERED_KEY) ?? {}) };
+          all[agent] = { ...all[agent], [configId]: value };
+          void context.globalState.update(REMEMBERED_KEY, all);
+        },
         reviewEdits: () => (vscode.workspace.getConfiguration('tandem').get<string>('reviewEdits') === 'before' ? 'before' : 'after'),
       }),
     );
@@ -213,6 +226,27 @@ export class SessionHost extends Disposable {
     this.surface?.reveal();
   }
 
+  /** `Tandem: Sign Out`: the shown conversation's agent forgets its credentials (when it supports that). */
+  async signOut(): Promise<void> {
+    await this.init();
+    const conversation = this.manager.active;
+    const runtime = conversation?.link.agentRuntime;
+    if (!conversation || !runtime?.alive) {
+      void vscode.window.showInformationMessage('Tandem: the agent is not running; start a conversation with it first.');
+      return;
+    }
+    if (!runtime.initializeResult?.agentCapabilities?.auth?.logout) {
+      void vscode.window.showInformationMessage(`Tandem: ${conversation.agentName} does not support signing out from the editor; use its own command line.`);
+      return;
+    }
+    try {
+      await runtime.connection().logout();
+      conversation.emit(conversation.thread.reducer.addNotice('info', `Signed out of ${conversation.agentName}. It asks you to sign in again when it needs to.`));
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Tandem: signing out of ${conversation.agentName} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   async manageRules(ruleId?: string): Promise<void> {
     await this.init();
     await manageRules(this.rules, this.manager.active?.id, ruleId);
@@ -283,6 +317,10 @@ export class SessionHost extends Disposable {
   }
 
   private addingPreset = false;
+
+  private rememberOptions(): boolean {
+    return vscode.workspace.getConfiguration('tandem').get<boolean>('rememberSessionOptions') === true;
+  }
 
   private followEnabled(): boolean {
     return vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent') !== false;

@@ -14,7 +14,7 @@ import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
 import type { ConversationSnapshot, HostMessage, SessionStatus } from '../../src/protocol/messages';
 import type { Conversation } from '../../src/session/conversation';
-import { ConversationManager } from '../../src/session/conversationManager';
+import { ConversationManager, type ConversationManagerDeps } from '../../src/session/conversationManager';
 import type { ConversationStore } from '../../src/session/conversationStore';
 import type { PermissionRules } from '../../src/session/permissionDesk';
 import type { ReviewHost } from '../../src/session/conversationReview';
@@ -45,6 +45,8 @@ export interface ScriptedSessionOptions {
   reviewEdits?: 'after' | 'before';
   /** The workspace the agent works in (default: `dir`, which also holds the script and logs). */
   cwd?: string;
+  /** More of the manager's dependencies (sign-in terminal, browser, remembered settings…). */
+  extra?: Partial<ConversationManagerDeps>;
 }
 
 /** The conversation shown by a manager with one scripted agent, in the shapes tests assert on. */
@@ -190,6 +192,7 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
     rules: opts.rules,
     review: opts.review,
     reviewEdits: () => opts.reviewEdits ?? 'after',
+    ...opts.extra,
   });
   manager.setVisible(true);
   if (opts.record !== false) {

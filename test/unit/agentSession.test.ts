@@ -179,7 +179,7 @@ test('permission answers reach the agent, fs reads go through the handler and ar
   }
 });
 
-test('an agent that needs sign-in leads to a Sign in action, and signing in opens the session', async () => {
+test('an agent that needs sign-in shows a sign-in card with its methods, and signing in opens the session', async () => {
   const { session, received } = makeSession({
     initialize: { authMethods: [{ id: 'login', name: 'Log in with the browser', description: null }] },
     newSession: { requireAuth: true },
@@ -188,12 +188,15 @@ test('an agent that needs sign-in leads to a Sign in action, and signing in open
   try {
     await session.start();
     assert.equal(session.status.kind, 'stopped');
-    const error = session.snapshotParts().entries.find((e) => e.kind === 'error');
-    assert.ok(error && error.kind === 'error');
-    assert.equal(error.action, 'signIn');
-    assert.match(error.message, /sign in.*Log in with the browser/);
+    const card = session.snapshotParts().entries.find((e) => e.kind === 'auth');
+    assert.ok(card && card.kind === 'auth');
+    assert.deepEqual(card.methods, [{ id: 'login', name: 'Log in with the browser', kind: 'agent' }]);
+    assert.equal(card.state.kind, 'waiting');
     await session.signIn();
+    await session.settled();
     assert.equal(session.status.kind, 'ready');
+    const done = session.snapshotParts().entries.find((e) => e.kind === 'auth');
+    assert.equal(done?.kind === 'auth' && done.state.kind, 'done');
     assert.ok(received().some((m) => m.method === 'authenticate' && (m.params as { methodId?: string }).methodId === 'login'));
     await session.prompt('hello after login');
     assert.match(agentText(session.snapshotParts().entries), /hello after login/);

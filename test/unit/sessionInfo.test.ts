@@ -10,10 +10,13 @@ function make() {
   return { info: new SessionInfo((w) => warnings.push(w)), warnings };
 }
 
-test('only the two kinds it owns are claimed; everything else is left to the reducer', () => {
-  const { info } = make();
+test('only the kinds it owns are claimed; everything else is left to the reducer', () => {
+  const { info, warnings } = make();
   assert.equal(info.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } }), undefined);
-  assert.equal(info.applyUpdate({ sessionUpdate: 'usage_update' }), undefined);
+  assert.equal(info.applyUpdate({ sessionUpdate: 'notice', title: 'x' }), undefined);
+  assert.deepEqual(info.applyUpdate({ sessionUpdate: 'usage_update' }), [], 'claimed, but unusable: dropped with a warning');
+  assert.ok(warnings.some((w) => /usage_update without usable numbers/.test(w)));
+  assert.deepEqual(info.applyUpdate({ sessionUpdate: 'usage_update', used: 5, size: 10 }), [{ type: 'usageChanged', usage: { used: 5, size: 10 } }]);
   assert.deepEqual(info.applyUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [] }), [{ type: 'commandsChanged', commands: [] }]);
   assert.deepEqual(info.applyUpdate({ sessionUpdate: 'current_mode_update', currentModeId: 'x' }), [], 'no modes known: nothing to switch');
 });
@@ -78,7 +81,7 @@ test('a mirror replaying the emitted messages always equals commands() and modes
           const copy = JSON.parse(JSON.stringify(m)) as HostMessage;
           if (copy.type === 'commandsChanged') commands = copy.commands;
           else if (copy.type === 'modesChanged') modes = copy.modes;
-          else assert.fail(`unexpected ${copy.type}`);
+          else if (copy.type !== 'configOptionsChanged') assert.fail(`unexpected ${copy.type}`);
         }
       };
       for (const s of steps) {

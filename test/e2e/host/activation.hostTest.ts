@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 
 const extensionId = 'tandem.tandem-acp';
-const commands = ['tandem.newConversation', 'tandem.showHistory', 'tandem.closeConversation', 'tandem.nextConversation', 'tandem.previousConversation', 'tandem.manageRules', 'tandem.stop', 'tandem.showLog', 'tandem.restart', 'tandem.selectAgent'];
+const commands = ['tandem.newConversation', 'tandem.showHistory', 'tandem.closeConversation', 'tandem.nextConversation', 'tandem.previousConversation', 'tandem.manageRules', 'tandem.signOut', 'tandem.stop', 'tandem.showLog', 'tandem.restart', 'tandem.selectAgent'];
 
 export function registerActivationTests(): void {
   suite('activation', () => {

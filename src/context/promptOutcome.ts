@@ -1,0 +1,127 @@
+/**
+ * What became of each mention when a prompt was built, and the limits that decide it: plain data
+ * the composer shows ("src/big.ts was cut to its first 200 KB"), plus the English sentence for it.
+ */
+import { FileAccessError } from '../client/fsHandler';
+import { errorMessage } from '../util/errors';
+import type { MentionView } from './mentions';
+import { formatBytes } from './textBytes';
+
+/** Size limits of one prompt. Bytes are UTF-8 bytes of text, or decoded bytes of media. */
+export interface PromptLimits {
+  /**
+   * The most text of one mention that is sent (a file, selection, problems list, output, diff);
+   * the rest is cut. Headings and the cut notice come on top (a few hundred bytes).
+   */
+  maxBlockBytes: number;
+  /** The most text of the whole prompt (the user's text counts first). */
+  maxPromptBytes: number;
+  /** The largest image sent (5 MB is what Claude's API takes per image). */
+  maxImageBytes: number;
+  /** The largest audio clip sent. */
+  maxAudioBytes: number;
+  /** The most image and audio bytes in one prompt together. */
+  maxMediaBytes: number;
+}
+
+export const DEFAULT_PROMPT_LIMITS: Readonly<PromptLimits> = {
+  maxBlockBytes: 200 * 1024,
+  maxPromptBytes: 1024 * 1024,
+  maxImageBytes: 5 * 1024 * 1024,
+  maxAudioBytes: 5 * 1024 * 1024,
+  maxMediaBytes: 20 * 1024 * 1024,
+};
+
+/**
+ * Image types sent by default: the four that Claude, OpenAI and Gemini models all take. Another
+ * type (BMP, TIFF, SVG) can fail the whole turn at the model's API, so it is refused here instead.
+ */
+export const DEFAULT_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/**
+ * How a mention went out:
+ * - `embedded`: a `resource` block with its text (the agent advertised `embeddedContext`);
+ * - `linked`: a `resource_link` (no embedding, a folder, a binary or unreadable file, or over budget);
+ * - `text`: a plain `text` block with a heading (problems/terminal/diff without `embeddedContext`);
+ * - `image` / `audio`: a media block;
+ * - `notSent`: nothing was sent for it (see the reason).
+ */
+export type SentAs = 'embedded' | 'linked' | 'text' | 'image' | 'audio' | 'notSent';
+
+/** Why a mention did not go out whole, as data the UI can act on. */
+export type OutcomeReason =
+  /** Only part of the text was sent: its first (`start`) or last (`end`, terminal output) bytes. */
+  | { code: 'cut'; keptBytes: number; totalBytes: number; limitBytes: number; kept: 'start' | 'end' }
+  /** The prompt's text (or media) budget had no room left for it. */
+  | { code: 'overBudget'; limitBytes: number; media: boolean }
+  /** An image or audio clip over its own limit. */
+  | { code: 'tooLarge'; bytes: number; limitBytes: number }
+  /** The agent does not advertise `promptCapabilities.image` / `.audio`. */
+  | { code: 'notAccepted'; capability: 'image' | 'audio' }
+  /** A binary file: linked, its bytes are never sent as text. */
+  | { code: 'binary' }
+  /** Reading the file failed (`detail`: "file not found", "it is a folder", the error's message). */
+  | { code: 'unreadable'; detail: string }
+  /** The mention itself is wrong (relative path, bad range, unsupported media type). */
+  | { code: 'invalid'; detail: string }
+  /** The same thing was mentioned earlier in this prompt; sent once. */
+  | { code: 'duplicate' };
+
+/** One per mention, in the order the mentions were given. */
+export interface MentionOutcome {
+  /** How the mention is shown (chip, thread). */
+  view: MentionView;
+  sentAs: SentAs;
+  /** Set when the mention was cut, linked instead of embedded, or not sent. */
+  reason?: OutcomeReason;
+  /** The reason as a sentence for the user, naming the mention. */
+  note?: string;
+}
+
+/** The sentence for a reason: `name` is how the mention is named (`src/big.ts`, `Terminal bash`). */
+export function describeOutcome(name: string, sentAs: SentAs, reason: OutcomeReason): string {
+  switch (reason.code) {
+    case 'cut': {
+      const part = reason.kept === 'start' ? 'first' : 'last';
+      return `${name} was cut to its ${part} ${formatBytes(reason.limitBytes)} (of ${formatBytes(reason.totalBytes)})`;
+    }
+    case 'overBudget': {
+      const what = reason.media ? 'images and audio of a prompt are' : 'a prompt is';
+      const done = sentAs === 'linked' ? 'was linked, not embedded' : 'was not sent';
+      return `${name} ${done}: ${what} limited to ${formatBytes(reason.limitBytes)}`;
+    }
+    case 'tooLarge':
+      return `${name} is larger than ${formatBytes(reason.limitBytes)} and was not sent`;
+    case 'notAccepted':
+      return `${name} was not sent: the agent does not accept ${reason.capability === 'image' ? 'images' : 'audio'}`;
+    case 'binary':
+      return `${name} is a binary file: linked, not embedded`;
+    case 'unreadable':
+      return `${name} could not be read (${reason.detail}): linked, not embedded`;
+    case 'invalid':
+      return `${name} was not sent: ${reason.detail}`;
+    case 'duplicate':
+      return `${name} is mentioned more than once: sent once`;
+    default:
+      return assertNever(reason);
+  }
+}
+
+/** The reason for a failed `readText`, from `FileAccess`'s documented errors. */
+export function readFailure(err: unknown): OutcomeReason {
+  const kind = err instanceof FileAccessError ? err.kind : undefined;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (kind === 'binary') return { code: 'binary' };
+  if (kind === 'notFound' || code === 'ENOENT' || code === 'FileNotFound' || code === 'ENOTDIR') {
+    return { code: 'unreadable', detail: 'file not found' };
+  }
+  if (kind === 'isDirectory' || code === 'EISDIR' || code === 'FileIsADirectory') {
+    return { code: 'unreadable', detail: 'it is a folder' };
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'NoPermissions') return { code: 'unreadable', detail: 'permission denied' };
+  return { code: 'unreadable', detail: errorMessage(err) };
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,150 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AuthEntry, AuthMethodView } from '../protocol/messages';
+import { errorMessage } from '../util/errors';
+import type { Conversation } from './conversation';
+import { describe, isRecord, type Warn } from './updateParsing';
+
+/** A sign-in command run in a terminal the user sees (the agent's own login). */
+export interface TerminalSignIn {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** Runs a sign-in command where the user can see and answer it; resolves with its exit code. */
+export type RunSignInTerminal = (spec: TerminalSignIn) => Promise<number | undefined>;
+
+/** An auth method as parsed, with how to run it when it is a terminal method. */
+export interface ParsedAuthMethod extends AuthMethodView {
+  /** terminal methods: arguments appended to the agent's invocation, or a whole command (`_meta["terminal-auth"]`). */
+  terminal?: { command?: string; args: string[]; env: Record<string, string> };
+}
+
+/** `FOO_API_KEY`-like names in a method's name or description: what API-key methods ask the user to set. */
+const ENV_VAR = /\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:API_KEY|KEY|TOKEN)\b/;
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** `authMethods` of `initialize`, from untrusted JSON. */
+export function parseAuthMethods(value: unknown, warn: Warn): ParsedAuthMethod[] {
+  if (!Array.isArray(value)) return [];
+  const methods: ParsedAuthMethod[] = [];
+  for (const raw of value.slice(0, 20)) {
+    if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '') {
+      warn(`Dropped a malformed auth method (got ${describe(raw)}).`);
+      continue;
+    }
+    const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name.slice(0, 200) : raw.id;
+    const method: ParsedAuthMethod = { id: raw.id, name, kind: 'agent' };
+    if (typeof raw.description === 'string' && raw.description !== '') method.description = raw.description.slice(0, 1000);
+    const meta = isRecord(raw._meta) ? raw._meta['terminal-auth'] : undefined;
+    if (raw.type === 'terminal') {
+      method.kind = 'terminal';
+      method.terminal = { args: stringList(raw.args), env: stringRecord(raw.env) };
+    } else if (isRecord(meta) && typeof meta.command === 'string' && meta.command !== '') {
+      // The older form: a whole command line in _meta, for clients that advertised `_meta["terminal-auth"]`.
+      method.kind = 'terminal';
+      method.terminal = { command: meta.command, args: stringList(meta.args), env: stringRecord(meta.env) };
+    } else {
+      const envVar = ENV_VAR.exec(`${name} ${method.description ?? ''}`)?.[0];
+      if (envVar) {
+        method.kind = 'envVar';
+        method.envVar = envVar;
+      }
+    }
+    methods.push(method);
+  }
+  return methods;
+}
+
+/** What to do once the user signed in: open the session again, or resend what could not be sent. */
+type Retry = () => Promise<void>;
+
+/**
+ * The sign-in card of a conversation: the agent's auth methods with a button each. Agent methods run
+ * `authenticate`; terminal methods run the agent's own login command in a terminal the user sees
+ * (exit code 0 → the agent is restarted and asked again); API-key methods say which variable to set
+ * and where (Tandem never stores keys). Then what failed is retried.
+ */
+export class SignIn {
+  private entry: AuthEntry | undefined;
+  private methods: ParsedAuthMethod[] = [];
+  private retry: Retry | undefined;
+
+  constructor(private readonly c: Conversation) {}
+
+  /** Shows (or refreshes) the card for `methods`; `retry` runs after a successful sign-in. */
+  show(methods: acp.AuthMethod[], message: string, retry: Retry): void {
+    const c = this.c;
+    this.methods = parseAuthMethods(methods, (t) => c.deps.log.warn(t));
+    this.retry = retry;
+    const view = this.methods.map(({ terminal: _terminal, ...m }) => m);
+    if (this.entry && c.thread.entries().some((e) => e.id === this.entry?.id)) {
+      this.entry = { ...this.entry, message, methods: view, state: { kind: 'waiting' } };
+      c.emit(c.thread.reducer.replaceEntry(this.entry));
+    } else {
+      const added = c.thread.reducer.addEntry((id) => ({ kind: 'auth', id, agentName: c.agentName, message, methods: view, state: { kind: 'waiting' } }) satisfies AuthEntry);
+      this.entry = added.entry;
+      c.emit(added.changes);
+    }
+    c.flag('error');
+  }
+
+  async authenticate(methodId: string): Promise<void> {
+    const c = this.c;
+    const method = this.methods.find((m) => m.id === methodId);
+    const entry = this.entry;
+    if (!method || !entry || entry.state.kind === 'working') return;
+    this.setState({ kind: 'working', methodId });
+    try {
+      if (method.kind === 'terminal') await this.runTerminal(method);
+      else {
+        const runtime = c.link.agentRuntime;
+        if (!runtime?.alive) throw new Error(`${c.agentName} is not running; restart it and try again`);
+        await runtime.connection().authenticate(methodId);
+      }
+      this.setState({ kind: 'done', methodId });
+      const retry = this.retry;
+      this.retry = undefined;
+      await retry?.();
+    } catch (err) {
+      const hint = method.kind === 'envVar' && method.envVar ? ` Set ${method.envVar} in the environment VS Code starts from (your shell profile), then restart VS Code; Tandem does not store keys.` : '';
+      this.setState({ kind: 'failed', methodId, error: `${errorMessage(err)}.${hint}`.replace(/\.\./g, '.') });
+    }
+  }
+
+  /** The agent's own login, in a terminal; a clean exit means signed in, and the agent starts again. */
+  private async runTerminal(method: ParsedAuthMethod): Promise<void> {
+    const c = this.c;
+    const run = c.deps.runSignInTerminal;
+    const agent = c.deps.agentLaunch?.(c.agentName);
+    if (!run || !agent || !method.terminal) throw new Error('Signing in through a terminal is not available here');
+    const { command, args, env } = method.terminal;
+    const spec: TerminalSignIn = {
+      name: `Sign in: ${c.agentName}`,
+      command: command ?? agent.command,
+      args: command ? args : [...agent.args, ...args],
+      env: { ...agent.env, ...env },
+      cwd: agent.cwd,
+    };
+    const code = await run(spec);
+    if (code !== 0) throw new Error(code === undefined ? 'The sign-in terminal was closed before it finished' : `The sign-in command exited with code ${code}`);
+    // A fresh process picks up the new credentials.
+    await c.deps.restartAgent?.(c.agentName);
+  }
+
+  private setState(state: AuthEntry['state']): void {
+    if (!this.entry) return;
+    this.entry = { ...this.entry, state };
+    this.c.emit(this.c.thread.reducer.replaceEntry(this.entry));
+  }
+}

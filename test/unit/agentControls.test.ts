@@ -1,0 +1,213 @@
+/**
+ * What an agent offers or asks besides a turn, over a real scripted agent: session settings
+ * (config options flat, grouped and boolean, the older models), sign-in (agent, API-key and
+ * terminal methods), usage, questions (form and url), notices and compaction — and that Tandem
+ * advertises each capability it implements.
+ */
+import { after, afterEach, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Entry, QuestionEntry } from '../../src/protocol/messages';
+import type { AgentScript } from '../fixtures/scriptedAgent';
+import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
+import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
+
+let dir: string;
+const open: ScriptedSession[] = [];
+before(async () => {
+  await ensureScriptedAgentBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'tandem-controls-'));
+});
+afterEach(() => {
+  for (const r of open.splice(0)) r.session.dispose();
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function rig(script: AgentScript, opts: ScriptedSessionOptions = {}): ScriptedSession {
+  const r = scriptedSession(dir, script, opts);
+  open.push(r);
+  return r;
+}
+
+const said = (r: ScriptedSession): string => r.session.snapshotParts().entries.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join('\n');
+const of = <K extends Entry['kind']>(r: ScriptedSession, kind: K) => r.session.snapshotParts().entries.filter((e): e is Extract<Entry, { kind: K }> => e.kind === kind);
+
+const OPTIONS: NonNullable<NonNullable<AgentScript['newSession']>['configOptions']> = [
+  { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'sonnet', options: [{ group: 'fast', name: 'Fast', options: [{ value: 'haiku', name: 'Haiku' }] }, { group: 'smart', name: 'Smart', options: [{ value: 'sonnet', name: 'Sonnet' }, { value: 'opus', name: 'Opus' }] }] },
+  { id: 'effort', name: 'Reasoning', category: 'thought_level', type: 'select', currentValue: 'medium', options: [{ value: 'low', name: 'Low' }, { value: 'medium', name: 'Medium' }, { value: 'high', name: 'High' }] },
+  { id: 'web', name: 'Web search', type: 'boolean', currentValue: false },
+];
+
+test('config options: grouped and boolean pickers from session/new, set_config_option rendered from its answer, refusals revert; modes hide', async () => {
+  const remembered: Array<[string, string, string | boolean]> = [];
+  const r = rig(
+    {
+      newSession: { configOptions: OPTIONS, modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }] } },
+      setConfigOption: { sideEffects: { model: { opus: { effort: 'high' } } } },
+      turns: [{ steps: [{ configOptions: [{ ...OPTIONS[2], currentValue: true }] }] }],
+    },
+    { extra: { rememberOption: (agent, id, value) => remembered.push([agent, id, value]) } },
+  );
+  await r.session.start();
+  const snapshot = r.session.snapshotParts();
+  assert.deepEqual(snapshot.configOptions?.map((o) => [o.id, o.currentValue]), [['model', 'sonnet'], ['effort', 'medium'], ['web', false]]);
+  assert.deepEqual(snapshot.configOptions?.[0].choices?.map((c) => `${c.group}/${c.value}`), ['Fast/haiku', 'Smart/sonnet', 'Smart/opus']);
+  assert.equal(snapshot.modes, undefined, 'the legacy Mode picker hides when config options exist');
+  const link = r.session.conversation.link;
+  assert.equal(await link.setConfigOption('model', 'opus'), true);
+  // Rendered from the answer: the agent raised the reasoning level with the model.
+  assert.deepEqual(r.session.snapshotParts().configOptions?.map((o) => o.currentValue), ['opus', 'high', false]);
+  assert.equal(await link.setConfigOption('web', true), true);
+  assert.deepEqual(remembered, [['Scripted', 'model', 'opus'], ['Scripted', 'web', true]]);
+  assert.equal(await link.setConfigOption('model', 'gpt-9'), false, 'a value that is not a choice is not sent');
+  assert.equal(r.received().filter((m) => m.method === 'session/set_config_option').length, 2);
+  await r.session.prompt('go');
+  assert.equal(r.session.snapshotParts().configOptions?.length, 1, 'config_option_update replaces the list');
+});
+
+test('config options: an agent refusal says why and the picker reverts; remembered choices are applied to new sessions', async () => {
+  const r = rig({ newSession: { configOptions: OPTIONS }, setConfigOption: { error: { code: -32603, message: 'quota exceeded' } } }, { extra: { rememberedOptions: () => ({ effort: 'low', model: 'nope' }) } });
+  await r.session.start();
+  await until(() => r.received().some((m) => m.method === 'session/set_config_option'), 'the remembered setting applied');
+  const sent = r.received().filter((m) => m.method === 'session/set_config_option').map((m) => (m.params as { configId: string }).configId);
+  assert.deepEqual(sent, ['effort'], 'only valid remembered values are applied');
+  assert.equal(await r.session.conversation.link.setConfigOption('web', true), false);
+  const error = of(r, 'error').pop();
+  assert.match(error?.message ?? '', /could not change Web search to on: quota exceeded/);
+  assert.equal(r.session.snapshotParts().configOptions?.find((o) => o.id === 'web')?.currentValue, false);
+});
+
+test('the older models shape gets a Model picker set with session/set_model', async () => {
+  const r = rig({ newSession: { models: { currentModelId: 'a', availableModels: [{ modelId: 'a', name: 'Model A' }, { modelId: 'b', name: 'Model B' }] } } });
+  await r.session.start();
+  assert.deepEqual(r.session.snapshotParts().configOptions?.map((o) => [o.id, o.currentValue, o.category]), [['model', 'a', 'model']]);
+  assert.equal(await r.session.conversation.link.setConfigOption('model', 'b'), true);
+  assert.ok(r.received().some((m) => m.method === 'session/set_model' && (m.params as { modelId: string }).modelId === 'b'));
+  assert.equal(r.session.snapshotParts().configOptions?.[0].currentValue, 'b');
+});
+
+test('usage: the meter follows usage_update; per-turn usage from the answer shows on the turn end', async () => {
+  const r = rig({ turns: [{ steps: [{ usage: { used: 84_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } }], usage: { inputTokens: 12_000, outputTokens: 340 } }] });
+  await r.session.start();
+  assert.equal(r.session.snapshotParts().usage, undefined, 'nothing shown for an agent that sent none');
+  await r.session.prompt('go');
+  assert.deepEqual(r.session.snapshotParts().usage, { used: 84_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } });
+  assert.equal(of(r, 'turn_end')[0].usage, '12k in · 340 out');
+});
+
+test('sign-in: an API-key method says which variable to set; a terminal method runs the agent’s login and then the session opens', async () => {
+  const marker = join(dir, 'login-marker.json');
+  const ran: string[][] = [];
+  const r = rig(
+    {
+      initialize: {
+        authMethods: [
+          { id: 'key', name: 'Use an API key', description: 'Requires setting the SCRIPTED_API_KEY environment variable' },
+          { id: 'cli', name: 'Log in', description: 'Runs the login', type: 'terminal', args: ['--scripted-login'] },
+        ],
+      },
+      newSession: { requireAuth: true },
+      authenticate: { requireEnv: 'SCRIPTED_API_KEY' },
+    },
+    {
+      env: { SCRIPTED_AGENT_LOGIN_FILE: marker },
+      extra: {
+        // The terminal: the agent's own command with the method's args, run for real.
+        runSignInTerminal: (spec) =>
+          new Promise((resolve) => {
+            ran.push([spec.command, ...spec.args]);
+            const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: 'ignore' });
+            child.on('exit', (code) => resolve(code ?? undefined));
+          }),
+      },
+    },
+  );
+  await r.session.start();
+  const card = of(r, 'auth')[0];
+  assert.deepEqual(card.methods.map((m) => [m.id, m.kind, m.envVar]), [['key', 'envVar', 'SCRIPTED_API_KEY'], ['cli', 'terminal', undefined]]);
+  await r.session.conversation.signIn.authenticate('key');
+  const failed = of(r, 'auth')[0].state;
+  assert.equal(failed.kind, 'failed');
+  assert.match(failed.kind === 'failed' ? failed.error : '', /Set SCRIPTED_API_KEY in the environment VS Code starts from/);
+  await r.session.conversation.signIn.authenticate('cli');
+  await r.session.settled();
+  assert.equal(of(r, 'auth')[0].state.kind, 'done');
+  assert.ok(existsSync(marker), 'the login command ran');
+  assert.ok(ran[0].includes('--scripted-login') && ran[0].some((a) => a.endsWith('scriptedAgent.js')), 'the agent’s own invocation with the method’s args');
+  assert.equal(r.session.status.kind, 'ready');
+});
+
+test('questions: a form is checked before Accept and answered with its content; a link opens only on consent; Stop cancels', async () => {
+  const opened: string[] = [];
+  const schema = { type: 'object', properties: { name: { type: 'string', title: 'Project name', minLength: 2 }, count: { type: 'integer', title: 'How many' }, lang: { type: 'string', enum: ['ts', 'py'] } }, required: ['name'] };
+  const r = rig(
+    {
+      turns: [
+        { steps: [{ elicit: { mode: 'form', message: 'Tell me about it', requestedSchema: schema } }] },
+        { steps: [{ elicit: { mode: 'url', message: 'Authorize the app', url: 'https://xn--80ak6aa92e.com/auth', elicitationId: 'e1' } }, { elicitComplete: { elicitationId: 'e1' } }] },
+        { steps: [{ elicit: { mode: 'form', message: 'Still there?', requestedSchema: schema } }, { sleep: 5000 }] },
+      ],
+    },
+    { extra: { openExternal: (url) => opened.push(url) } },
+  );
+  await r.session.start();
+  const turn = r.session.prompt('one');
+  await until(() => of(r, 'question').length === 1, 'the form');
+  const q = r.session.conversation.questions;
+  const form = of(r, 'question')[0] as QuestionEntry;
+  assert.deepEqual(form.fields?.map((f) => [f.name, f.type, f.required]), [['name', 'string', true], ['count', 'integer', false], ['lang', 'choice', false]]);
+  q.answer(form.id, 'accept', { name: 'x', count: 2.5 });
+  const invalid = of(r, 'question')[0];
+  assert.deepEqual(invalid.errors, { name: 'Project name needs at least 2 characters.', count: 'How many must be a whole number.' });
+  q.answer(form.id, 'accept', { name: 'Tandem', count: 3, lang: 'ts' });
+  await turn;
+  assert.match(said(r), /ELICIT: {"action":"accept","content":{"name":"Tandem","count":3,"lang":"ts"}}/);
+
+  const second = r.session.prompt('two');
+  await until(() => of(r, 'question').length === 2, 'the link question');
+  const link = of(r, 'question')[1];
+  assert.equal(link.host, 'xn--80ak6aa92e.com');
+  assert.match(link.hostWarning ?? '', /punycode/);
+  assert.deepEqual(opened, [], 'nothing opened before consent');
+  q.openUrl(link.id);
+  await second;
+  assert.deepEqual(opened, ['https://xn--80ak6aa92e.com/auth']);
+  assert.match(said(r), /ELICIT: {"action":"accept"}/);
+  assert.equal(of(r, 'question')[1].state.kind, 'completed');
+
+  const third = r.session.prompt('three');
+  await until(() => of(r, 'question').length === 3, 'the third question');
+  r.session.cancel();
+  await third;
+  assert.deepEqual(of(r, 'question')[2].state, { kind: 'answered', action: 'cancel' });
+});
+
+test('notices and compaction show in the thread; the capabilities Tandem advertises are the ones it implements', async () => {
+  const r = rig({
+    turns: [
+      {
+        steps: [
+          { notice: { severity: 'warning', title: 'Rate limited', description: 'Retrying in 5 s' } },
+          { compaction: { compactionId: 'c1', status: 'in_progress' } },
+          { compactionChunk: { compactionId: 'c1', text: 'We fixed the **login** bug.' } },
+          { compaction: { compactionId: 'c1', status: 'completed' } },
+          { capabilities: true },
+        ],
+      },
+    ],
+  });
+  await r.session.start();
+  await r.session.prompt('go');
+  assert.deepEqual(of(r, 'notice').map((n) => [n.level, n.message, n.fromAgent]), [['warning', 'Rate limited — Retrying in 5 s', true]]);
+  const compaction = of(r, 'compaction');
+  assert.equal(compaction.length, 1);
+  assert.equal(compaction[0].status, 'completed');
+  assert.equal(compaction[0].summary, 'We fixed the **login** bug.');
+  const caps = JSON.parse(/CAPS: (.*)/.exec(said(r))?.[1] ?? 'null') as Record<string, unknown>;
+  assert.deepEqual(caps.session, { configOptions: { boolean: {} }, notices: {}, compaction: {} });
+  assert.deepEqual(caps.elicitation, { form: {}, url: {} });
+  assert.deepEqual(caps.auth, { terminal: false }, 'terminal sign-in only where a terminal can run it');
+});
