@@ -155,18 +155,18 @@ export class AgentConnection {
     await this.call(() => this.conn.agent.request(acp.methods.agent.authenticate, { methodId }));
   }
 
-  newSession(cwd: string): Promise<acp.NewSessionResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }));
+  newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers }));
   }
 
   /** `session/load`: the agent replays the history as session/update notifications (some after answering). */
-  loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] }));
+  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers }));
   }
 
   /** `session/resume`: the session continues without a replay. */
-  resumeSession(sessionId: string, cwd: string): Promise<acp.ResumeSessionResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] }));
+  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
   }
 
   /** One page of `session/list`. */

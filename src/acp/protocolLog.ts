@@ -80,7 +80,6 @@ export function createRedactor(secrets: string[]): (text: string) => string {
   };
 }
 
-/** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
 /** Like {@link redactingLog}, with the secrets looked up per line (they may change with the settings). */
 export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): ProtocolLog {
   const masked = (): ProtocolLog => redactingLog(log, secrets());
@@ -93,6 +92,7 @@ export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): Pro
   };
 }
 
+/** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
 export function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
   if (!secrets.some((s) => s.length >= 4)) return log;
   const r = createRedactor(secrets);

@@ -147,11 +147,11 @@ export class AgentRuntime extends Disposable {
   }
 
   /** `session/new`; the endpoint gets the session's updates, including any sent before the answer. */
-  async newSession(cwd: string, endpoint: SessionEndpoint): Promise<acp.NewSessionResponse> {
+  async newSession(cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
     const conn = this.connection();
     this.newSessionsInFlight++;
     try {
-      const result = await conn.newSession(cwd);
+      const result = await conn.newSession(cwd, mcpServers);
       this.attach(result.sessionId, endpoint);
       return result;
     } finally {
@@ -160,22 +160,22 @@ export class AgentRuntime extends Disposable {
   }
 
   /** `session/load`: the replay (during and after the answer) goes to the endpoint. */
-  async loadSession(sessionId: string, cwd: string, endpoint: SessionEndpoint): Promise<acp.LoadSessionResponse> {
+  async loadSession(sessionId: string, cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
     const conn = this.connection();
     this.attach(sessionId, endpoint);
     try {
-      return await conn.loadSession(sessionId, cwd);
+      return await conn.loadSession(sessionId, cwd, mcpServers);
     } catch (err) {
       this.detach(sessionId);
       throw err;
     }
   }
 
-  async resumeSession(sessionId: string, cwd: string, endpoint: SessionEndpoint): Promise<acp.ResumeSessionResponse> {
+  async resumeSession(sessionId: string, cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
     const conn = this.connection();
     this.attach(sessionId, endpoint);
     try {
-      return await conn.resumeSession(sessionId, cwd);
+      return await conn.resumeSession(sessionId, cwd, mcpServers);
     } catch (err) {
       this.detach(sessionId);
       throw err;

@@ -12,6 +12,7 @@ import { SessionLink } from './sessionLink';
 import { SessionThread } from './sessionThread';
 import { SignIn, type RunSignInTerminal } from './signIn';
 import { QuestionDesk } from './questionDesk';
+import type { McpDropped, McpServerSpec } from './mcpServers';
 import { TurnRunner } from './turnRunner';
 
 /** What a conversation needs from its surroundings (the manager provides it). */
@@ -45,6 +46,9 @@ export interface ConversationDeps {
   restartAgent?(agentName: string): Promise<void>;
   /** Opens a web link in the user's browser (a question's URL, after consent). */
   openExternal?(url: string): void;
+  /** MCP servers to hand to the agent, and the configured ones that could not be used (with why). */
+  mcpServers?(): McpServerSpec[];
+  mcpProblems?(): McpDropped[];
 }
 
 /** What a stored transcript holds (see ConversationStore). */

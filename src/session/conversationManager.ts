@@ -10,6 +10,7 @@ import { Conversation } from './conversation';
 import type { PermissionRules } from './permissionDesk';
 import type { ReviewHost } from './conversationReview';
 import type { RunSignInTerminal } from './signIn';
+import type { McpDropped, McpServerSpec } from './mcpServers';
 import type { ConversationIndex } from './conversationFormat';
 import { newMeta, type ConversationMeta } from './conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
@@ -51,6 +52,9 @@ export interface ConversationManagerDeps {
   /** Remembered session settings per agent (`tandem.rememberSessionOptions`). */
   rememberedOptions?(agentName: string): Record<string, string | boolean>;
   rememberOption?(agentName: string, configId: string, value: string | boolean): void;
+  /** MCP servers for the agents (`tandem.mcpServers`, `.vscode/mcp.json`), and the unusable ones. */
+  mcpServers?(): McpServerSpec[];
+  mcpProblems?(): McpDropped[];
 }
 
 /**
@@ -317,6 +321,8 @@ export class ConversationManager extends Disposable {
       openExternal: this.deps.openExternal,
       rememberedOptions: this.deps.rememberedOptions,
       rememberOption: this.deps.rememberOption,
+      mcpServers: this.deps.mcpServers,
+      mcpProblems: this.deps.mcpProblems,
       agentLaunch: (name) => this.deps.agents.launchConfig(name),
       restartAgent: (name) => this.runtimes.stop(name),
       blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),

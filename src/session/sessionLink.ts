@@ -7,6 +7,8 @@ import { PermissionDesk } from './permissionDesk';
 import { ReplayBuffer } from './replayBuffer';
 import { describeStartFailure } from './startFailure';
 import { valueProblem } from './configOptions';
+import { serversForAgent } from './mcpServers';
+import type * as acp from '@agentclientprotocol/sdk';
 
 /** Error code ACP agents use for "authentication required". */
 export const AUTH_REQUIRED = -32000;
@@ -95,6 +97,7 @@ export class SessionLink extends Disposable {
     const c = this.c;
     const support = runtime.sessionSupport;
     const previous = fresh ? undefined : c.meta.sessionId;
+    const mcp = this.mcpServers(runtime);
     this.permissions.reset();
     c.emit(c.info.clear());
     try {
@@ -104,12 +107,12 @@ export class SessionLink extends Disposable {
         const resume = support.resume && !(support.load && c.thread.reducer.size === 0);
         c.setStatus({ kind: 'starting', agentName: c.agentName, detail: `${resume ? 'Resuming' : 'Loading'} the conversation…` });
         if (resume) {
-          const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token));
+          const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token), mcp);
           if (token !== this.token) return;
           c.emit(c.info.setSessionResult(result));
         } else {
           this.replay.begin();
-          const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token));
+          const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token), mcp);
           if (token !== this.token) return;
           c.emit(c.info.setSessionResult(result));
           this.replay.answered();
@@ -118,7 +121,7 @@ export class SessionLink extends Disposable {
       } else {
         const spoken = c.thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
         c.setStatus({ kind: 'starting', agentName: c.agentName, detail: 'Opening a session…' });
-        const result = await runtime.newSession(c.meta.cwd, this.endpoint(token));
+        const result = await runtime.newSession(c.meta.cwd, this.endpoint(token), mcp);
         if (token !== this.token) return;
         this.attached = result.sessionId;
         c.setSessionId(result.sessionId);
@@ -242,6 +245,21 @@ export class SessionLink extends Disposable {
       await this.setConfigOption(configId, value, true);
     }
   }
+
+  /** The configured MCP servers this agent can use; each one it cannot is noted in the thread once. */
+  private mcpServers(runtime: AgentRuntime): acp.McpServer[] {
+    const specs = this.c.deps.mcpServers?.() ?? [];
+    const { servers, dropped } = serversForAgent(specs.concat(), runtime.initializeResult?.agentCapabilities?.mcpCapabilities ?? undefined);
+    for (const { name, reason } of [...dropped, ...(this.c.deps.mcpProblems?.() ?? [])]) {
+      const key = `${name}\u0000${reason}`;
+      if (this.mcpNoted.has(key)) continue;
+      this.mcpNoted.add(key);
+      this.c.emit(this.c.thread.reducer.addNotice('info', `The MCP server "${name}" is not given to ${this.c.agentName}: ${reason}.`));
+    }
+    return servers;
+  }
+
+  private readonly mcpNoted = new Set<string>();
 
   /** Settles a replay still streaming in: a turn is about to start. */
   finishReplay(): void {

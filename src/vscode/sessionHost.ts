@@ -15,6 +15,7 @@ import { AGENT_PRESETS, AgentSettings } from './agentSettings';
 import { DiffEditor } from './diffEditor';
 import { EditorReview } from './editorReview';
 import { runSignInTerminal } from './signInTerminal';
+import { McpSettings } from './mcpSettings';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { showHistory, type AgentSessionItem } from './historyPicker';
@@ -50,6 +51,7 @@ export class SessionHost extends Disposable {
   readonly manager: ConversationManager;
   private readonly rules: RuleStore;
   private readonly review: EditorReview;
+  private readonly mcp: McpSettings;
   private surface: ChatSurface | undefined;
 
   constructor(
@@ -76,6 +78,8 @@ export class SessionHost extends Disposable {
         onProblem: (problem) => this.reportStorage(`Permission rules: ${describeRuleProblem(problem)}`),
       }),
     );
+    this.mcp = this.register(new McpSettings());
+    this.register(this.mcp.onDidChange(() => this.updateSecrets()));
     this.review = this.register(new EditorReview(context.storageUri?.fsPath, log, () => this.manager.filesChanged()));
     this.manager = this.register(
       new ConversationManager({
@@ -92,6 +96,8 @@ export class SessionHost extends Disposable {
         rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
         review: this.review,
         runSignInTerminal,
+        mcpServers: () => this.mcp.servers(),
+        mcpProblems: () => this.mcp.problems(),
         openExternal: (url) => void vscode.env.openExternal(vscode.Uri.parse(url, true)),
         rememberedOptions: (agent) => (this.rememberOptions() ? (context.globalState.get<Record<string, Record<string, string | boolean>>>(REMEMBERED_KEY)?.[agent] ?? {}) : {}),
         rememberOption: (agent, configId, value) => {
@@ -283,7 +289,7 @@ export class SessionHost extends Disposable {
 
   /** Every configured agent's env values are masked in the logs (several agents may run at once). */
   private updateSecrets(): void {
-    this.log.setSecrets(this.settings.all().flatMap((a) => Object.values(a.env)));
+    this.log.setSecrets([...this.settings.all().flatMap((a) => Object.values(a.env)), ...this.mcp.secrets()]);
   }
 
   /** Sessions the running agents know for this folder (`session/list`), for the history. */

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entry, QuestionEntry } from '../../src/protocol/messages';
+import { mcpSecrets, parseMcpServers } from '../../src/session/mcpServers';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
@@ -210,4 +211,36 @@ test('notices and compaction show in the thread; the capabilities Tandem adverti
   assert.deepEqual(caps.session, { configOptions: { boolean: {} }, notices: {}, compaction: {} });
   assert.deepEqual(caps.elicitation, { form: {}, url: {} });
   assert.deepEqual(caps.auth, { terminal: false }, 'terminal sign-in only where a terminal can run it');
+});
+
+test('MCP servers: parsed from the settings shape, filtered by the agent\u2019s mcpCapabilities, dropped ones noted once; secrets listed for the logs', async () => {
+  const vars = { workspaceFolder: '/ws', env: { TOKEN: 'secret-token-123' } };
+  const parsed = parseMcpServers(
+    {
+      files: { command: 'npx', args: ['-y', 'mcp-files', '${workspaceFolder}'], env: { API: '${env:TOKEN}' } },
+      remote: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer abcdef' } },
+      stream: { type: 'sse', url: 'https://sse.example.com' },
+      asks: { command: 'x', env: { KEY: '${input:key}' } },
+      broken: { type: 'ws', url: 'wss://x' },
+    },
+    'tandem.mcpServers',
+    vars,
+  );
+  assert.deepEqual(parsed.servers.map((s) => s.name), ['files', 'remote', 'stream']);
+  assert.deepEqual(parsed.servers[0].server, { name: 'files', command: 'npx', args: ['-y', 'mcp-files', '/ws'], env: [{ name: 'API', value: 'secret-token-123' }] });
+  assert.deepEqual(parsed.dropped.map((d) => d.name), ['asks', 'broken']);
+  assert.deepEqual(mcpSecrets(parsed.servers).sort(), ['Bearer abcdef', 'secret-token-123']);
+
+  const r = rig(
+    { initialize: { agentCapabilities: { mcpCapabilities: { http: true } } }, turns: [{ steps: [{ mcpServers: true }] }] },
+    { extra: { mcpServers: () => parsed.servers, mcpProblems: () => parsed.dropped } },
+  );
+  await r.session.start();
+  await r.session.prompt('which servers?');
+  const sent = JSON.parse(/MCP: (.*)/.exec(said(r))?.[1] ?? 'null') as Array<{ name: string }>;
+  assert.deepEqual(sent.map((s) => s.name), ['files', 'remote'], 'sse left out: the agent does not support it');
+  const notes = of(r, 'notice').map((n) => n.message);
+  assert.equal(notes.length, 3);
+  assert.ok(notes.some((n) => /"stream" is not given to Scripted: the agent does not support sse MCP servers/.test(n)));
+  assert.ok(notes.some((n) => /"asks".*\$\{input:/.test(n)));
 });

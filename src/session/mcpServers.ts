@@ -1,0 +1,113 @@
+/**
+ * MCP servers Tandem hands to agents (`mcpServers` of session/new, load and resume): from the
+ * `tandem.mcpServers` setting and, when the user enables it, the workspace's `.vscode/mcp.json` —
+ * both in VS Code's `servers` shape (stdio `{command, args, env}`, `{type: "http" | "sse", url,
+ * headers}`). Untrusted JSON: a server that cannot be used is dropped with the reason, and so is one
+ * of a transport the agent does not support (`mcpCapabilities.http` / `.sse`).
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { describe, isRecord } from './updateParsing';
+
+export interface McpServerSpec {
+  name: string;
+  /** Where it was configured (for messages). */
+  source: string;
+  server: acp.McpServer;
+}
+
+export interface McpDropped {
+  name: string;
+  reason: string;
+}
+
+/** `${workspaceFolder}`, `${env:NAME}`; `${input:…}` needs a prompt Tandem cannot show, so it drops the server. */
+export interface McpVariables {
+  workspaceFolder: string | undefined;
+  env: Record<string, string | undefined>;
+}
+
+function resolve(text: string, vars: McpVariables): string {
+  return text.replace(/\$\{(workspaceFolder|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (whole, name: string, envName: string | undefined) => {
+    if (name === 'workspaceFolder') return vars.workspaceFolder ?? whole;
+    return vars.env[envName ?? ''] ?? '';
+  });
+}
+
+function pairs(value: unknown, vars: McpVariables): Array<{ name: string; value: string }> | string {
+  if (value === undefined) return [];
+  if (!isRecord(value)) return 'must be an object of strings';
+  const out: Array<{ name: string; value: string }> = [];
+  for (const [name, v] of Object.entries(value)) {
+    if (typeof v !== 'string') return `${name} is not a string`;
+    out.push({ name, value: resolve(v, vars) });
+  }
+  return out;
+}
+
+function needsInput(raw: unknown): boolean {
+  return JSON.stringify(raw ?? null).includes('${input:');
+}
+
+/** One `servers` object (name → config) as ACP servers, and the ones that could not be used. */
+export function parseMcpServers(raw: unknown, source: string, vars: McpVariables): { servers: McpServerSpec[]; dropped: McpDropped[] } {
+  const servers: McpServerSpec[] = [];
+  const dropped: McpDropped[] = [];
+  if (raw === undefined || raw === null) return { servers, dropped };
+  if (!isRecord(raw)) return { servers, dropped: [{ name: source, reason: `${source} is not an object of servers` }] };
+  for (const [name, config] of Object.entries(raw)) {
+    const drop = (reason: string): void => void dropped.push({ name, reason: `${reason} (in ${source})` });
+    if (!isRecord(config)) {
+      drop(`its configuration is not an object (got ${describe(config)})`);
+      continue;
+    }
+    if (needsInput(config)) {
+      drop('it needs ${input:…} variables, which only VS Code\'s own MCP support can ask for');
+      continue;
+    }
+    const type = config.type ?? (typeof config.command === 'string' ? 'stdio' : undefined);
+    if (type === 'stdio') {
+      const env = pairs(config.env, vars);
+      const args = Array.isArray(config.args) && config.args.every((a) => typeof a === 'string') ? (config.args as string[]).map((a) => resolve(a, vars)) : config.args === undefined ? [] : undefined;
+      if (typeof config.command !== 'string' || config.command.trim() === '') drop('it has no command');
+      else if (args === undefined) drop('its args are not a list of strings');
+      else if (typeof env === 'string') drop(`its env ${env}`);
+      else servers.push({ name, source, server: { name, command: resolve(config.command, vars), args, env } });
+    } else if (type === 'http' || type === 'sse') {
+      const headers = pairs(config.headers, vars);
+      const url = typeof config.url === 'string' ? resolve(config.url, vars) : '';
+      if (!/^https?:\/\//i.test(url)) drop('its url is not an http(s) URL');
+      else if (typeof headers === 'string') drop(`its headers ${headers}`);
+      else servers.push({ name, source, server: { type, name, url, headers } as acp.McpServer });
+    } else {
+      drop(`its type ${describe(type)} is not stdio, http or sse`);
+    }
+  }
+  return { servers, dropped };
+}
+
+/** The servers this agent can use, by its `mcpCapabilities`; the others with why. Later sources win on names. */
+export function serversForAgent(specs: readonly McpServerSpec[], caps: acp.McpCapabilities | undefined): { servers: acp.McpServer[]; dropped: McpDropped[] } {
+  const byName = new Map<string, McpServerSpec>();
+  for (const spec of specs) byName.set(spec.name, spec);
+  const servers: acp.McpServer[] = [];
+  const dropped: McpDropped[] = [];
+  for (const spec of byName.values()) {
+    const type = 'type' in spec.server ? spec.server.type : 'stdio';
+    if ((type === 'http' && !caps?.http) || (type === 'sse' && !caps?.sse)) {
+      dropped.push({ name: spec.name, reason: `the agent does not support ${type} MCP servers` });
+      continue;
+    }
+    servers.push(spec.server);
+  }
+  return { servers, dropped };
+}
+
+/** Values that must never reach a log: header values and env values of the servers. */
+export function mcpSecrets(specs: readonly McpServerSpec[]): string[] {
+  const out: string[] = [];
+  for (const { server } of specs) {
+    const list = 'headers' in server ? server.headers : 'env' in server ? server.env : [];
+    for (const pair of list) if (pair.value.length >= 4) out.push(pair.value);
+  }
+  return out;
+}
