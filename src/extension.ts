@@ -32,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): void {
     command('tandem.showLog', (t) => t.log.showProtocol()),
     command('tandem.restart', (t) => t.host.restart()),
     command('tandem.selectAgent', (t) => t.host.pickAgent()),
+    command('tandem.installAgent', (t) => t.installer.run()),
+    vscode.commands.registerCommand('tandem.checkAgent', (agentName?: unknown) => load().doctor.run(agentName)),
     command('tandem.toggleFollow', (t) => t.host.toggleFollow()),
     command('tandem.followOn', (t) => t.host.toggleFollow()),
     command('tandem.followOff', (t) => t.host.toggleFollow()),

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import { ChatViewProvider } from './views/chatViewProvider';
+import { AgentDoctor } from './vscode/agentDoctor';
+import { AgentInstaller } from './vscode/agentInstaller';
 import { OutputLog } from './vscode/outputLog';
 import { SessionHost } from './vscode/sessionHost';
 
@@ -8,6 +10,8 @@ export interface Tandem {
   log: OutputLog;
   host: SessionHost;
   provider: ChatViewProvider;
+  installer: AgentInstaller;
+  doctor: AgentDoctor;
 }
 
 export function createTandem(context: vscode.ExtensionContext): Tandem {
@@ -15,5 +19,5 @@ export function createTandem(context: vscode.ExtensionContext): Tandem {
   const host = new SessionHost(context, log);
   const provider = new ChatViewProvider(context.extensionUri, host);
   context.subscriptions.push(provider, host, log);
-  return { log, host, provider };
+  return { log, host, provider, installer: new AgentInstaller(context, log), doctor: new AgentDoctor({ context, log }) };
 }

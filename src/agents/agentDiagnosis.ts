@@ -1,0 +1,182 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { AgentConnection, AgentExitedError } from '../acp/agentConnection';
+import { AgentProcess, AgentStartError, agentEnvironment } from '../acp/agentProcess';
+import { resolveCommand } from '../acp/commandResolver';
+import { MemoryProtocolLog } from '../acp/protocolLog';
+import type { ProtocolLog } from '../acp/protocolLog';
+import { errorMessage } from '../util/errors';
+import { checkRuntimes } from './runtimeCheck';
+import type { RuntimeCheck } from './runtimeCheck';
+
+/**
+ * The agent doctor's core: is the command there, are its runtimes there, does it start and answer
+ * `initialize` in time, and what does it say it can do. It starts the agent exactly as a
+ * conversation would (AgentProcess + AgentConnection), so what passes here starts in the panel too.
+ */
+
+/** The agent to check, as `tandem.agents` resolves it. */
+export interface DoctorTarget {
+  name: string;
+  command: string;
+  args: string[];
+  /** Values are secrets: they never appear in the report. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface DoctorOptions {
+  clientInfo: { name: string; version: string };
+  /** How long `initialize` may take (default 60 s: a first `npx -y` run downloads the package). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Where the protocol traffic and stderr go (the output channel); the report reads stderr from the process. */
+  log?: ProtocolLog;
+}
+
+/** One row of the capability table. */
+export interface CapabilityRow {
+  feature: string;
+  supported: boolean;
+  /** What it changes for the user. */
+  meaning: string;
+}
+
+export type StartOutcome =
+  | {
+      ok: true;
+      protocolVersion: number;
+      agentInfo?: { name: string; version?: string; title?: string };
+      capabilities: CapabilityRow[];
+      authMethods: Array<{ id: string; name: string; description?: string }>;
+      elapsedMs: number;
+    }
+  | {
+      ok: false;
+      /** not_found: no such command; spawn: the OS refused; exited: it died before answering; error: it answered with an error; timeout; cancelled. */
+      stage: 'not_found' | 'spawn' | 'exited' | 'error' | 'timeout' | 'cancelled';
+      message: string;
+      osCode?: string;
+    };
+
+export interface DoctorReport {
+  agentName: string;
+  /** The command line as configured (args included, env values never). */
+  commandLine: string;
+  envNames: string[];
+  cwd: string;
+  /** Absolute path the command resolves to on PATH, when it does. */
+  resolvedCommand?: string;
+  runtimes: RuntimeCheck[];
+  start: StartOutcome;
+  /** Tandem's protocol version, to compare with the agent's. */
+  expectedProtocolVersion: number;
+  /** The agent's last stderr lines (redacted), kept on success too: warnings matter. */
+  stderr: string;
+  checkedAt: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Runs every check. Never throws: every failure becomes part of the report. */
+export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): Promise<DoctorReport> {
+  const env = agentEnvironment(target.env);
+  const resolvedCommand = resolveCommand(target.command, env);
+  const report: DoctorReport = {
+    agentName: target.name,
+    commandLine: [target.command, ...target.args].join(' '),
+    envNames: Object.keys(target.env),
+    cwd: target.cwd,
+    resolvedCommand,
+    runtimes: [],
+    start: { ok: false, stage: 'not_found', message: `'${target.command}' was not found on PATH.` },
+    expectedProtocolVersion: acp.PROTOCOL_VERSION,
+    stderr: '',
+    checkedAt: new Date().toISOString(),
+  };
+  const runtimes = checkRuntimes(target.command, resolvedCommand, env);
+  if (resolvedCommand) {
+    const { start, stderr } = await startAndInitialize(target, opts);
+    report.start = start;
+    report.stderr = stderr;
+  }
+  report.runtimes = await runtimes;
+  return report;
+}
+
+async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions): Promise<{ start: StartOutcome; stderr: string }> {
+  const log = opts.log ?? new MemoryProtocolLog();
+  let proc: AgentProcess;
+  try {
+    proc = AgentProcess.start({ name: target.name, command: target.command, args: target.args, env: target.env, cwd: target.cwd }, log);
+  } catch (err) {
+    const stage = err instanceof AgentStartError && err.code === 'not_found' ? 'not_found' : 'spawn';
+    return { start: { ok: false, stage, message: errorMessage(err) }, stderr: '' };
+  }
+  let conn: AgentConnection | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const began = Date.now();
+  try {
+    conn = await AgentConnection.open(proc, { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, { log, onUpdate: () => undefined, clientInfo: opts.clientInfo });
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const stopped = new Promise<StartOutcome>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false, stage: 'timeout', message: `No answer to initialize within ${Math.round(timeoutMs / 1000)} s.` }), timeoutMs);
+      onAbort = () => resolve({ ok: false, stage: 'cancelled', message: 'The check was cancelled.' });
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const connection = conn;
+    const answered = connection.initialize().then(
+      (result): StartOutcome => describeInitialize(result, Date.now() - began),
+      (err: unknown): StartOutcome => describeFailure(err),
+    );
+    const start = await Promise.race([answered, stopped]);
+    return { start, stderr: proc.stderrTail(40) };
+  } catch (err) {
+    return { start: describeFailure(err), stderr: proc.stderrTail(40) };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    conn?.dispose();
+    await proc.kill();
+  }
+}
+
+function describeFailure(err: unknown): StartOutcome {
+  if (err instanceof AgentExitedError) {
+    if (err.exit.error) return { ok: false, stage: 'spawn', message: err.exit.error.message, osCode: err.exit.error.osCode };
+    const how = err.exit.signal ? `was killed by ${err.exit.signal}` : `exited with code ${err.exit.code ?? 'unknown'}`;
+    return { ok: false, stage: 'exited', message: `The agent ${how} before answering initialize.` };
+  }
+  if (err instanceof acp.RequestError) return { ok: false, stage: 'error', message: `The agent answered initialize with error ${err.code}: ${err.message}` };
+  return { ok: false, stage: 'error', message: errorMessage(err) };
+}
+
+function describeInitialize(result: acp.InitializeResponse, elapsedMs: number): StartOutcome {
+  const caps = result.agentCapabilities ?? {};
+  const session = caps.sessionCapabilities ?? {};
+  const prompt = caps.promptCapabilities ?? {};
+  const mcp = caps.mcpCapabilities ?? {};
+  const capabilities: CapabilityRow[] = [
+    { feature: 'session/load', supported: caps.loadSession === true, meaning: 'reopens a conversation after a restart with its history replayed' },
+    { feature: 'session/resume', supported: session.resume != null, meaning: 'continues a conversation after a restart without a replay' },
+    { feature: 'session/list', supported: session.list != null, meaning: 'History shows sessions started in the agent’s own CLI' },
+    { feature: 'session/close', supported: session.close != null, meaning: 'closing a tab frees the session in the agent' },
+    { feature: 'Images in prompts', supported: prompt.image === true, meaning: 'accepts image content blocks' },
+    { feature: 'Audio in prompts', supported: prompt.audio === true, meaning: 'accepts audio content blocks' },
+    { feature: 'Embedded context', supported: prompt.embeddedContext === true, meaning: 'accepts file contents embedded in prompts' },
+    { feature: 'MCP servers over stdio', supported: true, meaning: 'every ACP agent must accept them' },
+    { feature: 'MCP servers over HTTP', supported: mcp.http === true, meaning: 'accepts HTTP MCP servers' },
+    { feature: 'MCP servers over SSE', supported: mcp.sse === true, meaning: 'accepts SSE MCP servers' },
+  ];
+  const authMethods = (result.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) }));
+  const info = result.agentInfo;
+  return {
+    ok: true,
+    protocolVersion: result.protocolVersion,
+    ...(info ? { agentInfo: { name: info.name, ...(info.version ? { version: info.version } : {}), ...(info.title ? { title: info.title } : {}) } } : {}),
+    capabilities,
+    authMethods,
+    elapsedMs,
+  };
+}

@@ -1,0 +1,80 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { ProtocolLog } from '../acp/protocolLog';
+import { diagnoseAgent } from '../agents/agentDiagnosis';
+import type { DoctorReport } from '../agents/agentDiagnosis';
+import { renderDoctorReport } from '../agents/doctorReport';
+import { errorMessage } from '../util/errors';
+import { AgentSettings } from './agentSettings';
+
+/** What the doctor needs from the extension. */
+export interface AgentDoctorDeps {
+  context: vscode.ExtensionContext;
+  /** The output channel: the check's protocol traffic and stderr go there like any agent's. */
+  log: ProtocolLog;
+}
+
+/**
+ * `Tandem: Check Agent`: starts an agent of `tandem.agents` the way a conversation would, runs
+ * `initialize` with a timeout, and opens the findings as a markdown document (command and where it
+ * was found, runtimes, protocol version, capabilities, sign-in methods, stderr, what to do next).
+ *
+ * Other parts of Tandem call {@link checkAgent} directly, e.g. to offer it when an agent fails to
+ * start; `vscode.commands.executeCommand('tandem.checkAgent', name)` does the same.
+ */
+export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Promise<DoctorReport | undefined> {
+  const settings = new AgentSettings(deps.context.extensionPath);
+  const name = agentName ?? (await pickAgent(settings));
+  if (!name) return undefined;
+  const agent = settings.find(name);
+  if (!agent) {
+    void vscode.window.showErrorMessage(`There is no agent named "${name}" in tandem.agents.`);
+    return undefined;
+  }
+  // Agents never start inside an untrusted workspace (they may run its code); the check then runs
+  // in the home folder, which is what starting the command in a terminal would do.
+  const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
+  const report = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Checking ${name}…`, cancellable: true },
+    (_progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      return diagnoseAgent(
+        { name: agent.name, command: agent.command, args: agent.args, env: agent.env, cwd: folder ?? os.homedir() },
+        { clientInfo: { name: 'tandem', version: String(deps.context.extension.packageJSON.version ?? '0.0.0') }, signal: controller.signal, log: deps.log },
+      );
+    },
+  );
+  await showReport(renderDoctorReport(report));
+  return report;
+}
+
+/** The command's handler: an agent name may be passed as the argument. */
+export class AgentDoctor {
+  constructor(private readonly deps: AgentDoctorDeps) {}
+
+  async run(agentName?: unknown): Promise<void> {
+    try {
+      await checkAgent(this.deps, typeof agentName === 'string' && agentName ? agentName : undefined);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`The agent check failed: ${errorMessage(err)}`);
+    }
+  }
+}
+
+async function pickAgent(settings: AgentSettings): Promise<string | undefined> {
+  const items = settings.choices().map((c) => ({ label: c.name, description: c.commandLine }));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Check Agent', placeHolder: 'Which agent? It is started once to see whether it answers.' });
+  return picked?.label;
+}
+
+/** An untitled markdown document (easy to copy into an issue), shown rendered when possible. */
+async function showReport(markdown: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+  } catch {
+    // The built-in markdown extension is disabled: the source is readable as it is.
+  }
+}
