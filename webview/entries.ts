@@ -191,6 +191,7 @@ export class ErrorView implements EntryView {
       const [label, type] = ACTIONS[e.action];
       children.push(button(label, () => this.ctx.host.post({ type }), { cls: 'primary' }));
     }
+    if (e.offerCheck) children.push(button('Check agent', () => this.ctx.host.post({ type: 'checkAgent' }), { cls: 'secondary', icon: 'checklist', title: 'Find out why the agent does not start, and what to do' }));
     this.element.setAttribute('aria-label', `Error: ${e.message}`);
     this.element.replaceChildren(...children);
   }

@@ -187,6 +187,8 @@ export interface ErrorEntry {
   detail?: string;
   /** What the user can do about it; rendered as a button. */
   action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh';
+  /** The agent could not start: also offer `Tandem: Check Agent` (what is wrong and what to do). */
+  offerCheck?: boolean;
 }
 
 /** Something the user should know about the conversation itself (e.g. the agent starts fresh). */
@@ -570,6 +572,8 @@ export type WebviewMessage =
   | { type: 'answerQuestion'; entryId: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]>; conversationId?: string }
   /** Open the link of a url-mode question in the browser (after the user's consent in the card). */
   | { type: 'openQuestionUrl'; entryId: string; conversationId?: string }
+  /** Run `Tandem: Check Agent` for the shown conversation's agent. */
+  | { type: 'checkAgent' }
   /** Open `Tandem: Manage Permission Rules` (at one rule). */
   | { type: 'manageRules'; ruleId?: string }
   /** Whether the panel has keyboard focus (permission notifications are for when it has not). */

@@ -231,8 +231,8 @@ export class Conversation extends Disposable {
     this.attentionChanges.fire();
   }
 
-  addError(message: string, detail?: string, action?: Parameters<SessionThread['reducer']['addError']>[2]): void {
-    this.emit(this.thread.reducer.addError(message, detail, action));
+  addError(message: string, detail?: string, action?: Parameters<SessionThread['reducer']['addError']>[2], offerCheck = false): void {
+    this.emit(this.thread.reducer.addError(message, detail, action, offerCheck));
     this.flag('error');
   }
 

@@ -372,7 +372,7 @@ export class SessionLink extends Disposable {
       return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Sign-in required' });
     }
     const failure = describeStartFailure(err, c.agentName, runtime.stderrTail());
-    c.addError(failure.message, failure.detail, failure.action);
+    c.addError(failure.message, failure.detail, failure.action, true);
     c.queue.pause(`${c.agentName} could not start.`);
     c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: failure.message });
     // A runtime that failed here is not reused: the next attempt spawns with the current settings.

@@ -218,10 +218,11 @@ export class SessionReducer {
     return messages;
   }
 
-  addError(message: string, detail?: string, action?: ErrorEntry['action']): ConversationChange[] {
+  addError(message: string, detail?: string, action?: ErrorEntry['action'], offerCheck = false): ConversationChange[] {
     const entry: ErrorEntry = { kind: 'error', id: this.newId(), message };
     if (detail !== undefined) entry.detail = detail;
     if (action !== undefined) entry.action = action;
+    if (offerCheck) entry.offerCheck = true;
     return [this.push(entry)];
   }
 

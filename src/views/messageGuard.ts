@@ -34,7 +34,7 @@ const TYPES = new Set<string>([
   'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode', 'queueEdit', 'queueRemove',
   'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'manageRules',
   'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind',
-  'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl',
+  'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl', 'checkAgent',
 ]);
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */

@@ -189,6 +189,9 @@ export class SessionHost extends Disposable {
       case 'manageRules':
         await this.manageRules(message.ruleId);
         return;
+      case 'checkAgent':
+        await vscode.commands.executeCommand('tandem.checkAgent', active?.agentName);
+        return;
       case 'focusChanged':
         // Tracked by the view itself (ChatSurface.isVisible).
         return;
