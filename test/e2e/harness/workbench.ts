@@ -100,6 +100,8 @@ export async function openTandemView(page: Page): Promise<Chat> {
   // Clicking the entry of the container already shown would close the side bar.
   const selected = (await item.getAttribute('aria-selected')) === 'true' || /\bchecked\b/.test((await item.getAttribute('class')) ?? '');
   if (!selected) await item.click();
+  // The activity bar's hover ("Tandem") would otherwise stay over the panel and catch clicks.
+  await page.mouse.move(900, 500);
   const frame = page.frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`).frameLocator('iframe#active-frame');
   const chat = new Chat(page, frame);
   await chat.composer.waitFor({ state: 'visible', timeout: uiTimeout });
