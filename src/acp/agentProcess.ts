@@ -6,6 +6,7 @@ import { resolveCommand } from './commandResolver';
 import { redactSecrets } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
+import { ProcessTree, processTreeSpawnOptions } from '../util/processTree';
 
 /** One entry of `tandem.agents`, resolved for launching. Same shape as Zed's `agent_servers`. */
 export interface AgentLaunchConfig {
@@ -42,7 +43,6 @@ export interface AgentExit {
   error?: AgentStartError;
 }
 
-const KILL_GRACE_MS = 2000;
 /** After 'exit', how long to wait for stdio to drain before reporting the exit anyway. */
 const CLOSE_GRACE_MS = 1000;
 const STDERR_KEEP_LINES = 200;
@@ -67,6 +67,7 @@ export class AgentProcess {
   private stderrPartial = '';
   private killing: Promise<void> | undefined;
   private disposed = false;
+  private readonly tree: ProcessTree;
 
   private constructor(
     readonly config: AgentLaunchConfig,
@@ -74,6 +75,7 @@ export class AgentProcess {
     private readonly log: ProtocolLog,
   ) {
     this.secrets = Object.values(config.env);
+    this.tree = new ProcessTree(child);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     // Both pipes exist because stdio is 'pipe' for all three.
     this.stdin = child.stdin as Writable;
@@ -98,7 +100,7 @@ export class AgentProcess {
       cwd: cfg.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
+      ...processTreeSpawnOptions(),
       windowsHide: true,
       windowsVerbatimArguments: verbatim,
       shell: false,
@@ -150,17 +152,7 @@ export class AgentProcess {
    */
   kill(): Promise<void> {
     if (this.exitInfo) return Promise.resolve();
-    if (!this.killing) {
-      this.killing = (async () => {
-        this.signalTree('SIGTERM');
-        const timer = setTimeout(() => this.signalTree('SIGKILL'), KILL_GRACE_MS);
-        try {
-          await this.exited;
-        } finally {
-          clearTimeout(timer);
-        }
-      })();
-    }
+    this.killing ??= this.tree.kill(this.exited);
     return this.killing;
   }
 
@@ -198,7 +190,7 @@ export class AgentProcess {
       exitedWith = { code, signal };
       // Grandchildren still in the group (a command the agent started) would keep our pipes open
       // and live on as orphans: the agent is gone, so they go too.
-      if (process.platform !== 'win32') this.signalTree('SIGKILL');
+      if (process.platform !== 'win32') this.tree.signal('SIGKILL');
       setTimeout(() => this.finish(exitedWith ?? { code, signal }), CLOSE_GRACE_MS).unref();
     });
     // 'close' comes after stdio has drained, so the stderr tail is complete when we report.
@@ -212,6 +204,8 @@ export class AgentProcess {
       this.onStderr('\n');
     }
     this.exitInfo = exit;
+    // Whatever was left in the group got SIGKILL on 'exit': no escalation is needed any more.
+    this.tree.dispose();
     if (!exit.error) this.log.info(`Agent '${this.name}' ${this.describeExit(exit)}.`);
     this.resolveExited(exit);
     for (const cb of [...this.exitListeners]) {
@@ -240,30 +234,6 @@ export class AgentProcess {
       this.log.stderr(this.name, line);
     }
     if (this.stderrLines.length > STDERR_KEEP_LINES) this.stderrLines.splice(0, this.stderrLines.length - STDERR_KEEP_LINES);
-  }
-
-  private signalTree(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    if (process.platform === 'win32') {
-      // No process groups: taskkill /T takes the tree. Always forceful, so SIGTERM and SIGKILL
-      // are the same here.
-      const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-      killer.on('error', () => this.child.kill());
-      return;
-    }
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone. Fall back to the leader alone in case it left the group.
-      if (!this.exitInfo && this.child.exitCode === null && this.child.signalCode === null) {
-        try {
-          this.child.kill(signal);
-        } catch {
-          /* already gone */
-        }
-      }
-    }
   }
 }
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { OutputBuffer } from '../../src/client/outputBuffer';
 import { PathPolicy } from '../../src/client/pathPolicy';
+import { OUTPUT_EVENT_WINDOW_BYTES } from '../../src/client/terminal';
 import { TerminalManager } from '../../src/client/terminalManager';
 import type { TerminalEvent } from '../../src/client/terminalManager';
 import { bareClient, rejection } from './helpers/bareClient';
@@ -257,8 +258,33 @@ test('memory stays bounded while a command prints 50 MB', { skip: !posix }, asyn
   assert.ok(maxSeen <= 2 * limit);
   assert.equal(info.output.length, limit);
   assert.equal(info.truncated, true);
-  const streamed = events.reduce((n, e) => n + (e.kind === 'output' && e.terminalId === terminalId ? e.text.length : 0), 0);
-  assert.equal(streamed, total);
+  // The events sample the flood (at most one window per interval) instead of turning all 50 MB
+  // into strings; what they carry is still bounded per event and ends with the real output.
+  const texts = events.flatMap((e) => (e.kind === 'output' && e.terminalId === terminalId ? [e.text] : []));
+  assert.ok(texts.length > 0);
+  assert.ok(texts.every((s) => Buffer.byteLength(s) <= OUTPUT_EVENT_WINDOW_BYTES));
+  assert.ok(texts.reduce((n, s) => n + s.length, 0) <= total);
+  assert.ok(texts[texts.length - 1].endsWith('xxxx'));
+});
+
+test('output events are contiguous, and say truncated exactly where a flood was skipped', { skip: !posix }, async (t) => {
+  const { run, events } = manager(t);
+  const lines = 1_500_000; // about 10 MB: under the default byte limit, so the agent sees it all
+  const { terminalId, out } = await run('seq', ['1', String(lines)]);
+  let expected = '';
+  for (let i = 1; i <= lines; i++) expected += `${i}\n`;
+  assert.equal(out.output.length, expected.length);
+  assert.ok(out.output === expected, 'the agent gets every byte');
+  let at = 0;
+  for (const e of events) {
+    if (e.kind !== 'output' || e.terminalId !== terminalId) continue;
+    const found = expected.indexOf(e.text, at);
+    // Nothing was cut for the agent, so `truncated` here can only mean "the panel skipped some".
+    if (e.truncated) assert.ok(found > at, `a skipped stretch before offset ${found}`);
+    else assert.equal(found, at, 'continues where the previous event ended');
+    at = found + e.text.length;
+  }
+  assert.equal(at, expected.length, 'the events end with the end of the output');
 });
 
 test('disposeAll stops every running terminal', { skip: !posix }, async (t) => {
