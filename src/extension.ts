@@ -34,10 +34,19 @@ export function activate(context: vscode.ExtensionContext): void {
     command('tandem.selectAgent', (t) => t.host.pickAgent()),
     command('tandem.installAgent', (t) => t.installer.run()),
     vscode.commands.registerCommand('tandem.checkAgent', (agentName?: unknown) => load().doctor.run(agentName)),
+    // Explorer and tab menus pass the clicked resource and, with several selected, all of them.
+    vscode.commands.registerCommand('tandem.addSelection', () => load().host.addToChat(undefined)),
+    vscode.commands.registerCommand('tandem.addFile', (clicked?: unknown, selected?: unknown) => load().host.addToChat(resourcesOf(clicked, selected) ?? [])),
     command('tandem.toggleFollow', (t) => t.host.toggleFollow()),
     command('tandem.followOn', (t) => t.host.toggleFollow()),
     command('tandem.followOff', (t) => t.host.toggleFollow()),
   );
+}
+
+function resourcesOf(clicked: unknown, selected: unknown): vscode.Uri[] | undefined {
+  if (Array.isArray(selected) && selected.every((u) => u instanceof vscode.Uri) && selected.length > 0) return selected;
+  if (clicked instanceof vscode.Uri) return [clicked];
+  return undefined;
 }
 
 export function deactivate(): void {

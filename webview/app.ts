@@ -98,6 +98,8 @@ export class App {
         this.composer.conversationChanged(previousScope);
         if (this.restoredScroll) this.thread.scrollToBottom();
       }
+      // After a switch, so results and chips meet the right conversation's composer.
+      if (changes.mentions) this.composer.mentionsChanged();
       if (changes.tabs || changes.status || changes.conversation) this.tabs.render();
       if (changes.queue || changes.status) this.queue.render();
       if (changes.review) this.changedFiles.render();

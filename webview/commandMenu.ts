@@ -138,6 +138,8 @@ export class CommandMenu {
       ),
     );
     this.element.hidden = false;
+    // The textarea also drives the `@` picker: it controls whichever list is open.
+    this.textarea.setAttribute('aria-controls', LISTBOX_ID);
     this.textarea.setAttribute('aria-expanded', 'true');
     this.renderActive();
   }
@@ -153,7 +155,8 @@ export class CommandMenu {
   }
 
   private hide(): void {
-    if (this.element.hidden && this.textarea.getAttribute('aria-expanded') === 'false') return;
+    // Already hidden: the textarea's aria state may belong to the `@` picker now.
+    if (this.element.hidden) return;
     this.element.hidden = true;
     this.element.replaceChildren();
     this.textarea.setAttribute('aria-expanded', 'false');

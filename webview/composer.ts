@@ -1,14 +1,23 @@
 /**
  * The composer: a textarea (Enter sends, Shift+Enter adds a line), Send, and Stop while a turn
- * runs; `/` at the start suggests the agent's slash commands (CommandMenu). Enter always takes the
- * prompt: while the agent starts or works it is queued (shown above) and sent when it can be. The
- * draft is saved per conversation on every edit so hiding the view or switching tabs loses
- * nothing; focus is never taken.
+ * runs; `/` at the start suggests the agent's slash commands (CommandMenu), `@` suggests context to
+ * mention (MentionPicker), and picks, drops, pastes and the host's "Add … to Conversation" become
+ * chips above the textarea (ChipTray). Enter always takes the prompt: while the agent starts or
+ * works it is queued (shown above) and sent when it can be. Draft and chips are saved per
+ * conversation on every change so hiding the view or switching tabs loses nothing; focus is never
+ * taken.
  */
+import type { MentionChip } from '../src/protocol/messages';
+import { Attachments } from './attachments';
+import { ChipTray } from './chipTray';
 import { CommandMenu } from './commandMenu';
-import { button, h } from './dom';
+import { button, h, icon } from './dom';
+import { MentionPicker } from './mentionPicker';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
+
+/** How long a "not added" message stays (it also goes when something is added or sent). */
+const MESSAGE_MS = 10_000;
 
 export class Composer {
   readonly element: HTMLElement;
@@ -16,31 +25,45 @@ export class Composer {
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
   private readonly menu: CommandMenu;
+  private readonly picker: MentionPicker;
+  private readonly tray: ChipTray;
+  /** What will not be sent and why (the agent does not accept images, …). */
+  private readonly warning: HTMLElement;
+  /** A short-lived message: something pasted or dropped was not added. */
+  private readonly message: HTMLElement;
+  private messageTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly host: Host,
   ) {
-    this.textarea = h('textarea', { class: 'composer-input', 'aria-label': 'Message', rows: 3, placeholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)' });
+    this.textarea = h('textarea', { class: 'composer-input', 'aria-label': 'Message', rows: 3, placeholder: 'Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)' });
     this.textarea.value = host.draft;
     this.textarea.addEventListener('input', () => this.draftChanged());
+    this.tray = new ChipTray(host, () => this.store.promptCapabilities, () => this.textarea.focus(), () => this.chipsChanged());
     this.menu = new CommandMenu(this.textarea, () => this.store.commands, () => this.draftChanged());
-    this.textarea.addEventListener('keydown', (event) => {
-      // An open suggestion list owns the arrows, Enter, Tab and Escape (which then does not stop the agent).
-      if (this.menu.handleKey(event)) return;
-      if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
-        event.preventDefault();
-        this.submit();
-      } else if (event.key === 'Escape' && this.store.status.kind === 'running') {
-        // Esc interrupts the agent, as in terminal agents; the draft is kept.
-        event.preventDefault();
-        host.post({ type: 'cancel' });
-      }
-    });
+    this.picker = new MentionPicker(
+      this.textarea,
+      (requestId, query) => host.post({ type: 'mentionQuery', requestId, query }),
+      (candidate) => {
+        this.addChips([{ spec: candidate.spec, view: candidate.view }]);
+        this.draftChanged();
+      },
+    );
+    this.textarea.addEventListener('keydown', (event) => this.keydown(event));
     this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send', title: 'Send (Enter); while the agent works, the prompt is queued' });
     this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: 'Stop the agent (Esc)' });
-    const field = h('div', { class: 'composer-field' }, this.menu.element, this.textarea);
-    this.element = h('div', { class: 'composer' }, field, h('div', { class: 'composer-buttons' }, this.stop, this.send));
+    this.warning = h('div', { class: 'composer-warning', 'aria-live': 'polite' });
+    this.message = h('div', { class: 'composer-message', role: 'status' });
+    this.message.hidden = true;
+    const field = h('div', { class: 'composer-field' }, this.menu.element, this.picker.element, this.textarea);
+    this.element = h('div', { class: 'composer' }, this.warning, this.message, this.tray.element, field, h('div', { class: 'composer-buttons' }, this.stop, this.send));
+    new Attachments(this.element, {
+      addChips: (chips) => this.addChips(chips),
+      dropUris: (uris) => host.post({ type: 'dropUris', uris }),
+      notify: (text) => this.say(text),
+    });
+    this.renderWarning();
     this.render();
   }
 
@@ -49,10 +72,20 @@ export class Composer {
     this.menu.update();
   }
 
+  /** Picker results, chips from the host, or what the agent accepts changed. */
+  mentionsChanged(): void {
+    this.picker.showResults(this.store.mentionResults);
+    const pending = this.store.pendingChips.splice(0);
+    if (pending.length > 0) this.addChips(pending);
+    this.tray.refresh();
+    this.renderWarning();
+    this.renderButtons();
+  }
+
   /**
-   * Another conversation is shown: its own draft comes back (the host's scope already moved).
-   * Text typed before the panel knew any conversation (before the first snapshot) belongs to the
-   * first one shown, not to nobody.
+   * Another conversation is shown: its own draft and chips come back (the host's scope already
+   * moved). What was typed or added before the panel knew any conversation (before the first
+   * snapshot) belongs to the first one shown, not to nobody.
    */
   conversationChanged(previousScope: string): void {
     if (previousScope === '') {
@@ -60,9 +93,41 @@ export class Composer {
       delete this.host.ui.drafts[''];
       this.host.saveNow();
     }
-    if (this.textarea.value === this.host.draft) return;
-    this.textarea.value = this.host.draft;
-    this.menu.update();
+    this.tray.conversationChanged(previousScope);
+    this.say(undefined);
+    this.renderWarning();
+    if (this.textarea.value !== this.host.draft) {
+      this.textarea.value = this.host.draft;
+      this.menu.update();
+      this.picker.update();
+    }
+    this.renderButtons();
+  }
+
+  private keydown(event: KeyboardEvent): void {
+    // An open suggestion list owns the arrows, Enter, Tab and Escape (which then does not stop the agent).
+    if (this.menu.handleKey(event) || this.picker.handleKey(event)) return;
+    const plain = !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing;
+    if (event.key === 'Enter' && plain) {
+      event.preventDefault();
+      this.submit();
+    } else if (event.key === 'Escape' && this.store.status.kind === 'running') {
+      // Esc interrupts the agent, as in terminal agents; the draft is kept.
+      event.preventDefault();
+      this.host.post({ type: 'cancel' });
+    } else if (event.key === 'Backspace' && plain && this.textarea.selectionStart === 0 && this.textarea.selectionEnd === 0 && !this.tray.isEmpty) {
+      // Nothing before the caret to delete: the chip just before the text goes, as in a token field.
+      event.preventDefault();
+      this.tray.removeLast();
+    }
+  }
+
+  private addChips(chips: MentionChip[]): void {
+    if (this.tray.add(chips) > 0) this.say(undefined);
+  }
+
+  private chipsChanged(): void {
+    this.renderWarning();
     this.renderButtons();
   }
 
@@ -72,19 +137,41 @@ export class Composer {
     this.renderButtons();
   }
 
+  /** Shows a short message (or clears it with undefined). */
+  private say(text: string | undefined): void {
+    clearTimeout(this.messageTimer);
+    this.message.replaceChildren(...(text ? [icon('info'), h('span', {}, ` ${text}`)] : []));
+    this.message.hidden = !text;
+    if (text) this.messageTimer = setTimeout(() => this.say(undefined), MESSAGE_MS);
+  }
+
+  private renderWarning(): void {
+    const notes = this.tray.heldBack();
+    this.warning.replaceChildren(...notes.map((note) => h('div', {}, icon('warning'), ` ${note}`)));
+    this.warning.hidden = notes.length === 0;
+  }
+
   /** Prompts are taken in every state that can end in a send (queued until then). */
   private canSend(): boolean {
     const kind = this.store.status.kind;
     return this.store.hasSnapshot && kind !== 'no_agent' && kind !== 'untrusted';
   }
 
+  /** Text, or at least one chip the agent accepts: a prompt may be only chips. */
+  private hasContent(): boolean {
+    return this.textarea.value.trim() !== '' || this.tray.sendable().length > 0;
+  }
+
   private submit(): void {
+    if (!this.hasContent() || !this.canSend()) return;
     const text = this.textarea.value;
-    if (text.trim() === '' || !this.canSend()) return;
-    this.host.post({ type: 'prompt', text });
+    const mentions = this.tray.sendable();
+    this.host.post(mentions.length > 0 ? { type: 'prompt', text, mentions } : { type: 'prompt', text });
     this.textarea.value = '';
     this.host.draft = '';
+    this.tray.clear();
     this.host.saveNow();
+    this.say(undefined);
     this.renderButtons();
   }
 
@@ -97,6 +184,6 @@ export class Composer {
   }
 
   private renderButtons(): void {
-    this.send.disabled = !this.canSend() || this.textarea.value.trim() === '';
+    this.send.disabled = !this.canSend() || !this.hasContent();
   }
 }

@@ -1,5 +1,6 @@
 /** Views for the simple entry kinds: user and agent messages, thoughts, plans, errors, turn ends. */
-import type { Entry, ErrorEntry, NoticeEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
+import type { Entry, ErrorEntry, MentionView, NoticeEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
+import { threadChip } from './chips';
 import { button, h, icon } from './dom';
 import { MarkdownStream } from './markdown';
 import type { EntryView, ViewContext } from './viewContext';
@@ -9,13 +10,18 @@ function article(kind: string, label: string): HTMLElement {
 }
 
 /**
- * User or agent message: markdown that may grow through `textAppended`. A user message whose turn
- * has a checkpoint offers "Restore files to before this turn"; a note Tandem sent along is shown.
+ * User or agent message: markdown that may grow through `textAppended`. A user message shows the
+ * chips sent with it (a click opens what one points at) and what happened to context that could not
+ * be sent whole; one whose turn has a checkpoint offers "Restore files to before this turn"; a note
+ * Tandem sent along is shown.
  */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
   private readonly body: MarkdownStream;
+  private readonly mentions = h('div', { class: 'mention-chips entry-mentions', role: 'list', 'aria-label': 'Context sent' });
   private readonly extras = h('div', { class: 'entry-extras' });
+  /** The mentions last rendered (as JSON): text appended to the entry does not rebuild the chips. */
+  private renderedMentions = '';
 
   constructor(
     readonly kind: 'user' | 'agent',
@@ -25,14 +31,18 @@ export class MessageView implements EntryView {
     this.element = article(kind, kind === 'user' ? 'You' : 'Agent');
     this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, kind === 'user' ? 'You' : 'Agent'));
     this.body = new MarkdownStream();
-    this.element.append(this.body.element, this.extras);
+    this.mentions.hidden = true;
+    this.element.append(this.mentions, this.body.element, this.extras);
     this.update(entry);
   }
 
   update(entry: Entry): void {
     if (entry.kind === 'user' || entry.kind === 'agent') this.body.update(entry.text);
     if (entry.kind !== 'user') return;
+    this.renderMentions(Array.isArray(entry.mentions) ? entry.mentions : []);
     const parts: HTMLElement[] = [];
+    const notes = Array.isArray(entry.contextNotes) ? entry.contextNotes.filter((n) => typeof n === 'string' && n !== '') : [];
+    if (notes.length > 0) parts.push(h('ul', { class: 'context-notes', 'aria-label': 'About the context sent' }, ...notes.map((note) => h('li', {}, note))));
     if (entry.note) parts.push(h('div', { class: 'entry-note' }, icon('info'), ` Tandem told the agent: ${entry.note}`));
     if (entry.checkpoint && this.ctx) {
       const ctx = this.ctx;
@@ -41,6 +51,17 @@ export class MessageView implements EntryView {
     }
     this.extras.replaceChildren(...parts);
     this.extras.hidden = parts.length === 0;
+  }
+
+  private renderMentions(mentions: MentionView[]): void {
+    const json = JSON.stringify(mentions);
+    if (json === this.renderedMentions) return;
+    this.renderedMentions = json;
+    const ctx = this.ctx;
+    const open = ctx ? (uri: string, line: number | undefined) => ctx.host.post(line === undefined ? { type: 'openMention', uri } : { type: 'openMention', uri, line }) : undefined;
+    const valid = mentions.filter((m) => typeof m === 'object' && m !== null && typeof m.label === 'string');
+    this.mentions.replaceChildren(...valid.map((view) => h('span', { role: 'listitem' }, threadChip(view, open))));
+    this.mentions.hidden = valid.length === 0;
   }
 
   dispose(): void {}

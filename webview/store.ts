@@ -10,6 +10,8 @@ import type {
   ConfigOptionView,
   ConversationSnapshot,
   Entry,
+  MentionCandidate,
+  MentionChip,
   HostMessage,
   ModesView,
   QueueView,
@@ -47,6 +49,8 @@ export interface StoreChanges {
   /** The session's settings (pickers) or its usage meter changed. */
   options: boolean;
   usage: boolean;
+  /** Mention picker results or chips to add arrived; prompt capabilities changed. */
+  mentions: boolean;
   /** The shown conversation's id, session id or title changed (or another one is shown). */
   conversation: boolean;
   terminals: Map<string, TerminalChange>;
@@ -56,7 +60,7 @@ export interface StoreChanges {
 const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, conversation: false, terminals: new Map() };
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, mentions: false, conversation: false, terminals: new Map() };
 }
 
 /** Keeps only well-formed commands: the list drives the composer's suggestions. */
@@ -80,6 +84,10 @@ function parseQueue(value: unknown): QueueView {
   if (!isRecord(value) || !Array.isArray(value.items)) return { items: [] };
   const items = value.items.filter((i): i is QueueView['items'][number] => isRecord(i) && typeof i.id === 'string' && typeof i.text === 'string');
   return typeof value.paused === 'string' ? { items, paused: value.paused } : { items };
+}
+
+function isChip(value: unknown): value is MentionChip {
+  return isRecord(value) && isRecord(value.spec) && typeof value.spec.kind === 'string' && isRecord(value.view) && typeof value.view.label === 'string';
 }
 
 function parseOptions(value: unknown): ConfigOptionView[] {
@@ -135,6 +143,12 @@ export class Store {
   configOptions: ConfigOptionView[] = [];
   /** How full the agent's context is; undefined when the agent reports nothing. */
   usage: UsageView | undefined;
+  /** What the agent accepts besides text and links (images, audio, embedded files). */
+  promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean } | undefined;
+  /** Chips the host asked to add to the shown conversation's composer (taken by the composer). */
+  pendingChips: MentionChip[] = [];
+  /** The latest answer to the `@` picker's query. */
+  mentionResults: { requestId: number; items: MentionCandidate[] } | undefined;
   readonly terminals = new Map<string, TerminalView>();
   private order: string[] = [];
   private readonly byId = new Map<string, Entry>();
@@ -162,7 +176,7 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.options || c.usage || c.conversation || c.terminals.size > 0;
+    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.options || c.usage || c.mentions || c.conversation || c.terminals.size > 0;
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
@@ -192,6 +206,21 @@ export class Store {
       case 'usageChanged':
         this.usage = parseUsage(message.usage);
         this.changes.usage = true;
+        return;
+      case 'promptCapabilitiesChanged':
+        this.promptCapabilities = isRecord(message.promptCapabilities) ? message.promptCapabilities : undefined;
+        this.changes.mentions = true;
+        return;
+      case 'mentionResults':
+        if (typeof message.requestId !== 'number' || !Array.isArray(message.items)) throw new Error('Malformed mentionResults');
+        this.mentionResults = { requestId: message.requestId, items: message.items.filter(isChip) as MentionCandidate[] };
+        this.changes.mentions = true;
+        return;
+      case 'mentionsAdded':
+        // Addressed to one conversation: kept only when it is the shown one (the host shows it first).
+        if (message.conversationId !== this.conversationId || !Array.isArray(message.chips)) return;
+        this.pendingChips.push(...message.chips.filter(isChip));
+        this.changes.mentions = true;
         return;
       case 'reviewChanged':
         this.review = parseReview(message.review);
@@ -296,6 +325,7 @@ export class Store {
     this.review = parseReview(c.review);
     this.configOptions = parseOptions(c.configOptions);
     this.usage = parseUsage(c.usage);
+    this.promptCapabilities = isRecord(c.promptCapabilities) ? c.promptCapabilities : undefined;
     const changes = this.changes;
     changes.reset = true;
     changes.entries.clear();
@@ -307,6 +337,7 @@ export class Store {
     changes.review = true;
     changes.options = true;
     changes.usage = true;
+    changes.mentions = true;
     changes.conversation = true;
     for (const id of this.terminals.keys()) changes.terminals.set(id, { replaced: true, appended: '' });
   }

@@ -1,13 +1,15 @@
 /**
- * The VS Code webview API and the UI-only state kept with `setState` (drafts, scroll, expanded rows),
- * so hiding and showing the view loses nothing. Session data itself always comes from the host.
- * Drafts and expanded rows are kept per conversation: entry ids repeat across conversations.
+ * The VS Code webview API and the UI-only state kept with `setState` (drafts, chips, scroll, expanded
+ * rows), so hiding and showing the view loses nothing. Session data itself always comes from the host.
+ * Drafts, chips and expanded rows are kept per conversation: entry ids repeat across conversations.
  */
-import type { WebviewMessage } from '../src/protocol/messages';
+import type { MentionChip, WebviewMessage } from '../src/protocol/messages';
 
 export interface UiState {
   /** Unsent composer text, by conversation id. */
   drafts: Record<string, string>;
+  /** The composer's chips, by conversation id (pasted media only within PERSISTED_MEDIA_CHARS). */
+  chips: Record<string, MentionChip[]>;
   /** Scroll offset of the thread, and whether it was pinned to the bottom. */
   scrollTop: number;
   atBottom: boolean;
@@ -25,8 +27,37 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/**
+ * Base64 characters of pasted media kept in the state, over all conversations (about 1.5 MB of
+ * image). The whole state is written on every keystroke of a draft, so a few pasted screenshots must
+ * not make typing slow: media beyond this stays in the composer until a reload, then is gone.
+ */
+export const PERSISTED_MEDIA_CHARS = 2 * 1024 * 1024;
+
+function mediaChars(chip: MentionChip): number {
+  const spec = chip.spec;
+  return (spec.kind === 'image' || spec.kind === 'audio') && typeof spec.data === 'string' ? spec.data.length : 0;
+}
+
+function isChipLike(value: unknown): value is MentionChip {
+  if (typeof value !== 'object' || value === null) return false;
+  const { spec, view } = value as Partial<MentionChip>;
+  return typeof spec === 'object' && spec !== null && typeof spec.kind === 'string' && typeof view === 'object' && view !== null && typeof view.label === 'string';
+}
+
+function loadChips(saved: unknown): Record<string, MentionChip[]> {
+  const chips: Record<string, MentionChip[]> = {};
+  if (typeof saved !== 'object' || saved === null) return chips;
+  for (const [id, list] of Object.entries(saved)) {
+    if (!Array.isArray(list)) continue;
+    const valid = list.filter(isChipLike);
+    if (valid.length > 0) chips[id] = valid;
+  }
+  return chips;
+}
+
 function loadState(saved: unknown): UiState {
-  const fresh: UiState = { drafts: {}, scrollTop: 0, atBottom: true, expanded: {}, shown: '' };
+  const fresh: UiState = { drafts: {}, chips: {}, scrollTop: 0, atBottom: true, expanded: {}, shown: '' };
   if (typeof saved !== 'object' || saved === null) return fresh;
   const v = saved as Partial<UiState> & { draft?: unknown };
   const drafts: Record<string, string> = {};
@@ -35,6 +66,7 @@ function loadState(saved: unknown): UiState {
   }
   return {
     drafts,
+    chips: loadChips(v.chips),
     scrollTop: typeof v.scrollTop === 'number' ? v.scrollTop : 0,
     atBottom: v.atBottom !== false,
     expanded: typeof v.expanded === 'object' && v.expanded !== null ? v.expanded : {},
@@ -43,7 +75,7 @@ function loadState(saved: unknown): UiState {
 }
 
 /** Commands that name a conversation; the host adds the shown one when the caller did not. */
-const SCOPED = new Set<WebviewMessage['type']>(['prompt', 'cancel', 'respondPermission', 'restart', 'retry', 'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind', 'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl']);
+const SCOPED = new Set<WebviewMessage['type']>(['prompt', 'dropUris', 'cancel', 'respondPermission', 'restart', 'retry', 'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind', 'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl']);
 
 /** Typed wrapper: posts only `WebviewMessage`s and persists `UiState` (writes coalesced). */
 export class Host {
@@ -85,6 +117,34 @@ export class Host {
   set draft(text: string) {
     if (text === '') delete this.ui.drafts[this.scope];
     else this.ui.drafts[this.scope] = text;
+  }
+
+  /** The shown conversation's chips as last persisted (media over the budget left out). */
+  get chips(): MentionChip[] {
+    return this.ui.chips[this.scope] ?? [];
+  }
+
+  /**
+   * Keeps the shown conversation's chips. Media is kept while the budget lasts, this conversation's
+   * first (it was just edited), then what other conversations kept; the rest stays in memory only.
+   */
+  set chips(chips: readonly MentionChip[]) {
+    let budget = PERSISTED_MEDIA_CHARS;
+    const fit = (list: readonly MentionChip[]): MentionChip[] =>
+      list.filter((chip) => {
+        const size = mediaChars(chip);
+        if (size > budget) return false;
+        budget -= size;
+        return true;
+      });
+    const own = fit(chips);
+    delete this.ui.chips[this.scope];
+    for (const [id, list] of Object.entries(this.ui.chips)) {
+      const kept = fit(list);
+      if (kept.length > 0) this.ui.chips[id] = kept;
+      else delete this.ui.chips[id];
+    }
+    if (own.length > 0) this.ui.chips[this.scope] = own;
   }
 
   /** Persists UI state soon; several changes in a row cost one write. */

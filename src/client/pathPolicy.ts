@@ -28,6 +28,11 @@ const MAX_LINK_HOPS = 40;
 export class PathPolicy {
   constructor(private readonly opts: PathPolicyOptions) {}
 
+  /** The workspace folders as configured now. */
+  roots(): string[] {
+    return this.opts.roots();
+  }
+
   /**
    * Synchronous containment test for display decisions (follow-along does not auto-open outside
    * locations). Resolves symlinks like `check`, but never asks and never throws.

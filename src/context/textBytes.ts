@@ -27,6 +27,8 @@ export function utf8Length(text: string): number {
 export function cutHead(text: string, maxBytes: number): string {
   const end = charsWithin(text, 0, maxBytes);
   if (end >= text.length) return text;
+  // lastIndexOf treats a negative start as 0, which would find a break at index 0 beyond the budget.
+  if (end === 0) return '';
   const nl = text.lastIndexOf('\n', end - 1);
   return nl >= 0 && nl + 1 >= end * 0.75 ? text.slice(0, nl + 1) : text.slice(0, end);
 }

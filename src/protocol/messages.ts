@@ -121,11 +121,72 @@ export type ToolContentView =
       terminalId: string;
     };
 
+/** Lines of a file, 1-based; end column exclusive (UTF-16 units). */
+export interface LineRangeView {
+  startLine: number;
+  endLine: number;
+  startColumn?: number;
+  endColumn?: number;
+}
+
+/** Something the user points the agent at, as a chip shows it (composer and user entry). */
+export interface MentionView {
+  kind: 'file' | 'folder' | 'selection' | 'symbol' | 'problems' | 'terminal' | 'gitDiff' | 'image' | 'audio';
+  /** Short text for the chip: `app.ts`, `app.ts:10-20`, `parse`, `Problems`, `bash`, `screenshot.png`. */
+  label: string;
+  /** Longer text for a tooltip. */
+  detail?: string;
+  /** The URI the agent sees (`file://…`, `tandem://…`); absent for pasted images and audio. */
+  uri?: string;
+  range?: LineRangeView;
+  /** Codicon name without the `codicon-` prefix. */
+  icon: string;
+}
+
+/**
+ * What the composer sends for a mention: the host reads the content at send time (the editor's
+ * text with unsaved changes, the diagnostics then, the terminal's recent output, `git diff`).
+ */
+export type MentionSpec =
+  | { kind: 'file'; path: string }
+  | { kind: 'folder'; path: string }
+  | { kind: 'selection'; path: string; range: LineRangeView }
+  | { kind: 'symbol'; path: string; name: string; range: LineRangeView; symbolKind?: string }
+  /** The problems of one file, or of the whole workspace when `file` is absent. */
+  | { kind: 'problems'; file?: string }
+  | { kind: 'terminal'; name: string }
+  | { kind: 'gitDiff' }
+  /** Pasted or dropped media: base64 without a `data:` prefix. */
+  | { kind: 'image' | 'audio'; name: string; mimeType: string; data: string };
+
+/** What an agent takes in a prompt besides text and links (ACP `promptCapabilities`). */
+export interface PromptCapabilitiesView {
+  image: boolean;
+  audio: boolean;
+  embeddedContext: boolean;
+}
+
+/** A chip: what to send, and how to show it. */
+export interface MentionChip {
+  spec: MentionSpec;
+  view: MentionView;
+}
+
+/** A picker suggestion for `@`. */
+export interface MentionCandidate extends MentionChip {
+  /** Heading it is listed under: Files, Open editors, Symbols, Selection, Problems, Terminal, Git. */
+  group: string;
+}
+
 export interface UserEntry {
   kind: 'user';
   id: string;
   /** Markdown text of the user's message. */
   text: string;
+  /** The chips sent with it. */
+  mentions?: MentionView[];
+  /** What happened to context that could not be sent whole ("src/big.ts was cut to its first 200 KB"). */
+  contextNotes?: string[];
   /** The checkpoint taken before this turn: its files can be restored ("rewind"). */
   checkpoint?: string;
   /** What Tandem told the agent along with this prompt (rejected hunks, restored files). */
@@ -385,6 +446,8 @@ export interface ModesView {
 export interface QueuedPromptView {
   id: string;
   text: string;
+  /** Chips sent with it. */
+  mentions?: MentionChip[];
 }
 
 /** Prompts waiting to be sent, in order, and why they wait. */
@@ -464,6 +527,8 @@ export interface ConversationSnapshot {
   usage?: UsageView;
   /** The agent can sign out (`Tandem: Sign Out`). */
   canSignOut?: boolean;
+  /** What the agent accepts in a prompt besides text and links (the composer warns before sending). */
+  promptCapabilities?: PromptCapabilitiesView;
 }
 
 /** The whole panel: the shown conversation plus what the header needs. */
@@ -500,6 +565,7 @@ export type ConversationChange = { conversationId?: string } & (
   | { type: 'reviewChanged'; review: ReviewView }
   | { type: 'configOptionsChanged'; options: ConfigOptionView[] }
   | { type: 'usageChanged'; usage?: UsageView }
+  | { type: 'promptCapabilitiesChanged'; promptCapabilities?: PromptCapabilitiesView }
   /** The ACP session id or the title changed. */
   | { type: 'conversationChanged'; sessionId?: string; title: string }
 );
@@ -514,6 +580,10 @@ export type HostMessage =
   | { type: 'tabsChanged'; tabs: TabView[]; activeId: string }
   | { type: 'agentsChanged'; agents: AgentChoice[]; selectedAgent?: string; presets: AgentPreset[] }
   | { type: 'followChanged'; followAgent: boolean }
+  /** Suggestions for the `@` picker, answering the webview's `mentionQuery` of the same id. */
+  | { type: 'mentionResults'; requestId: number; items: MentionCandidate[] }
+  /** Chips to add to a conversation's composer (Add Selection / Add File commands, drops the host resolved). */
+  | { type: 'mentionsAdded'; conversationId: string; chips: MentionChip[] }
   /** Several messages coalesced by the host; applied in order. */
   | { type: 'batch'; messages: HostMessage[] };
 
@@ -523,7 +593,13 @@ export type HostMessage =
  */
 export type WebviewMessage =
   | { type: 'ready'; protocolVersion: number }
-  | { type: 'prompt'; text: string; conversationId?: string }
+  | { type: 'prompt'; text: string; mentions?: MentionSpec[]; conversationId?: string }
+  /** The `@` picker's query (typed after `@`); answered by `mentionResults`. */
+  | { type: 'mentionQuery'; requestId: number; query: string }
+  /** URIs dropped on the composer (files, editor tabs): the host answers with `mentionsAdded`. */
+  | { type: 'dropUris'; uris: string[]; conversationId?: string }
+  /** A chip was clicked: open what it points at (a file at its range). */
+  | { type: 'openMention'; uri: string; line?: number }
   | { type: 'cancel'; conversationId?: string }
   | { type: 'respondPermission'; requestId: string; optionId: string; conversationId?: string }
   | { type: 'newConversation' }

@@ -1,6 +1,6 @@
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import type { ProtocolLog } from '../acp/protocolLog';
-import type { ConversationChange, ConversationSnapshot, Entry, QueuedPromptView, SessionStatus, TabView, TerminalView } from '../protocol/messages';
+import type { ConversationChange, ConversationSnapshot, MentionChip, PromptCapabilitiesView, Entry, QueuedPromptView, SessionStatus, TabView, TerminalView } from '../protocol/messages';
 import { Disposable, Emitter } from '../util/disposable';
 import type { AgentRuntime } from './agentRuntime';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from './conversationMeta';
@@ -14,6 +14,7 @@ import { SignIn, type RunSignInTerminal } from './signIn';
 import { QuestionDesk } from './questionDesk';
 import type { McpDropped, McpServerSpec } from './mcpServers';
 import { TurnRunner } from './turnRunner';
+import type { PromptContext } from './promptPreparer';
 
 /** What a conversation needs from its surroundings (the manager provides it). */
 export interface ConversationDeps {
@@ -49,6 +50,8 @@ export interface ConversationDeps {
   /** MCP servers to hand to the agent, and the configured ones that could not be used (with why). */
   mcpServers?(): McpServerSpec[];
   mcpProblems?(): McpDropped[];
+  /** Reads the composer's chips into prompt content (none: chips are not sent). */
+  promptContext?: PromptContext;
 }
 
 /** What a stored transcript holds (see ConversationStore). */
@@ -162,7 +165,17 @@ export class Conversation extends Disposable {
     const usage = this.info.usage();
     if (usage) snapshot.usage = usage;
     if (this.meta.sessionId !== undefined) snapshot.sessionId = this.meta.sessionId;
+    const caps = this.promptCapabilities();
+    if (caps) snapshot.promptCapabilities = caps;
     return snapshot;
+  }
+
+  /** What the agent takes in a prompt besides text and links; undefined until it initialized. */
+  promptCapabilities(): PromptCapabilitiesView | undefined {
+    const init = this.link.agentRuntime?.initializeResult;
+    if (!init) return undefined;
+    const p = init.agentCapabilities?.promptCapabilities;
+    return { image: p?.image === true, audio: p?.audio === true, embeddedContext: p?.embeddedContext === true };
   }
 
   tab(): TabView {
@@ -174,8 +187,8 @@ export class Conversation extends Disposable {
   }
 
   /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
-  prompt(text: string): boolean {
-    const id = this.queue.add(text);
+  prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
+    const id = this.queue.add(text, mentions);
     if (id === undefined) {
       this.deps.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
       return false;
@@ -186,10 +199,20 @@ export class Conversation extends Disposable {
 
   // --- state the parts share --------------------------------------------------------------------
 
+  private shownCaps = 'null';
+
   setStatus(status: SessionStatus): void {
     const blocked = this.deps.blocked?.();
     this.statusValue = blocked ?? status;
-    this.emit([{ type: 'statusChanged', status: this.statusValue }]);
+    const changes: ConversationChange[] = [{ type: 'statusChanged', status: this.statusValue }];
+    // The agent's prompt capabilities are known once it initialized (the composer warns by them).
+    const caps = this.promptCapabilities();
+    const key = JSON.stringify(caps ?? null);
+    if (key !== this.shownCaps) {
+      this.shownCaps = key;
+      changes.push({ type: 'promptCapabilitiesChanged', promptCapabilities: caps });
+    }
+    this.emit(changes);
   }
 
   setTitle(text: string, source: TitleSource): void {

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
-import type { ConversationChange, HostMessage, SessionStatus, TabView } from '../protocol/messages';
+import type { ConversationChange, HostMessage, MentionChip, MentionSpec, MentionView, SessionStatus, TabView } from '../protocol/messages';
+import { specView, type ContextSources } from '../context/mentionSpecs';
+import { NO_CONTEXT_SOURCES, type PromptContext } from './promptPreparer';
 import { Disposable, Emitter } from '../util/disposable';
 import type { AgentRuntime } from './agentRuntime';
 import { Conversation } from './conversation';
@@ -55,6 +58,8 @@ export interface ConversationManagerDeps {
   /** MCP servers for the agents (`tandem.mcpServers`, `.vscode/mcp.json`), and the unusable ones. */
   mcpServers?(): McpServerSpec[];
   mcpProblems?(): McpDropped[];
+  /** Diagnostics, terminal output and the git diff for `@` mentions (none: those are sent empty). */
+  contextSources?: ContextSources;
 }
 
 /**
@@ -88,6 +93,25 @@ export class ConversationManager extends Disposable {
       auth: { terminal: deps.runSignInTerminal !== undefined },
     };
     this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities }));
+    this.promptContext = {
+      // Mentioned files are read like the agent's own reads: the editor's text, within the workspace
+      // unless the user allows more.
+      reader: {
+        readText: async (path) => files.readText(await policy.check(path, 'read')),
+        fileSize: async (path) => (policy.isInWorkspace(path) ? (await stat(path).catch(() => undefined))?.size : undefined),
+      },
+      sources: deps.contextSources ?? NO_CONTEXT_SOURCES,
+      workspaceRoots: () => policy.roots(),
+      pathStyle: process.platform === 'win32' ? 'windows' : 'posix',
+    };
+  }
+
+  private readonly promptContext: PromptContext;
+
+  /** Chips for the composer's specs: how each is shown (paths relative to the workspace). */
+  chips(specs: readonly MentionSpec[]): MentionChip[] {
+    const display = { pathStyle: this.promptContext.pathStyle, workspaceRoots: this.promptContext.workspaceRoots() };
+    return specs.map((spec) => ({ spec, view: specView(spec, display) as MentionView }));
   }
 
   /** Loads the index and reopens the tabs (the shown one with its transcript); once. */
@@ -323,6 +347,7 @@ export class ConversationManager extends Disposable {
       rememberOption: this.deps.rememberOption,
       mcpServers: this.deps.mcpServers,
       mcpProblems: this.deps.mcpProblems,
+      promptContext: this.promptContext,
       agentLaunch: (name) => this.deps.agents.launchConfig(name),
       restartAgent: (name) => this.runtimes.stop(name),
       blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),

@@ -57,7 +57,7 @@ export async function runConversationCommand(manager: ConversationManager, messa
   const conversation = 'conversationId' in message ? manager.get(message.conversationId) : manager.active;
   switch (message.type) {
     case 'prompt':
-      conversation?.prompt(message.text);
+      conversation?.prompt(message.text, manager.chips(message.mentions ?? []));
       return;
     case 'cancel':
       conversation?.turns.cancel();

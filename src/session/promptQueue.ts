@@ -1,4 +1,4 @@
-import type { QueueView, QueuedPromptView } from '../protocol/messages';
+import type { MentionChip, QueueView, QueuedPromptView } from '../protocol/messages';
 
 /** Longest prompt kept in the queue; longer text is refused rather than silently cut. */
 export const MAX_QUEUED_TEXT = 1_000_000;
@@ -31,11 +31,11 @@ export class PromptQueue {
     return this.pausedReason === undefined ? { items } : { items, paused: this.pausedReason };
   }
 
-  /** Adds a prompt at the end; returns its id, or undefined when it was refused. */
-  add(text: string): string | undefined {
-    if (text.trim() === '' || text.length > MAX_QUEUED_TEXT || this.items.length >= MAX_QUEUED_ITEMS) return undefined;
+  /** Adds a prompt (text and chips) at the end; returns its id, or undefined when it was refused. */
+  add(text: string, mentions: readonly MentionChip[] = []): string | undefined {
+    if ((text.trim() === '' && mentions.length === 0) || text.length > MAX_QUEUED_TEXT || this.items.length >= MAX_QUEUED_ITEMS) return undefined;
     const id = `q${this.nextNumber++}`;
-    this.items.push({ id, text });
+    this.items.push(mentions.length > 0 ? { id, text, mentions: [...mentions] } : { id, text });
     this.notify();
     return id;
   }
@@ -44,7 +44,8 @@ export class PromptQueue {
   restore(items: readonly QueuedPromptView[]): void {
     this.items = [];
     for (const item of items) {
-      if (typeof item?.text === 'string' && item.text.trim() !== '') this.items.push({ id: `q${this.nextNumber++}`, text: item.text });
+      const mentions = Array.isArray(item?.mentions) ? item.mentions : [];
+      if (typeof item?.text === 'string' && (item.text.trim() !== '' || mentions.length > 0)) this.items.push({ id: `q${this.nextNumber++}`, text: item.text, ...(mentions.length > 0 ? { mentions } : {}) });
       if (this.items.length >= MAX_QUEUED_ITEMS) break;
     }
     this.pausedReason = this.items.length > 0 ? 'These prompts were waiting when VS Code closed.' : undefined;
@@ -52,8 +53,8 @@ export class PromptQueue {
   }
 
   /** A prompt taken for sending that could not go (Stop came first): back at the front, paused. */
-  unsend(text: string, reason: string): void {
-    this.items.unshift({ id: `q${this.nextNumber++}`, text });
+  unsend(item: Pick<QueuedPromptView, 'text' | 'mentions'>, reason: string): void {
+    this.items.unshift({ ...item, id: `q${this.nextNumber++}` });
     this.pausedReason = reason;
     this.notify();
   }
@@ -68,7 +69,8 @@ export class PromptQueue {
 
   edit(id: string, text: string): boolean {
     const item = this.items.find((i) => i.id === id);
-    if (!item || text.trim() === '' || text.length > MAX_QUEUED_TEXT) return false;
+    // Text may be emptied when chips remain: they are the prompt then.
+    if (!item || (text.trim() === '' && (item.mentions?.length ?? 0) === 0) || text.length > MAX_QUEUED_TEXT) return false;
     item.text = text;
     this.notify();
     return true;

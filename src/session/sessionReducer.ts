@@ -8,9 +8,11 @@
  * copies handed out stay true snapshots; no tool call is pending/in_progress right after `endTurn`.
  */
 import type { AgentMessageEntry, ConversationChange, Entry, ErrorEntry, NoticeEntry, PermissionView } from '../protocol/messages';
-import type { CompactionEntry, PlanEntry, ThoughtEntry, ToolCallEntry, TurnEndEntry, UserEntry } from '../protocol/messages';
+import type { CompactionEntry, MentionView, PlanEntry, ThoughtEntry, ToolCallEntry, TurnEndEntry, UserEntry } from '../protocol/messages';
 import { isOpenStatus, mergeToolCallFields, newToolCallRecord, restoredRecord, toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
 import { withoutInternalMarkup } from './replayText';
+import type * as acp from '@agentclientprotocol/sdk';
+import { mentionViewFromBlock } from '../context/promptBlocks';
 import { contentBlockToMarkdown, describe, isRecord, isUnrenderedUpdate } from './updateParsing';
 import { parsePermissionOptions, parsePlanItems } from './updateParsing';
 
@@ -84,9 +86,11 @@ export class SessionReducer {
   }
 
   /** The user's prompt from the composer: starts a turn (new plan); agent echoes never extend it. */
-  addUserMessage(text: string, extras: { checkpoint?: string; note?: string } = {}): ConversationChange[] {
+  addUserMessage(text: string, extras: { checkpoint?: string; note?: string; mentions?: MentionView[]; contextNotes?: string[] } = {}): ConversationChange[] {
     this.plan = undefined;
     const entry: UserEntry = { kind: 'user', id: this.newId(), text };
+    if (extras.mentions && extras.mentions.length > 0) entry.mentions = extras.mentions;
+    if (extras.contextNotes && extras.contextNotes.length > 0) entry.contextNotes = extras.contextNotes;
     if (extras.checkpoint !== undefined) entry.checkpoint = extras.checkpoint;
     if (extras.note !== undefined) entry.note = extras.note;
     return [this.push(entry)];
@@ -311,6 +315,11 @@ export class SessionReducer {
    * messageIds, the same message); otherwise starts a new entry. O(chunk): only the chunk is sent.
    */
   private appendChunk(kind: TextEntry['kind'], update: Record<string, unknown>): ConversationChange[] {
+    if (kind === 'user') {
+      // A replayed mention (a file, a selection, problems…) is a chip again, not its whole text.
+      const view = replayedMention(update.content);
+      if (view) return this.appendUserMention(view, update);
+    }
     const raw = contentBlockToMarkdown(update.content, this.warn);
     // A user chunk comes from a replayed history (session/load): agents leave internal markup in it.
     const text = kind === 'user' && raw !== undefined ? withoutInternalMarkup(raw) : raw;
@@ -329,6 +338,21 @@ export class SessionReducer {
     const entry: TextEntry = { kind, id: this.newId(), text };
     // A replayed user message starts a turn, like one from the composer: a new plan follows.
     if (kind === 'user') this.plan = undefined;
+    const message = this.push(entry);
+    this.streamTarget = messageId === undefined ? { entry } : { entry, messageId };
+    return [message];
+  }
+
+  private appendUserMention(view: MentionView, update: Record<string, unknown>): ConversationChange[] {
+    const messageId = typeof update.messageId === 'string' ? update.messageId : undefined;
+    const target = this.streamTarget;
+    if (target !== undefined && target.entry.kind === 'user' && (messageId === undefined || target.messageId === undefined || messageId === target.messageId)) {
+      const entry = target.entry as UserEntry;
+      entry.mentions = [...(entry.mentions ?? []), view];
+      return [this.upserted(entry)];
+    }
+    const entry: UserEntry = { kind: 'user', id: this.newId(), text: '', mentions: [view] };
+    this.plan = undefined;
     const message = this.push(entry);
     this.streamTarget = messageId === undefined ? { entry } : { entry, messageId };
     return [message];
@@ -435,4 +459,11 @@ export class SessionReducer {
       // A failing logger must not break the thread.
     }
   };
+}
+
+/** The chip of a replayed user block that points at something (a well-formed link or resource). */
+function replayedMention(content: unknown): MentionView | undefined {
+  if (!isRecord(content)) return undefined;
+  const uri = content.type === 'resource_link' ? content.uri : content.type === 'resource' && isRecord(content.resource) ? content.resource.uri : undefined;
+  return typeof uri === 'string' ? mentionViewFromBlock(content as unknown as acp.ContentBlock) : undefined;
 }

@@ -1,9 +1,12 @@
+import type * as acp from '@agentclientprotocol/sdk';
 import { AgentExitedError } from '../acp/agentConnection';
+import type { QueuedPromptView } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
 import type { Conversation } from './conversation';
 import { AUTH_REQUIRED } from './sessionLink';
 import { describeTurnUsage } from './configOptions';
+import { preparePrompt, type PreparedPrompt } from './promptPreparer';
 
 /** Why the queue stops sending by itself after a turn that did not simply finish. */
 function pauseReason(stopReason: string): string {
@@ -60,7 +63,7 @@ export class TurnRunner extends Disposable {
     switch (c.status.kind) {
       case 'ready': {
         const next = c.queue.takeNext();
-        if (next) void this.send(next.text);
+        if (next) void this.send(next);
         return;
       }
       case 'idle':
@@ -120,33 +123,55 @@ export class TurnRunner extends Disposable {
     super.dispose();
   }
 
-  private async send(text: string): Promise<void> {
+  private async send(item: QueuedPromptView): Promise<void> {
     const c = this.c;
+    const text = item.text;
+    const chips = item.mentions ?? [];
     c.link.finishReplay();
     const conn = c.link.connection();
     const sessionId = c.link.sessionId;
     if (!conn || sessionId === undefined) {
       // Ready without a session cannot happen; if it did, the prompt must not be lost.
-      c.queue.add(text);
-      c.queue.pause('The agent is not connected.');
+      c.queue.unsend(item, 'The agent is not connected.');
       return;
     }
     const token = ++this.token;
-    // The files as they are before the agent acts on this prompt (for review, undo and rewind).
-    // Nothing else is taken from the queue meanwhile; the turn starts once it is recorded.
+    // The files as they are before the agent acts on this prompt (for review, undo and rewind),
+    // and the mentioned context as it is now. Nothing else is taken from the queue meanwhile.
     this.preparing = true;
-    const checkpoint = await c.review.beginTurn(text).finally(() => (this.preparing = false));
+    let prepared: PreparedPrompt;
+    let checkpoint: string | undefined;
+    try {
+      const capabilities = c.link.agentRuntime?.initializeResult?.agentCapabilities?.promptCapabilities;
+      prepared = await preparePrompt(text, chips, capabilities, c.deps.promptContext);
+      checkpoint = await c.review.beginTurn(text);
+    } catch (err) {
+      this.preparing = false;
+      c.queue.unsend(item, 'The prompt could not be prepared.');
+      c.addError(`The prompt could not be prepared: ${errorMessage(err)}`, undefined, 'showLog');
+      return;
+    }
+    this.preparing = false;
     if (token !== this.token || c.link.connection() !== conn) {
-      c.queue.unsend(text, 'The agent stopped before this prompt was sent.');
+      c.queue.unsend(item, 'The agent stopped before this prompt was sent.');
+      return;
+    }
+    const note = c.review.takeNotes();
+    const extras = { checkpoint, note, mentions: prepared.mentions, contextNotes: prepared.notes };
+    if (prepared.blocks.length === 0) {
+      // Only chips, none of which the agent takes (an image to a text-only agent): nothing to send.
+      c.emit(c.thread.reducer.addUserMessage(text, extras));
+      c.addError(`Nothing was sent to ${c.agentName}: ${prepared.notes.join(' ') || 'the prompt is empty.'}`);
+      this.token++;
+      this.pump();
       return;
     }
     c.setStatus({ kind: 'running', agentName: c.agentName });
-    const note = c.review.takeNotes();
-    c.emit(c.thread.reducer.addUserMessage(text, { checkpoint, note }));
+    c.emit(c.thread.reducer.addUserMessage(text, extras));
     // The first prompt names the conversation until the agent or the user gives it a title.
-    if (c.meta.titleSource === 'none') c.setTitle(text, 'prompt');
+    if (c.meta.titleSource === 'none') c.setTitle(text || (prepared.mentions[0]?.label ?? ''), 'prompt');
     c.touch();
-    const blocks = note === undefined ? [{ type: 'text' as const, text }] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${note}` }, { type: 'text' as const, text }];
+    const blocks: acp.ContentBlock[] = note === undefined ? prepared.blocks : [{ type: 'text', text: `[Note from Tandem, the user's editor] ${note}` }, ...prepared.blocks];
     try {
       const response = await conn.prompt(sessionId, blocks);
       // Some agents report the turn's usage with the answer (not in the stable schema yet).
@@ -160,7 +185,7 @@ export class TurnRunner extends Disposable {
         // The exit handler reports the crash with the stderr tail.
       } else if (errorCode(err) === AUTH_REQUIRED) {
         // Kept for after the sign-in: it goes again once the user signed in.
-        c.queue.unsend(text, 'Waiting for you to sign in.');
+        c.queue.unsend(item, 'Waiting for you to sign in.');
         const runtime = c.link.agentRuntime;
         if (runtime && runtime.authMethods.length > 0) {
           c.signIn.show(runtime.authMethods, errorMessage(err), async () => {

@@ -19,6 +19,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   static readonly viewId = 'tandem.chat';
   private view: vscode.WebviewView | undefined;
   private ready = false;
+  private readonly unclaimed: HostMessage[] = [];
   private focused = false;
   private readonly poster = new BatchedPoster((message) => void this.post(message), FLUSH_MS);
 
@@ -88,6 +89,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         .then(() => {
           this.ready = true;
           void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
+          // Chips added while the panel was loading (Add Selection opened it) follow the snapshot.
+          for (const added of this.unclaimed.splice(0)) this.poster.push(added);
         });
     }
     this.host.handle(message).catch((err) => {
@@ -96,8 +99,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private enqueue(message: HostMessage): void {
-    // Until the webview says ready, the snapshot it will ask for already contains this change.
-    if (!this.ready || !this.view) return;
+    // Until the webview says ready, the snapshot it will ask for already contains this change;
+    // chips for the composer are not in a snapshot, so they wait for it.
+    if (!this.ready || !this.view) {
+      if (message.type === 'mentionsAdded' && this.unclaimed.length < 20) this.unclaimed.push(message);
+      return;
+    }
     this.poster.push(message);
   }
 

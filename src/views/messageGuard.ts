@@ -1,7 +1,10 @@
+import { isMentionSpec } from '../context/mentionSpecs';
 import type { WebviewMessage } from '../protocol/messages';
 
 const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
   prompt: ['text'],
+  mentionQuery: ['query'],
+  openMention: ['uri'],
   selectConversation: ['conversationId'],
   closeConversation: ['conversationId'],
   queueEdit: ['itemId', 'text'],
@@ -35,7 +38,11 @@ const TYPES = new Set<string>([
   'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'manageRules',
   'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind',
   'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl', 'checkAgent',
+  'mentionQuery', 'dropUris', 'openMention',
 ]);
+
+/** Most chips one prompt may carry, and most URIs one drop may name. */
+const MAX_MENTIONS = 100;
 
 /** The webview renders agent content, so treat what it posts as untrusted input. */
 export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
@@ -54,5 +61,9 @@ export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
   if (type === 'answerQuestion' && (!['accept', 'decline', 'cancel'].includes(String(record.action)) || (record.content !== undefined && (typeof record.content !== 'object' || record.content === null)))) return false;
   if (type === 'saveRule' && !['conversation', 'workspace', 'global'].includes(String(record.scope))) return false;
   if (type === 'manageRules' && record.ruleId !== undefined && typeof record.ruleId !== 'string') return false;
+  if (type === 'prompt' && record.mentions !== undefined && !(Array.isArray(record.mentions) && record.mentions.length <= MAX_MENTIONS && record.mentions.every(isMentionSpec))) return false;
+  if (type === 'mentionQuery' && !Number.isInteger(record.requestId)) return false;
+  if (type === 'dropUris' && !(Array.isArray(record.uris) && record.uris.length <= MAX_MENTIONS && record.uris.every((u) => typeof u === 'string' && u.length < 8192))) return false;
+  if (type === 'openMention' && record.line !== undefined && !Number.isInteger(record.line)) return false;
   return type !== 'queueMove' || Number.isInteger(record.offset);
 }

@@ -16,6 +16,7 @@ import { DiffEditor } from './diffEditor';
 import { EditorReview } from './editorReview';
 import { runSignInTerminal } from './signInTerminal';
 import { McpSettings } from './mcpSettings';
+import { MentionSource } from './mentionSource';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { showHistory, type AgentSessionItem } from './historyPicker';
@@ -53,6 +54,7 @@ export class SessionHost extends Disposable {
   private readonly review: EditorReview;
   private readonly mcp: McpSettings;
   private surface: ChatSurface | undefined;
+  private readonly mentions: MentionSource;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -80,6 +82,7 @@ export class SessionHost extends Disposable {
     );
     this.mcp = this.register(new McpSettings());
     this.register(this.mcp.onDidChange(() => this.updateSecrets()));
+    this.mentions = this.register(new MentionSource((specs) => this.manager.chips(specs)));
     this.review = this.register(new EditorReview(context.storageUri?.fsPath, log, () => this.manager.filesChanged()));
     this.manager = this.register(
       new ConversationManager({
@@ -98,6 +101,7 @@ export class SessionHost extends Disposable {
         runSignInTerminal,
         mcpServers: () => this.mcp.servers(),
         mcpProblems: () => this.mcp.problems(),
+        contextSources: this.mentions.sources,
         openExternal: (url) => void vscode.env.openExternal(vscode.Uri.parse(url, true)),
         rememberedOptions: (agent) => (this.rememberOptions() ? (context.globalState.get<Record<string, Record<string, string | boolean>>>(REMEMBERED_KEY)?.[agent] ?? {}) : {}),
         rememberOption: (agent, configId, value) => {
@@ -192,6 +196,24 @@ export class SessionHost extends Disposable {
       case 'checkAgent':
         await vscode.commands.executeCommand('tandem.checkAgent', active?.agentName);
         return;
+      case 'mentionQuery': {
+        const items = await this.mentions.query(message.query.slice(0, 200)).catch((err: unknown) => {
+          this.log.warn(`The @ picker's suggestions failed: ${String(err)}`);
+          return [];
+        });
+        this.changes.fire({ type: 'mentionResults', requestId: message.requestId, items });
+        return;
+      }
+      case 'dropUris': {
+        const conversation = this.manager.get(message.conversationId);
+        const chips = await this.mentions.chipsForUris(message.uris);
+        if (conversation && chips.length > 0) this.changes.fire({ type: 'mentionsAdded', conversationId: conversation.id, chips });
+        return;
+      }
+      case 'openMention':
+        // A chip's line comes with it when its URI has no `#L…` range of its own.
+        await this.mentions.open(message.uri, (uri) => this.links.openLink(message.line !== undefined && !uri.includes('#') ? `${uri}#L${message.line}` : uri));
+        return;
       case 'focusChanged':
         // Tracked by the view itself (ChatSurface.isVisible).
         return;
@@ -259,6 +281,27 @@ export class SessionHost extends Disposable {
   async manageRules(ruleId?: string): Promise<void> {
     await this.init();
     await manageRules(this.rules, this.manager.active?.id, ruleId);
+  }
+
+  /** `Tandem: Add Selection to Chat` / `Add File to Chat`: chips in the shown conversation's composer. */
+  async addToChat(uris: readonly vscode.Uri[] | undefined): Promise<void> {
+    await this.init();
+    let chips;
+    if (uris && uris.length > 0) chips = await this.mentions.chipsForUris(uris.map((u) => u.toString()));
+    else {
+      const selection = this.mentions.selectionSpec();
+      const file = vscode.window.activeTextEditor?.document.uri;
+      if (selection) chips = this.manager.chips([selection]);
+      else if (file) chips = await this.mentions.chipsForUris([file.toString()]);
+    }
+    if (!chips || chips.length === 0) {
+      void vscode.window.showInformationMessage('Tandem: select text in an editor, or pick files in the Explorer, to add them to the chat.');
+      return;
+    }
+    let conversation = this.manager.active;
+    if (!conversation) conversation = this.manager.newConversation(undefined);
+    this.changes.fire({ type: 'mentionsAdded', conversationId: conversation.id, chips });
+    this.surface?.reveal();
   }
 
   async pickAgent(): Promise<void> {

@@ -1,0 +1,161 @@
+/**
+ * The composer's mention specs (`MentionSpec`, what the webview posts) as the host uses them:
+ * checked (the webview's messages are untrusted input), shown (`specView`, for queued prompts and
+ * the thread) and turned into `Mention`s with their content read at send time (`specToMention`).
+ * No VS Code import: the editor's sources (diagnostics, terminal output, git) come in as data.
+ */
+import type { LineRangeView, MentionSpec } from '../protocol/messages';
+import type { LineRange } from './contextUri';
+import { isAbsolutePath } from './contextUri';
+import { mentionView } from './mentions';
+import type { Mention, MentionDisplayOptions, MentionView, Problem } from './mentions';
+
+/** Where the content of the editor-made mentions comes from. */
+export interface ContextSources {
+  /** The problems of one file, or of the whole workspace. */
+  problems(file: string | undefined): readonly Problem[];
+  /** The recent output of a terminal by name; undefined when none was captured. */
+  terminalOutput(name: string): string | undefined;
+  /** Uncommitted changes of the workspace as a unified diff (`git diff HEAD`). */
+  gitDiff(): Promise<{ diff: string; root?: string }>;
+}
+
+/** Longest base64 accepted for one pasted image or clip (~15 MB decoded; the prompt limits cut lower). */
+const MAX_MEDIA_CHARS = 20 * 1024 * 1024;
+const MAX_NAME = 500;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value.length <= MAX_NAME;
+}
+
+function isPath(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 4096 && (isAbsolutePath(value, 'posix') || isAbsolutePath(value, 'windows'));
+}
+
+function isLine(value: unknown): boolean {
+  return Number.isInteger(value) && (value as number) >= 1;
+}
+
+function isRange(value: unknown): value is LineRangeView {
+  if (!isRecord(value) || !isLine(value.startLine) || !isLine(value.endLine)) return false;
+  if ((value.endLine as number) < (value.startLine as number)) return false;
+  const column = (c: unknown) => c === undefined || (Number.isInteger(c) && (c as number) >= 0);
+  return column(value.startColumn) && column(value.endColumn);
+}
+
+/** True for a well-formed spec: absolute paths, 1-based ordered ranges, bounded media. */
+export function isMentionSpec(value: unknown): value is MentionSpec {
+  if (!isRecord(value)) return false;
+  switch (value.kind) {
+    case 'file':
+    case 'folder':
+      return isPath(value.path);
+    case 'selection':
+      return isPath(value.path) && isRange(value.range);
+    case 'symbol':
+      return isPath(value.path) && isName(value.name) && isRange(value.range) && (value.symbolKind === undefined || typeof value.symbolKind === 'string');
+    case 'problems':
+      return value.file === undefined || isPath(value.file);
+    case 'terminal':
+      return isName(value.name);
+    case 'gitDiff':
+      return true;
+    case 'image':
+    case 'audio':
+      return (
+        isName(value.name) &&
+        typeof value.mimeType === 'string' &&
+        /^[a-z]+\/[a-z0-9.+-]+$/i.test(value.mimeType) &&
+        typeof value.data === 'string' &&
+        value.data.length <= MAX_MEDIA_CHARS
+      );
+    default:
+      return false;
+  }
+}
+
+function range(view: LineRangeView): LineRange {
+  const r: LineRange = { startLine: view.startLine, endLine: view.endLine };
+  if (view.startColumn !== undefined) r.startColumn = view.startColumn;
+  if (view.endColumn !== undefined) r.endColumn = view.endColumn;
+  return r;
+}
+
+/**
+ * The mention of a spec without reading anything (problems, output and diff left empty): enough to
+ * show it. Media keep their bytes.
+ */
+export function specShape(spec: MentionSpec): Mention {
+  switch (spec.kind) {
+    case 'file':
+    case 'folder':
+      return { kind: spec.kind, path: spec.path };
+    case 'selection':
+      return { kind: 'selection', path: spec.path, range: range(spec.range) };
+    case 'symbol': {
+      const m: Mention = { kind: 'symbol', name: spec.name, path: spec.path, range: range(spec.range) };
+      if (spec.symbolKind !== undefined) m.symbolKind = spec.symbolKind;
+      return m;
+    }
+    case 'problems':
+      return spec.file === undefined ? { kind: 'problems', problems: [] } : { kind: 'problems', file: spec.file, problems: [] };
+    case 'terminal':
+      return { kind: 'terminal', name: spec.name, output: '' };
+    case 'gitDiff':
+      return { kind: 'gitDiff', diff: '' };
+    case 'image':
+      return { kind: 'image', name: spec.name, mimeType: spec.mimeType, data: spec.data };
+    case 'audio':
+      return { kind: 'audio', name: spec.name, mimeType: spec.mimeType, data: spec.data };
+    default:
+      return assertNever(spec);
+  }
+}
+
+/** How a spec's chip looks (label, icon, tooltip, URI). */
+export function specView(spec: MentionSpec, opts: MentionDisplayOptions = {}): MentionView {
+  return mentionView(specShape(spec), opts);
+}
+
+/** What is said to the agent for a terminal Tandem saw no output of. */
+export const NO_TERMINAL_OUTPUT =
+  '(No output was captured from this terminal. Tandem sees the output of commands run after it started, in terminals with shell integration.)';
+
+/** The mention of a spec with its content as it is now (diagnostics, terminal output, diff). */
+export async function specToMention(spec: MentionSpec, sources: ContextSources): Promise<Mention> {
+  switch (spec.kind) {
+    case 'problems': {
+      const problems = sources.problems(spec.file);
+      return spec.file === undefined ? { kind: 'problems', problems } : { kind: 'problems', file: spec.file, problems };
+    }
+    case 'terminal':
+      return { kind: 'terminal', name: spec.name, output: sources.terminalOutput(spec.name) ?? NO_TERMINAL_OUTPUT };
+    case 'gitDiff': {
+      const { diff, root } = await sources.gitDiff();
+      return root === undefined ? { kind: 'gitDiff', diff } : { kind: 'gitDiff', diff, root };
+    }
+    default:
+      return specShape(spec);
+  }
+}
+
+/** Paths a spec reads from disk or the editor (checked against the workspace before sending). */
+export function specPaths(spec: MentionSpec): string[] {
+  switch (spec.kind) {
+    case 'file':
+    case 'folder':
+    case 'selection':
+    case 'symbol':
+      return [spec.path];
+    default:
+      return [];
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected mention spec: ${JSON.stringify(value)}`);
+}
