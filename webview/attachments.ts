@@ -10,6 +10,8 @@ import type { MentionChip } from '../src/protocol/messages';
 export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Per image: bigger ones are refused (model APIs cap images at about this size). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Audio clips a prompt can carry (sent only to agents that advertise `promptCapabilities.audio`). */
+export const AUDIO_TYPES: ReadonlySet<string> = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp3', 'audio/ogg', 'audio/webm', 'audio/flac', 'audio/mp4']);
 
 /** VS Code's own list (explorer, editor tabs), the standard one, and the one VS Code's explorer adds. */
 const URI_LIST_TYPES = ['application/vnd.code.uri-list', 'text/uri-list'];
@@ -61,8 +63,9 @@ function carriesContext(data: DataTransfer | null): boolean {
 /** Why a file cannot be attached, or undefined when it can. */
 export function refusal(file: File): string | undefined {
   const name = file.name || 'The file';
-  if (!IMAGE_TYPES.has(file.type)) return `${name} was not added: only PNG, JPEG, GIF and WebP images can be attached.`;
-  if (file.size > MAX_IMAGE_BYTES) return `${name} was not added: it is ${megabytes(file.size)}, and images are limited to ${megabytes(MAX_IMAGE_BYTES)}.`;
+  const audio = AUDIO_TYPES.has(file.type);
+  if (!IMAGE_TYPES.has(file.type) && !audio) return `${name} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.`;
+  if (file.size > MAX_IMAGE_BYTES) return `${name} was not added: it is ${megabytes(file.size)}, and ${audio ? 'audio clips' : 'images'} are limited to ${megabytes(MAX_IMAGE_BYTES)}.`;
   return undefined;
 }
 
@@ -74,10 +77,11 @@ export function readImage(file: File): Promise<MentionChip> {
     reader.onload = () => {
       const url = String(reader.result);
       const comma = url.indexOf(',');
-      const name = file.name || 'pasted image';
+      const kind = AUDIO_TYPES.has(file.type) ? 'audio' : 'image';
+      const name = file.name || `pasted ${kind}`;
       resolve({
-        spec: { kind: 'image', name, mimeType: file.type, data: comma >= 0 ? url.slice(comma + 1) : '' },
-        view: { kind: 'image', label: name, icon: 'file-media', detail: `${name} (image, ${kilobytes(file.size)})` },
+        spec: { kind, name, mimeType: file.type, data: comma >= 0 ? url.slice(comma + 1) : '' },
+        view: { kind, label: name, icon: kind === 'audio' ? 'mic' : 'file-media', detail: `${name} (${kind}, ${kilobytes(file.size)})` },
       });
     };
     reader.readAsDataURL(file);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PathPolicy } from '../client/pathPolicy';
@@ -35,7 +36,11 @@ export class LinkOpener {
     // session's folder rather than treating them as URLs.
     if (!/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#')) {
       const [pathPart, fragment = ''] = href.split('#', 2);
-      return this.openLocation(path.resolve(this.baseDir(), safeDecode(pathPart)), lineFromFragment(fragment));
+      // `src/app.ts:42` (and `:42:7`) as agents often write it: the line, when no such file exists.
+      const suffixed = /^(.+?):(\d+)(?::\d+)?$/.exec(safeDecode(pathPart));
+      const resolved = path.resolve(this.baseDir(), safeDecode(pathPart));
+      if (suffixed && !fragment && !existsSync(resolved)) return this.openLocation(path.resolve(this.baseDir(), suffixed[1]), Number(suffixed[2]));
+      return this.openLocation(resolved, lineFromFragment(fragment));
     }
     let uri: vscode.Uri;
     try {
