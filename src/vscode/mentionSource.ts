@@ -15,21 +15,25 @@ const MAX_RESULTS = 50;
 /** Language servers can be slow; the picker does not wait longer than this for symbols. */
 const SYMBOL_WAIT_MS = 1500;
 
-const SYMBOL_KINDS: Partial<Record<vscode.SymbolKind, string>> = {
-  [vscode.SymbolKind.Class]: 'class',
-  [vscode.SymbolKind.Constructor]: 'constructor',
-  [vscode.SymbolKind.Enum]: 'enum',
-  [vscode.SymbolKind.Field]: 'field',
-  [vscode.SymbolKind.Function]: 'function',
-  [vscode.SymbolKind.Interface]: 'interface',
-  [vscode.SymbolKind.Method]: 'method',
-  [vscode.SymbolKind.Module]: 'module',
-  [vscode.SymbolKind.Namespace]: 'namespace',
-  [vscode.SymbolKind.Property]: 'property',
-  [vscode.SymbolKind.Struct]: 'struct',
-  [vscode.SymbolKind.Variable]: 'variable',
-  [vscode.SymbolKind.Constant]: 'constant',
-};
+/** VS Code's symbol kind as the chip's icon name; read when used (the enum is the editor's, at run time). */
+function symbolKindName(kind: vscode.SymbolKind): string | undefined {
+  const names: Partial<Record<vscode.SymbolKind, string>> = {
+    [vscode.SymbolKind.Class]: 'class',
+    [vscode.SymbolKind.Constructor]: 'constructor',
+    [vscode.SymbolKind.Enum]: 'enum',
+    [vscode.SymbolKind.Field]: 'field',
+    [vscode.SymbolKind.Function]: 'function',
+    [vscode.SymbolKind.Interface]: 'interface',
+    [vscode.SymbolKind.Method]: 'method',
+    [vscode.SymbolKind.Module]: 'module',
+    [vscode.SymbolKind.Namespace]: 'namespace',
+    [vscode.SymbolKind.Property]: 'property',
+    [vscode.SymbolKind.Struct]: 'struct',
+    [vscode.SymbolKind.Variable]: 'variable',
+    [vscode.SymbolKind.Constant]: 'constant',
+  };
+  return names[kind];
+}
 
 type Chips = (specs: readonly MentionSpec[]) => MentionChip[];
 
@@ -167,7 +171,7 @@ export class MentionSource extends Disposable {
 }
 
 function symbolSpec(name: string, path: string, range: vscode.Range, kind: vscode.SymbolKind): MentionSpec {
-  const symbolKind = SYMBOL_KINDS[kind];
+  const symbolKind = symbolKindName(kind);
   return {
     kind: 'symbol',
     name: name.slice(0, 200) || nodePath.basename(path),
