@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README command 2 (`npm test`): installs what is missing, typechecks, builds, packages the .vsix,
+# README command 2 (`npm test`): installs what is missing, typechecks, lints, builds, packages the .vsix,
 # then runs the unit, webview and end-to-end tests one suite after the other (each serially), and
 # ends with one plain line "N passed, N failed". Exits non-zero if anything failed.
 set -uo pipefail
@@ -46,7 +46,9 @@ if [ ! -d node_modules ]; then
   step "npm ci" npm ci --no-fund --no-audit || { echo "0 passed, 1 failed"; exit 1; }
 fi
 step "setup e2e (code-server, chromium)" bash scripts/setupE2e.sh
+# `tsc -b`: the protocol, host (no DOM), webview (no Node, only src/protocol of src/) and test projects.
 step "typecheck" npm run --silent typecheck
+step "lint" npm run --silent lint
 step "build" npm run --silent build
 packaged=1
 mkdir -p dist-vsix  # vsce -o does not create the folder

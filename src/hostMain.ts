@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { ChatViewProvider } from './views/chatViewProvider';
 import { AgentDoctor } from './vscode/agentDoctor';
 import { AgentInstaller } from './vscode/agentInstaller';
+import { configureLocalization } from './vscode/localization';
 import { OutputLog } from './vscode/outputLog';
 import { SessionHost } from './vscode/sessionHost';
 
@@ -15,6 +16,7 @@ export interface Tandem {
 }
 
 export function createTandem(context: vscode.ExtensionContext): Tandem {
+  configureLocalization();
   const log = new OutputLog();
   const host = new SessionHost(context, log);
   const provider = new ChatViewProvider(context.extensionUri, host);

@@ -3,6 +3,7 @@
  * (one button per auth method, with what each does), a question (an inline form checked before
  * Accept, or a link opened only with consent), and the compaction divider.
  */
+import * as l10n from '@vscode/l10n';
 import type { AuthEntry, CompactionEntry, Entry, QuestionEntry, QuestionFieldView } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
 import { MarkdownStream } from './markdown';
@@ -12,11 +13,16 @@ function article(kind: string, label: string): HTMLElement {
   return h('article', { role: 'article', class: `entry entry-${kind}`, 'data-entry-kind': kind, 'aria-label': label });
 }
 
-const KIND_HINTS: Record<AuthEntry['methods'][number]['kind'], string> = {
-  agent: 'The agent signs you in (it may open a browser).',
-  terminal: 'Runs the agent\'s own login in a terminal; answer it there.',
-  envVar: 'Uses an API key from your environment.',
-};
+function kindHint(kind: AuthEntry['methods'][number]['kind']): string {
+  switch (kind) {
+    case 'agent':
+      return l10n.t('The agent signs you in (it may open a browser).');
+    case 'terminal':
+      return l10n.t("Runs the agent's own login in a terminal; answer it there.");
+    case 'envVar':
+      return l10n.t('Uses an API key from your environment.');
+  }
+}
 
 export class AuthView implements EntryView {
   readonly kind = 'auth' as const;
@@ -26,7 +32,7 @@ export class AuthView implements EntryView {
     entry: Entry,
     private readonly ctx: ViewContext,
   ) {
-    this.element = article('auth', 'Sign in');
+    this.element = article('auth', l10n.t('Sign in'));
     this.update(entry);
   }
 
@@ -38,17 +44,17 @@ export class AuthView implements EntryView {
       const b = button(m.name, () => this.ctx.host.post({ type: 'authenticate', methodId: m.id }), { cls: 'primary small', icon: m.kind === 'terminal' ? 'terminal' : m.kind === 'envVar' ? 'key' : 'sign-in' });
       b.dataset.authMethod = m.id;
       b.disabled = working || state.kind === 'done';
-      const hint = m.kind === 'envVar' && m.envVar ? `Set ${m.envVar} in the environment VS Code starts from, then press this.` : KIND_HINTS[m.kind];
+      const hint = m.kind === 'envVar' && m.envVar ? l10n.t('Set {0} in the environment VS Code starts from, then press this.', m.envVar) : kindHint(m.kind);
       return h('li', { class: 'auth-method' }, b, h('span', { class: 'auth-hint' }, [m.description, hint].filter(Boolean).join(' ')));
     });
     const status =
-      state.kind === 'working' ? h('div', { role: 'status' }, icon('loading', 'codicon-modifier-spin'), ' Signing in…')
-      : state.kind === 'done' ? h('div', { role: 'status', class: 'auth-done' }, icon('pass'), ' Signed in.')
-      : state.kind === 'failed' ? h('div', { role: 'alert', class: 'auth-failed' }, icon('error'), ` Sign-in did not work: ${state.error}`)
+      state.kind === 'working' ? h('div', { role: 'status' }, icon('loading', 'codicon-modifier-spin'), ` ${l10n.t('Signing in…')}`)
+      : state.kind === 'done' ? h('div', { role: 'status', class: 'auth-done' }, icon('pass'), ` ${l10n.t('Signed in.')}`)
+      : state.kind === 'failed' ? h('div', { role: 'alert', class: 'auth-failed' }, icon('error'), ` ${l10n.t('Sign-in did not work: {0}', state.error)}`)
       : null;
     this.element.dataset.authState = state.kind;
     this.element.replaceChildren(
-      h('div', { class: 'auth-title' }, icon('account'), ` ${entry.agentName} needs you to sign in`),
+      h('div', { class: 'auth-title' }, icon('account'), ` ${l10n.t('{0} needs you to sign in', entry.agentName)}`),
       h('div', { class: 'auth-message' }, entry.message),
       h('ul', { class: 'auth-methods' }, ...items),
       ...(status ? [status] : []),
@@ -68,7 +74,7 @@ export class QuestionView implements EntryView {
     entry: Entry,
     private readonly ctx: ViewContext,
   ) {
-    this.element = article('question', 'Question from the agent');
+    this.element = article('question', l10n.t('Question from the agent'));
     this.update(entry);
   }
 
@@ -77,7 +83,16 @@ export class QuestionView implements EntryView {
     this.element.dataset.questionState = entry.state.kind;
     const body = h('div', { class: 'question-message' }, icon('question'), ` ${entry.message}`);
     if (entry.state.kind !== 'pending') {
-      const outcome = entry.state.kind === 'completed' ? 'Done.' : entry.state.action === 'accept' ? (entry.mode === 'url' ? 'Opened in your browser.' : 'Answered.') : entry.state.action === 'decline' ? 'Declined.' : 'Cancelled.';
+      const outcome =
+        entry.state.kind === 'completed'
+          ? l10n.t('Done.')
+          : entry.state.action === 'accept'
+            ? entry.mode === 'url'
+              ? l10n.t('Opened in your browser.')
+              : l10n.t('Answered.')
+            : entry.state.action === 'decline'
+              ? l10n.t('Declined.')
+              : l10n.t('Cancelled.');
       this.element.replaceChildren(body, h('div', { class: 'question-outcome', role: 'status' }, outcome));
       return;
     }
@@ -89,14 +104,14 @@ export class QuestionView implements EntryView {
   }
 
   private link(entry: QuestionEntry): HTMLElement {
-    const open = button(`Open ${entry.host ?? 'the link'} in the browser`, () => this.ctx.host.post({ type: 'openQuestionUrl', entryId: entry.id }), { cls: 'primary small', icon: 'link-external' });
+    const open = button(entry.host ? l10n.t('Open {0} in the browser', entry.host) : l10n.t('Open the link in the browser'), () => this.ctx.host.post({ type: 'openQuestionUrl', entryId: entry.id }), { cls: 'primary small', icon: 'link-external' });
     return h(
       'div',
       { class: 'question-link' },
-      h('div', {}, 'The agent asks you to open: ', h('code', { class: 'question-url' }, entry.url ?? '')),
-      h('div', {}, 'Host: ', h('strong', {}, entry.host ?? '')),
+      h('div', {}, `${l10n.t('The agent asks you to open:')} `, h('code', { class: 'question-url' }, entry.url ?? '')),
+      h('div', {}, `${l10n.t('Host:')} `, h('strong', {}, entry.host ?? '')),
       ...(entry.hostWarning ? [h('div', { class: 'question-warning', role: 'alert' }, icon('warning'), ` ${entry.hostWarning}`)] : []),
-      h('div', { class: 'question-buttons' }, open, button('Decline', () => this.post(entry, 'decline'), { cls: 'small' }), button('Cancel', () => this.post(entry, 'cancel'), { cls: 'small' })),
+      h('div', { class: 'question-buttons' }, open, button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small' }), button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' })),
     );
   }
 
@@ -104,7 +119,7 @@ export class QuestionView implements EntryView {
     const form = h('div', { class: 'question-form', role: 'group', 'aria-label': entry.message });
     if (entry.unsupported) {
       form.append(h('div', { class: 'question-warning', role: 'alert' }, icon('warning'), ` ${entry.unsupported}`));
-      form.append(h('div', { class: 'question-buttons' }, button('Decline', () => this.post(entry, 'decline'), { cls: 'small primary' }), button('Cancel', () => this.post(entry, 'cancel'), { cls: 'small' })));
+      form.append(h('div', { class: 'question-buttons' }, button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small primary' }), button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' })));
       return form;
     }
     const readers = (entry.fields ?? []).map((field) => this.field(form, field, entry.errors?.[field.name]));
@@ -120,12 +135,12 @@ export class QuestionView implements EntryView {
       h(
         'div',
         { class: 'question-buttons' },
-        button('Accept', () => {
+        button(l10n.t('Accept'), () => {
           this.entered = collect();
           this.post(entry, 'accept', this.entered);
         }, { cls: 'small primary' }),
-        button('Decline', () => this.post(entry, 'decline'), { cls: 'small' }),
-        button('Cancel', () => this.post(entry, 'cancel'), { cls: 'small' }),
+        button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small' }),
+        button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' }),
       ),
     );
     return form;
@@ -144,7 +159,7 @@ export class QuestionView implements EntryView {
       row.prepend(box);
       read = () => box.checked;
     } else if (field.type === 'choice') {
-      const select = h('select', { id, required: field.required }, h('option', { value: '' }, field.required ? 'Choose…' : '(none)'), ...(field.choices ?? []).map((c) => h('option', { value: c.value }, c.title)));
+      const select = h('select', { id, required: field.required }, h('option', { value: '' }, field.required ? l10n.t('Choose…') : l10n.t('(none)')), ...(field.choices ?? []).map((c) => h('option', { value: c.value }, c.title)));
       if (typeof field.default === 'string') select.value = field.default;
       row.append(select);
       read = () => (select.value === '' ? undefined : select.value);
@@ -183,7 +198,7 @@ export class CompactionView implements EntryView {
   private readonly label = h('span', {});
 
   constructor(entry: Entry) {
-    this.element = h('div', { class: 'compaction', role: 'separator', 'aria-label': 'Conversation compacted' });
+    this.element = h('div', { class: 'compaction', role: 'separator', 'aria-label': l10n.t('Conversation compacted') });
     const details = h('details', {}, h('summary', {}, icon('fold'), this.label), this.summary.element);
     this.element.append(details);
     this.update(entry);
@@ -193,8 +208,8 @@ export class CompactionView implements EntryView {
     if (entry.kind !== 'compaction') return;
     const e = entry as CompactionEntry;
     this.element.dataset.status = e.status;
-    this.label.textContent = e.status === 'in_progress' ? ' Compacting the conversation…' : e.status === 'failed' ? ` Compacting failed${e.error ? `: ${e.error}` : ''}` : ' Conversation compacted';
-    this.summary.update(e.summary || '_No summary._');
+    this.label.textContent = ` ${e.status === 'in_progress' ? l10n.t('Compacting the conversation…') : e.status === 'failed' ? (e.error ? l10n.t('Compacting failed: {0}', e.error) : l10n.t('Compacting failed')) : l10n.t('Conversation compacted')}`;
+    this.summary.update(e.summary || `_${l10n.t('No summary.')}_`);
   }
 
   dispose(): void {}

@@ -5,7 +5,7 @@
 import type { HostMessage } from '../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../src/protocol/messages';
 import { Composer } from './composer';
-import { precomputeDiffs } from './diffView';
+import { receiveDiffLines } from './diffRequests';
 import { h } from './dom';
 import { Header } from './header';
 import { installPermissionShortcuts } from './permission';
@@ -16,6 +16,7 @@ import { Tabs } from './tabs';
 import { TerminalRegistry } from './terminalView';
 import { Thread } from './thread';
 import type { ViewContext } from './viewContext';
+import { mismatchIn, versionNotice } from './versionNotice';
 import { Host } from './vscodeApi';
 
 export class App {
@@ -30,6 +31,8 @@ export class App {
   private readonly changedFiles: ChangedFiles;
   private frameRequested = false;
   private restoredScroll = false;
+  /** Set once the host turned out to be of another protocol version: nothing from it is applied. */
+  private mismatched = false;
 
   constructor(container: HTMLElement) {
     const ctx: ViewContext = { host: this.host, store: this.store, terminals: new TerminalRegistry(this.store, this.host) };
@@ -61,18 +64,21 @@ export class App {
   }
 
   receive(data: unknown): void {
+    if (this.mismatched) return;
+    const mismatch = mismatchIn(data);
+    if (mismatch) {
+      this.mismatched = true;
+      this.root.replaceChildren(versionNotice(this.host, mismatch));
+      return;
+    }
     try {
       this.store.apply(data as HostMessage);
     } catch (error) {
       console.error('Tandem: ignoring malformed host message', error, data);
     }
     this.requestFrame();
-    try {
-      precomputeDiffs(data);
-    } catch (error) {
-      // Only a head start: the render computes (and reports) it again.
-      console.warn('Tandem: could not precompute a diff', error);
-    }
+    // Answers to a diff view's request for lines go to that view, not through the store.
+    receiveDiffLines(data);
   }
 
   private requestFrame(): void {

@@ -4,6 +4,8 @@
  * pasted or dropped from elsewhere are read here, as base64, within a size limit. Anything else is
  * left to the browser (text pastes and drops into the message box as usual).
  */
+import * as l10n from '@vscode/l10n';
+import { formatNumber } from '../src/protocol/displayLanguage';
 import type { MentionChip } from '../src/protocol/messages';
 
 /** The image types ACP agents take (the formats model APIs accept). */
@@ -25,11 +27,11 @@ export interface AttachmentHandlers {
 }
 
 function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${formatNumber(bytes / (1024 * 1024), { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
 }
 
 function kilobytes(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : megabytes(bytes);
+  return bytes < 1024 * 1024 ? `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB` : megabytes(bytes);
 }
 
 /** URIs in a drag, in order, once each: `#` lines are comments in a uri-list (RFC 2483). */
@@ -62,10 +64,14 @@ function carriesContext(data: DataTransfer | null): boolean {
 
 /** Why a file cannot be attached, or undefined when it can. */
 export function refusal(file: File): string | undefined {
-  const name = file.name || 'The file';
+  const name = file.name || l10n.t('The file');
   const audio = AUDIO_TYPES.has(file.type);
-  if (!IMAGE_TYPES.has(file.type) && !audio) return `${name} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.`;
-  if (file.size > MAX_IMAGE_BYTES) return `${name} was not added: it is ${megabytes(file.size)}, and ${audio ? 'audio clips' : 'images'} are limited to ${megabytes(MAX_IMAGE_BYTES)}.`;
+  if (!IMAGE_TYPES.has(file.type) && !audio) return l10n.t('{0} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.', name);
+  if (file.size > MAX_IMAGE_BYTES) {
+    return audio
+      ? l10n.t('{0} was not added: it is {1}, and audio clips are limited to {2}.', name, megabytes(file.size), megabytes(MAX_IMAGE_BYTES))
+      : l10n.t('{0} was not added: it is {1}, and images are limited to {2}.', name, megabytes(file.size), megabytes(MAX_IMAGE_BYTES));
+  }
   return undefined;
 }
 
@@ -81,7 +87,7 @@ export function readImage(file: File): Promise<MentionChip> {
       const name = file.name || `pasted ${kind}`;
       resolve({
         spec: { kind, name, mimeType: file.type, data: comma >= 0 ? url.slice(comma + 1) : '' },
-        view: { kind, label: name, icon: kind === 'audio' ? 'mic' : 'file-media', detail: `${name} (${kind}, ${kilobytes(file.size)})` },
+        view: { kind, label: name, icon: kind === 'audio' ? 'mic' : 'file-media', detail: kind === 'audio' ? l10n.t('{0} (audio, {1})', name, kilobytes(file.size)) : l10n.t('{0} (image, {1})', name, kilobytes(file.size)) },
       });
     };
     reader.readAsDataURL(file);
@@ -146,7 +152,7 @@ export class Attachments {
     const results = await Promise.allSettled(readable.map(readImage));
     results.forEach((result, i) => {
       if (result.status === 'fulfilled') chips.push(result.value);
-      else messages.push(`${readable[i].name || 'The image'} could not be read.`);
+      else messages.push(l10n.t('{0} could not be read.', readable[i].name || l10n.t('The image')));
     });
     if (chips.length > 0) this.handlers.addChips(chips);
     if (messages.length > 0) this.handlers.notify(messages.join(' '));

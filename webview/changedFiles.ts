@@ -3,16 +3,22 @@
  * baseline (added / removed lines), each with Open diff, Keep and Undo, and its changes (hunks) on
  * demand, each with Keep or Undo. Keep all / Undo all at the top. Collapsed to one line by default.
  */
+import * as l10n from '@vscode/l10n';
 import type { ChangedFileView, HunkView } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
-const STATUS_ICONS: Record<ChangedFileView['status'], [string, string]> = {
-  added: ['diff-added', 'added'],
-  modified: ['diff-modified', 'modified'],
-  deleted: ['diff-removed', 'deleted'],
-};
+function statusOf(status: ChangedFileView['status']): [icon: string, label: string] {
+  switch (status) {
+    case 'added':
+      return ['diff-added', l10n.t('added')];
+    case 'deleted':
+      return ['diff-removed', l10n.t('deleted')];
+    default:
+      return ['diff-modified', l10n.t('modified')];
+  }
+}
 
 export class ChangedFiles {
   readonly element: HTMLElement;
@@ -25,8 +31,8 @@ export class ChangedFiles {
     private readonly host: Host,
   ) {
     this.summary = h('div', { class: 'changed-summary' });
-    this.list = h('ul', { class: 'changed-list', 'aria-label': 'Changed files' });
-    this.element = h('section', { class: 'changed-files', 'aria-label': 'Files changed in this conversation' }, this.summary, this.list);
+    this.list = h('ul', { class: 'changed-list', 'aria-label': l10n.t('Changed files') });
+    this.element = h('section', { class: 'changed-files', 'aria-label': l10n.t('Files changed in this conversation') }, this.summary, this.list);
     this.element.hidden = true;
   }
 
@@ -38,11 +44,11 @@ export class ChangedFiles {
     const toggle = button('', () => {
       this.expanded = !this.expanded;
       this.render();
-    }, { cls: 'icon-button', icon: this.expanded ? 'chevron-down' : 'chevron-right', label: this.expanded ? 'Hide the changed files' : 'Show the changed files' });
+    }, { cls: 'icon-button', icon: this.expanded ? 'chevron-down' : 'chevron-right', label: this.expanded ? l10n.t('Hide the changed files') : l10n.t('Show the changed files') });
     toggle.setAttribute('aria-expanded', String(this.expanded));
-    const counts = h('span', { class: 'changed-counts' }, `${files.length} file${files.length === 1 ? '' : 's'} changed `, h('span', { class: 'added' }, `+${total[0]}`), ' ', h('span', { class: 'removed' }, `−${total[1]}`));
-    const keepAll = button('Keep all', () => this.host.post({ type: 'reviewKeep' }), { cls: 'small', title: 'Accept every change: the files stay as they are and leave this list' });
-    const undoAll = button('Undo all', () => this.host.post({ type: 'reviewUndo' }), { cls: 'small', title: 'Restore every file to how it was (one undoable step)' });
+    const counts = h('span', { class: 'changed-counts' }, `${files.length === 1 ? l10n.t('1 file changed') : l10n.t('{0} files changed', files.length)} `, h('span', { class: 'added' }, `+${total[0]}`), ' ', h('span', { class: 'removed' }, `−${total[1]}`));
+    const keepAll = button(l10n.t('Keep all'), () => this.host.post({ type: 'reviewKeep' }), { cls: 'small', title: l10n.t('Accept every change: the files stay as they are and leave this list') });
+    const undoAll = button(l10n.t('Undo all'), () => this.host.post({ type: 'reviewUndo' }), { cls: 'small', title: l10n.t('Restore every file to how it was (one undoable step)') });
     keepAll.disabled = undoAll.disabled = busy === true || files.length === 0;
     this.summary.replaceChildren(toggle, counts, h('span', { class: 'spacer' }), keepAll, undoAll);
     if (error !== undefined) this.summary.append(h('div', { class: 'changed-error', role: 'alert' }, icon('error'), ` ${error}`));
@@ -51,32 +57,32 @@ export class ChangedFiles {
   }
 
   private renderFile(file: ChangedFileView, busy: boolean): HTMLElement {
-    const [statusIcon, statusLabel] = STATUS_ICONS[file.status] ?? STATUS_ICONS.modified;
+    const [statusIcon, statusLabel] = statusOf(file.status);
     const post = (type: 'reviewKeep' | 'reviewUndo') => this.host.post({ type, paths: [file.path] });
-    const open = button(file.relPath, () => this.host.post({ type: 'reviewOpenDiff', path: file.path }), { cls: 'link changed-path', title: `Open the diff of ${file.relPath}` });
+    const open = button(file.relPath, () => this.host.post({ type: 'reviewOpenDiff', path: file.path }), { cls: 'link changed-path', title: l10n.t('Open the diff of {0}', file.relPath) });
     const hunksOpen = file.hunks !== undefined;
     const hunks = button('', () => this.host.post({ type: 'reviewHunks', path: file.path, open: !hunksOpen }), {
       cls: 'icon-button',
       icon: hunksOpen ? 'fold-up' : 'list-unordered',
-      label: hunksOpen ? `Hide the changes in ${file.relPath}` : `Show the changes in ${file.relPath}`,
+      label: hunksOpen ? l10n.t('Hide the changes in {0}', file.relPath) : l10n.t('Show the changes in {0}', file.relPath),
     });
     hunks.hidden = file.binary;
-    const keep = button('', () => post('reviewKeep'), { cls: 'icon-button', icon: 'check', label: `Keep ${file.relPath}` });
-    const undo = button('', () => post('reviewUndo'), { cls: 'icon-button', icon: 'discard', label: `Undo ${file.relPath}` });
+    const keep = button('', () => post('reviewKeep'), { cls: 'icon-button', icon: 'check', label: l10n.t('Keep {0}', file.relPath) });
+    const undo = button('', () => post('reviewUndo'), { cls: 'icon-button', icon: 'discard', label: l10n.t('Undo {0}', file.relPath) });
     keep.disabled = busy;
     undo.disabled = busy || !file.restorable;
-    if (!file.restorable) undo.title = 'Its earlier content was too large to record';
-    const counts = file.binary ? h('span', { class: 'changed-binary' }, 'binary') : h('span', { class: 'changed-counts' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`));
-    const row = h('li', { class: `changed-file status-${file.status}`, 'data-path': file.path }, h('div', { class: 'changed-row' }, icon(statusIcon), h('span', { class: 'visually-hidden' }, `${statusLabel}: `), open, counts, h('span', { class: 'spacer' }), hunks, keep, undo));
-    if (file.hunks) row.append(h('ol', { class: 'hunk-list', 'aria-label': `Changes in ${file.relPath}` }, ...file.hunks.map((hunk) => this.renderHunk(file, hunk, busy))));
+    if (!file.restorable) undo.title = l10n.t('Its earlier content was too large to record');
+    const counts = file.binary ? h('span', { class: 'changed-binary' }, l10n.t('binary')) : h('span', { class: 'changed-counts' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`));
+    const row = h('li', { class: `changed-file status-${file.status}`, 'data-path': file.path }, h('div', { class: 'changed-row' }, icon(statusIcon), h('span', { class: 'visually-hidden' }, l10n.t('{0}: ', statusLabel)), open, counts, h('span', { class: 'spacer' }), hunks, keep, undo));
+    if (file.hunks) row.append(h('ol', { class: 'hunk-list', 'aria-label': l10n.t('Changes in {0}', file.relPath) }, ...file.hunks.map((hunk) => this.renderHunk(file, hunk, busy))));
     return row;
   }
 
   private renderHunk(file: ChangedFileView, hunk: HunkView, busy: boolean): HTMLElement {
-    const where = hunk.newLines > 0 ? `lines ${hunk.newStart}–${hunk.newStart + hunk.newLines - 1}` : `removed at line ${hunk.newStart}`;
+    const where = hunk.newLines > 0 ? l10n.t('lines {0}–{1}', hunk.newStart, hunk.newStart + hunk.newLines - 1) : l10n.t('removed at line {0}', hunk.newStart);
     const act = (action: 'accept' | 'reject') => this.host.post({ type: 'reviewHunk', path: file.path, index: hunk.index, action });
-    const keep = button('Keep', () => act('accept'), { cls: 'small', label: `Keep the change at ${where}` });
-    const undo = button('Undo', () => act('reject'), { cls: 'small', label: `Undo the change at ${where}` });
+    const keep = button(l10n.t('Keep'), () => act('accept'), { cls: 'small', label: l10n.t('Keep the change at {0}', where) });
+    const undo = button(l10n.t('Undo'), () => act('reject'), { cls: 'small', label: l10n.t('Undo the change at {0}', where) });
     keep.disabled = undo.disabled = busy;
     const code = h('pre', { class: 'hunk-lines' }, ...hunk.lines.map((line) => h('span', { class: line.startsWith('+') ? 'line-added' : line.startsWith('-') ? 'line-removed' : '' }, `${line}\n`)));
     return h('li', { class: 'hunk', 'data-hunk-index': hunk.index }, h('div', { class: 'hunk-head' }, h('span', {}, where), h('span', { class: 'spacer' }), keep, undo), code);

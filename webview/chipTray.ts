@@ -5,6 +5,7 @@
  * remove the focused one, Enter opens what it points at; the × button removes with the mouse.
  * Adding chips never moves focus; removing the focused chip hands focus to its neighbour.
  */
+import * as l10n from '@vscode/l10n';
 import type { MentionChip, MentionSpec } from '../src/protocol/messages';
 import { chipKey, composerChip, setChipUnsupported, unsupportedReason } from './chips';
 import type { PromptCapabilities } from './chips';
@@ -28,7 +29,7 @@ export class ChipTray {
     /** Called after the chips changed (buttons, notes). */
     private readonly onChange: () => void,
   ) {
-    this.element = h('div', { class: 'mention-chips', role: 'list', 'aria-label': 'Context for the next message' });
+    this.element = h('div', { class: 'mention-chips', role: 'list', 'aria-label': l10n.t('Context for the next message') });
     this.chips = [...host.chips];
     this.element.addEventListener('keydown', (event) => this.keydown(event));
     this.element.addEventListener('focusin', (event) => {
@@ -69,8 +70,8 @@ export class ChipTray {
     const capabilities = this.capabilities();
     const kinds = new Set(this.chips.filter((c) => unsupportedReason(c.spec, capabilities) !== undefined).map((c) => c.spec.kind));
     const notes: string[] = [];
-    if (kinds.has('image')) notes.push('The agent does not accept images: image chips will not be sent.');
-    if (kinds.has('audio')) notes.push('The agent does not accept audio: audio chips will not be sent.');
+    if (kinds.has('image')) notes.push(l10n.t('The agent does not accept images: image chips will not be sent.'));
+    if (kinds.has('audio')) notes.push(l10n.t('The agent does not accept audio: audio chips will not be sent.'));
     return notes;
   }
 

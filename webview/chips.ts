@@ -4,6 +4,7 @@
  * is always set and `data-mention-uri` only when the chip points somewhere (pasted media does not).
  * Also the rules the composer applies to chips: identity (no duplicates) and what the agent accepts.
  */
+import * as l10n from '@vscode/l10n';
 import type { LineRangeView, MentionChip, MentionSpec, MentionView } from '../src/protocol/messages';
 import { h, icon } from './dom';
 
@@ -11,20 +12,29 @@ import { h, icon } from './dom';
 export type PromptCapabilities = { image: boolean; audio: boolean; embeddedContext: boolean } | undefined;
 
 /** Human names for the chip kinds, for screen readers and the picker. */
-const KIND_NAMES: Record<MentionView['kind'], string> = {
-  file: 'file',
-  folder: 'folder',
-  selection: 'selection',
-  symbol: 'symbol',
-  problems: 'problems',
-  terminal: 'terminal output',
-  gitDiff: 'uncommitted changes',
-  image: 'image',
-  audio: 'audio',
-};
-
 export function kindName(kind: string): string {
-  return (KIND_NAMES as Record<string, string | undefined>)[kind] ?? kind;
+  switch (kind as MentionView['kind']) {
+    case 'file':
+      return l10n.t('file');
+    case 'folder':
+      return l10n.t('folder');
+    case 'selection':
+      return l10n.t('selection');
+    case 'symbol':
+      return l10n.t('symbol');
+    case 'problems':
+      return l10n.t('problems');
+    case 'terminal':
+      return l10n.t('terminal output');
+    case 'gitDiff':
+      return l10n.t('uncommitted changes');
+    case 'image':
+      return l10n.t('image');
+    case 'audio':
+      return l10n.t('audio');
+    default:
+      return kind;
+  }
 }
 
 function rangeText(range: LineRangeView): string {
@@ -50,8 +60,8 @@ export function chipKey(view: MentionView): string | undefined {
 
 /** Why the agent would not get this chip, or undefined when it would. */
 export function unsupportedReason(spec: MentionSpec, capabilities: PromptCapabilities): string | undefined {
-  if (spec.kind === 'image' && capabilities?.image === false) return 'The agent does not accept images: this one will not be sent';
-  if (spec.kind === 'audio' && capabilities?.audio === false) return 'The agent does not accept audio: this will not be sent';
+  if (spec.kind === 'image' && capabilities?.image === false) return l10n.t('The agent does not accept images: this one will not be sent');
+  if (spec.kind === 'audio' && capabilities?.audio === false) return l10n.t('The agent does not accept audio: this will not be sent');
   return undefined;
 }
 
@@ -84,7 +94,7 @@ function chipAttrs(view: MentionView, extraClass = ''): Record<string, string | 
 export function composerChip(chip: MentionChip, onRemove: () => void): HTMLElement {
   const { view, spec } = chip;
   const label = chipLabel(view);
-  const remove = h('button', { type: 'button', class: 'mention-remove icon-button', 'aria-label': `Remove ${label}`, title: `Remove ${label}`, tabindex: -1 }, icon('close'));
+  const remove = h('button', { type: 'button', class: 'mention-remove icon-button', 'aria-label': l10n.t('Remove {0}', label), title: l10n.t('Remove {0}', label), tabindex: -1 }, icon('close'));
   // The textarea keeps focus when the × is clicked; only the chip goes.
   remove.addEventListener('mousedown', (event) => event.preventDefault());
   remove.addEventListener('click', (event) => {
@@ -120,7 +130,7 @@ export function threadChip(view: MentionView, open: ((uri: string, line: number 
   const uri = view.uri;
   if (!uri || !open) return h('span', chipAttrs(view), ...chipContent(view));
   const line = typeof view.range?.startLine === 'number' ? view.range.startLine : undefined;
-  const element = h('button', { ...chipAttrs(view), type: 'button', 'aria-label': `Open ${chipLabel(view)}` }, ...chipContent(view));
+  const element = h('button', { ...chipAttrs(view), type: 'button', 'aria-label': l10n.t('Open {0}', chipLabel(view)) }, ...chipContent(view));
   element.addEventListener('click', () => open(uri, line));
   return element;
 }

@@ -5,6 +5,7 @@
  * the textarea throughout (aria-activedescendant points at the active option), and the message is
  * still sent as plain text: agents parse `/name args` themselves.
  */
+import * as l10n from '@vscode/l10n';
 import type { CommandView } from '../src/protocol/messages';
 import { h } from './dom';
 
@@ -23,7 +24,7 @@ export class CommandMenu {
     /** Called after a completion changed the textarea's value (draft saving, buttons). */
     private readonly onCompleted: () => void,
   ) {
-    this.element = h('ul', { class: 'command-suggestions', role: 'listbox', id: LISTBOX_ID, 'aria-label': 'Slash commands' });
+    this.element = h('ul', { class: 'command-suggestions', role: 'listbox', id: LISTBOX_ID, 'aria-label': l10n.t('Slash commands') });
     this.element.hidden = true;
     // Keep focus in the textarea when an option is pressed, so the click completes and typing goes on.
     this.element.addEventListener('mousedown', (event) => event.preventDefault());

@@ -7,6 +7,7 @@
  * conversation on every change so hiding the view or switching tabs loses nothing; focus is never
  * taken.
  */
+import * as l10n from '@vscode/l10n';
 import type { MentionChip } from '../src/protocol/messages';
 import { Attachments } from './attachments';
 import { ChipTray } from './chipTray';
@@ -37,7 +38,7 @@ export class Composer {
     private readonly store: Store,
     private readonly host: Host,
   ) {
-    this.textarea = h('textarea', { class: 'composer-input', 'aria-label': 'Message', rows: 3, placeholder: 'Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)' });
+    this.textarea = h('textarea', { class: 'composer-input', 'aria-label': l10n.t('Message'), rows: 3, placeholder: l10n.t('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)') });
     this.textarea.value = host.draft;
     this.textarea.addEventListener('input', () => this.draftChanged());
     this.tray = new ChipTray(host, () => this.store.promptCapabilities, () => this.textarea.focus(), () => this.chipsChanged());
@@ -51,8 +52,8 @@ export class Composer {
       },
     );
     this.textarea.addEventListener('keydown', (event) => this.keydown(event));
-    this.send = button('Send', () => this.submit(), { cls: 'primary', icon: 'send', title: 'Send (Enter); while the agent works, the prompt is queued' });
-    this.stop = button('Stop', () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: 'Stop the agent (Esc)' });
+    this.send = button(l10n.t('Send'), () => this.submit(), { cls: 'primary', icon: 'send', title: l10n.t('Send (Enter); while the agent works, the prompt is queued') });
+    this.stop = button(l10n.t('Stop'), () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: l10n.t('Stop the agent (Esc)') });
     this.warning = h('div', { class: 'composer-warning', 'aria-live': 'polite' });
     this.message = h('div', { class: 'composer-message', role: 'status' });
     this.message.hidden = true;

@@ -1,9 +1,11 @@
 /**
- * The data behind an inline diff, computed with the `diff` package: hunks with a few context lines,
- * the unchanged gaps between them (kept as ranges, so hidden lines cost no DOM), and word-level
- * changes for paired removed/added lines. Pure: no DOM.
+ * The data behind an inline diff, from the host's hunk view: numbered rows for the lines sent,
+ * collapsed regions (fetched from the host by row when the user opens them), and word-level
+ * changes for paired removed/added lines. Pure: no DOM. Views come from the host but are checked
+ * here anyway: a malformed one yields fewer rows, never an exception.
  */
-import { diffWordsWithSpace, structuredPatch } from 'diff';
+import { diffWordsWithSpace } from 'diff';
+import type { DiffContentView, DiffLineView } from '../src/protocol/messages';
 
 export type LineType = 'added' | 'removed' | 'context';
 
@@ -20,91 +22,88 @@ export interface DiffRow {
   text: string;
   /** Word-level parts, for removed/added lines paired with a counterpart. */
   words?: WordPart[];
+  /** The line was cut (too long to send). */
+  cut?: boolean;
+  /** The file's last line, without a final line break. */
+  noEol?: boolean;
 }
 
-export type DiffSegment =
-  | { kind: 'rows'; rows: DiffRow[] }
-  /** Unchanged lines not shown: old lines [oldStart, oldStart+count), 0-based; new numbering offset. */
-  | { kind: 'gap'; oldStart: number; newStart: number; count: number };
-
-export interface DiffModel {
-  segments: DiffSegment[];
-  added: number;
-  removed: number;
-  /** Old file lines (for expanding gaps). */
-  oldLines: string[];
-  /** First changed line in the new file (1-based), for "open at". */
-  firstChangedLine: number;
+/** Lines not shown: `count` rows of the whole diff from `row`; the first is old line `oldLine`, new line `newLine`. */
+export interface DiffGap {
+  row: number;
+  count: number;
+  oldLine: number;
+  newLine: number;
+  /** False: unchanged lines between hunks; true: the rest of a long change. */
+  changed: boolean;
 }
 
-const CONTEXT = 3;
+export type DiffSegment = { kind: 'rows'; rows: DiffRow[] } | ({ kind: 'gap' } & DiffGap);
+
 /** Lines longer than this skip word diffs: the cost is quadratic-ish and the highlight useless. */
 const WORD_DIFF_MAX = 400;
 
-function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+const TYPE: Record<DiffLineView['kind'], LineType> = { add: 'added', del: 'removed', context: 'context' };
+
+const count = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0);
+const lineNo = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1);
+
+/**
+ * Numbers `lines` from old line `oldLine` and new line `newLine` (with word diffs for changed pairs);
+ * also returns the numbers of the line after them.
+ */
+export function numberRows(lines: unknown, oldLine: number, newLine: number): { rows: DiffRow[]; oldLine: number; newLine: number } {
+  const rows: DiffRow[] = [];
+  let o = oldLine;
+  let n = newLine;
+  for (const line of Array.isArray(lines) ? (lines as unknown[]) : []) {
+    if (typeof line !== 'object' || line === null) continue;
+    const { kind, text, cut, noEol } = line as Partial<DiffLineView>;
+    if (typeof text !== 'string' || (kind !== 'add' && kind !== 'del' && kind !== 'context')) continue;
+    const row: DiffRow = { type: TYPE[kind], text };
+    if (kind !== 'add') row.oldNo = o++;
+    if (kind !== 'del') row.newNo = n++;
+    if (cut === true) row.cut = true;
+    if (noEol === true) row.noEol = true;
+    rows.push(row);
+  }
+  addWordDiffs(rows);
+  return { rows, oldLine: o, newLine: n };
 }
 
-/** Recently computed models: a diff is computed when its message arrives, then reused by the frame. */
-const recent: Array<{ oldText: string | null; newText: string; model: DiffModel }> = [];
-const RECENT_LIMIT = 4;
-
-/** `computeDiff`, reusing one of the last few results for the same texts. */
-export function cachedDiff(oldText: string | null, newText: string): DiffModel {
-  const hit = recent.find((r) => r.oldText === oldText && r.newText === newText);
-  if (hit) return hit.model;
-  const model = computeDiff(oldText, newText);
-  recent.unshift({ oldText, newText, model });
-  if (recent.length > RECENT_LIMIT) recent.pop();
-  return model;
-}
-
-export function computeDiff(oldText: string | null, newText: string): DiffModel {
-  const before = oldText ?? '';
-  const patch = structuredPatch('a', 'b', before, newText, undefined, undefined, { context: CONTEXT });
-  const oldLines = splitLines(before);
+/** The view in display order: hunks' rows, and gaps for whatever was not sent. */
+export function segmentsOf(view: DiffContentView): DiffSegment[] {
   const segments: DiffSegment[] = [];
-  let added = 0;
-  let removed = 0;
-  let firstChangedLine = 0;
-  let oldCursor = 0; // 0-based index of the next old line not yet covered
-  let newCursor = 0;
-  for (const hunk of patch.hunks) {
-    // jsdiff numbers a pure insertion by the line it goes before (not GNU diff's line after),
-    // so start - 1 is the 0-based index of the first line the hunk covers either way.
-    const hunkOld = Math.max(0, hunk.oldStart - 1);
-    const hunkNew = Math.max(0, hunk.newStart - 1);
-    if (hunkOld > oldCursor) segments.push({ kind: 'gap', oldStart: oldCursor, newStart: newCursor, count: hunkOld - oldCursor });
-    let o = hunkOld;
-    let n = hunkNew;
-    const rows: DiffRow[] = [];
-    for (const line of hunk.lines) {
-      const sign = line[0];
-      const text = line.slice(1);
-      if (sign === '+') {
-        rows.push({ type: 'added', newNo: ++n, text });
-        added++;
-        if (firstChangedLine === 0) firstChangedLine = n;
-      } else if (sign === '-') {
-        rows.push({ type: 'removed', oldNo: ++o, text });
-        removed++;
-        if (firstChangedLine === 0) firstChangedLine = Math.max(1, n + 1);
-      } else if (sign === ' ') {
-        rows.push({ type: 'context', oldNo: ++o, newNo: ++n, text });
-      } // '\' lines ("No newline at end of file") carry no content
-    }
-    addWordDiffs(rows);
-    segments.push({ kind: 'rows', rows });
-    oldCursor = o;
-    newCursor = n;
+  const hunks = Array.isArray(view.hunks) ? view.hunks : [];
+  let end = { row: 0, oldLine: 1, newLine: 1 };
+  for (const hunk of hunks) {
+    if (typeof hunk !== 'object' || hunk === null) continue;
+    const row = count(hunk.row);
+    const oldStart = lineNo(hunk.oldStart);
+    const newStart = lineNo(hunk.newStart);
+    const before = count(hunk.collapsedBefore);
+    if (before > 0) segments.push({ kind: 'gap', row: row - before, count: before, oldLine: oldStart - before, newLine: newStart - before, changed: false });
+    const numbered = numberRows(hunk.lines, oldStart, newStart);
+    if (numbered.rows.length > 0) segments.push({ kind: 'rows', rows: numbered.rows });
+    const more = count(hunk.more);
+    if (more > 0) segments.push({ kind: 'gap', row: row + numbered.rows.length, count: more, oldLine: numbered.oldLine, newLine: numbered.newLine, changed: true });
+    end = { row: row + numbered.rows.length + more, oldLine: oldStart + count(hunk.oldLines), newLine: newStart + count(hunk.newLines) };
   }
-  if (oldCursor < oldLines.length && patch.hunks.length > 0) {
-    segments.push({ kind: 'gap', oldStart: oldCursor, newStart: newCursor, count: oldLines.length - oldCursor });
+  const after = count(view.collapsedAfter);
+  if (after > 0 && segments.length > 0) segments.push({ kind: 'gap', row: end.row, count: after, oldLine: end.oldLine, newLine: end.newLine, changed: false });
+  return segments;
+}
+
+/** The first changed line in the new file (1-based), for "open at"; 1 when unknown. */
+export function firstChangedLine(view: DiffContentView): number {
+  const hunk = Array.isArray(view.hunks) ? view.hunks[0] : undefined;
+  if (!hunk) return 1;
+  let line = lineNo(hunk.newStart);
+  for (const l of Array.isArray(hunk.lines) ? hunk.lines : []) {
+    if (l?.kind !== 'context') return line;
+    line++;
   }
-  return { segments, added, removed, oldLines, firstChangedLine: firstChangedLine || 1 };
+  return line;
 }
 
 /** Pairs each run of removed lines with the run of added lines right after it, line by line. */
@@ -129,13 +128,4 @@ function addWordDiffs(rows: DiffRow[]): void {
       newRow.words = parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added }));
     }
   }
-}
-
-/** Rows for `count` unchanged lines of a gap starting at offset `from` within it. */
-export function gapRows(model: DiffModel, gap: { oldStart: number; newStart: number }, from: number, count: number): DiffRow[] {
-  const rows: DiffRow[] = [];
-  for (let k = from; k < from + count; k++) {
-    rows.push({ type: 'context', oldNo: gap.oldStart + k + 1, newNo: gap.newStart + k + 1, text: model.oldLines[gap.oldStart + k] ?? '' });
-  }
-  return rows;
 }

@@ -1,66 +1,80 @@
 /**
- * Inline unified diff: file header (click opens the file), line numbers, added/removed/context
- * lines with word highlights, unchanged regions collapsed behind "show more" buttons. Only shown
- * lines get DOM, so a 10,000-line file with a few changes costs a few dozen rows.
+ * Inline unified diff from the host's hunk view: file header (click opens the file), line numbers,
+ * added/removed/context lines with word highlights, and collapsed regions behind "Show … lines"
+ * buttons that fetch their lines from the host. A diff too large to show inline says so and keeps
+ * "Open diff" (VS Code's diff editor). Only shown lines get DOM.
  */
-import { basename, button, h } from './dom';
-import { cachedDiff, gapRows } from './diffModel';
-import type { DiffModel, DiffRow } from './diffModel';
+import * as l10n from '@vscode/l10n';
+import { formatNumber } from '../src/protocol/displayLanguage';
+import type { DiffContentView } from '../src/protocol/messages';
+import { basename, button, h, icon } from './dom';
+import { firstChangedLine, numberRows, segmentsOf } from './diffModel';
+import type { DiffGap, DiffRow } from './diffModel';
+import { requestDiffLines } from './diffRequests';
 import type { Host } from './vscodeApi';
 
-/** Rows rendered per step inside one hunk (a new 10,000-line file is one hunk). */
-const ROWS_PER_STEP = 400;
 /** Unchanged lines revealed per click on a collapsed region. */
 const GAP_STEP = 50;
+/** Lines of a long change revealed per click. */
+const CHANGE_STEP = 200;
 
 export interface DiffInput {
-  path: string;
-  oldText: string | null;
-  newText: string;
+  view: DiffContentView;
   entryId: string;
   index: number;
 }
 
 export function renderDiff(input: DiffInput, host: Host): HTMLElement {
-  const model = cachedDiff(input.oldText, input.newText);
-  const isNew = input.oldText === null || input.oldText === '';
-  const region = h('div', {
-    role: 'region',
-    class: 'diff',
-    'data-path': input.path,
-    'aria-label': `Diff of ${input.path}`,
-  });
-  const pathButton = button(basename(input.path), () => host.post({ type: 'openLocation', path: input.path, line: model.firstChangedLine }), {
+  const { view } = input;
+  const path = String(view.path);
+  const region = h('div', { role: 'region', class: 'diff', 'data-path': path, 'aria-label': l10n.t('Diff of {0}', path) });
+  const pathButton = button(basename(path), () => host.post({ type: 'openLocation', path, line: firstChangedLine(view) }), {
     cls: 'link diff-path',
     icon: 'file',
-    title: input.path,
-    label: `Open ${input.path}`,
+    title: path,
+    label: l10n.t('Open {0}', path),
   });
-  const stats = h(
-    'span',
-    { class: 'diff-stats' },
-    isNew ? h('span', { class: 'diff-new-file' }, 'New file ') : null,
-    h('span', { class: 'diff-stat-added' }, `+${model.added}`),
-    ' ',
-    h('span', { class: 'diff-stat-removed' }, `−${model.removed}`),
-  );
-  const open = button('Open diff', () => host.post({ type: 'openDiff', entryId: input.entryId, index: input.index }), {
+  const stats = view.tooLarge
+    ? h('span', { class: 'diff-stats' }, h('span', { class: 'diff-new-file' }, l10n.t('Too large to show here')))
+    : h(
+        'span',
+        { class: 'diff-stats' },
+        view.isNew ? h('span', { class: 'diff-new-file' }, `${l10n.t('New file')} `) : null,
+        h('span', { class: 'diff-stat-added' }, `+${Number(view.added) || 0}`),
+        ' ',
+        h('span', { class: 'diff-stat-removed' }, `−${Number(view.removed) || 0}`),
+      );
+  const open = button(l10n.t('Open diff'), () => host.post({ type: 'openDiff', entryId: input.entryId, index: input.index }), {
     cls: 'secondary small',
     icon: 'diff-multiple',
   });
   region.append(h('div', { class: 'diff-header' }, pathButton, stats, open));
   const body = h('div', { class: 'diff-body' });
-  if (model.segments.length === 0) body.append(h('div', { class: 'diff-empty' }, 'No changes'));
-  for (const segment of model.segments) {
+  if (view.tooLarge) {
+    body.append(
+      h('div', { class: 'diff-too-large', role: 'note' }, icon('info'), ` ${l10n.t('This file is {0}, over the {1} limit for diffs shown here. Open diff shows it in the editor.', megabytes(view.tooLarge.bytes), megabytes(view.tooLarge.limit))}`),
+    );
+    region.append(body);
+    return region;
+  }
+  const segments = segmentsOf(view);
+  if (segments.length === 0) body.append(h('div', { class: 'diff-empty' }, l10n.t('No changes')));
+  for (const segment of segments) {
     if (segment.kind === 'rows') {
       // One box per hunk: off-screen hunks skip style, layout and paint (content-visibility in CSS).
       const hunk = h('div', { class: 'diff-hunk' });
-      appendRows(hunk, segment.rows);
+      for (const row of segment.rows) hunk.append(rowElement(row));
       body.append(hunk);
-    } else body.append(gapElement(model, segment));
+    } else {
+      body.append(gapElement(segment, input, host));
+    }
   }
   region.append(body);
   return region;
+}
+
+function megabytes(bytes: number): string {
+  return `${formatNumber(Number(bytes) / (1024 * 1024), { maximumFractionDigits: 1 })} MB`;
 }
 
 function rowElement(row: DiffRow): HTMLElement {
@@ -72,6 +86,8 @@ function rowElement(row: DiffRow): HTMLElement {
   } else {
     code.textContent = row.text;
   }
+  if (row.cut) code.append(h('span', { class: 'diff-note', title: l10n.t('This line is longer than shown: Open diff shows it whole') }, ' …'));
+  if (row.noEol) code.append(h('span', { class: 'diff-note', title: l10n.t('No newline at end of file') }, ' ⏎̸'));
   const sign = row.type === 'added' ? '+' : row.type === 'removed' ? '-' : ' ';
   return h(
     'div',
@@ -83,70 +99,60 @@ function rowElement(row: DiffRow): HTMLElement {
   );
 }
 
-/** Appends rows, at most ROWS_PER_STEP at a time, with a button for the rest. */
-function appendRows(container: HTMLElement, rows: DiffRow[], before: Node | null = null): void {
-  const fragment = document.createDocumentFragment();
-  const shown = Math.min(rows.length, ROWS_PER_STEP);
-  for (let i = 0; i < shown; i++) fragment.append(rowElement(rows[i]));
-  if (rows.length > shown) {
-    const rest = rows.slice(shown);
-    const more = h('div', { class: 'diff-gap' });
-    more.append(
-      button(`Show ${rest.length} more lines`, () => {
-        const next = more.nextSibling;
-        more.remove();
-        appendRows(container, rest, next);
-      }, { cls: 'link', icon: 'unfold' }),
-    );
-    fragment.append(more);
-  }
-  container.insertBefore(fragment, before);
+function gapLabel(gap: DiffGap): string {
+  const step = gap.changed ? CHANGE_STEP : GAP_STEP;
+  if (gap.count > step) return gap.changed ? l10n.t('Show {0} more of {1} lines of this change', step, gap.count) : l10n.t('Show {0} more of {1} unchanged lines', step, gap.count);
+  if (gap.changed) return gap.count === 1 ? l10n.t('Show 1 more line of this change') : l10n.t('Show {0} more lines of this change', gap.count);
+  return gap.count === 1 ? l10n.t('Show 1 unchanged line') : l10n.t('Show {0} unchanged lines', gap.count);
 }
-
-function gapElement(model: DiffModel, gap: { oldStart: number; newStart: number; count: number }): HTMLElement {
-  const element = h('div', { class: 'diff-gap', 'data-hidden-lines': gap.count });
-  let shown = 0;
-  const label = (): string => {
-    const left = gap.count - shown;
-    return left > GAP_STEP ? `Show ${GAP_STEP} more of ${left} unchanged lines` : `Show ${left} unchanged line${left === 1 ? '' : 's'}`;
-  };
-  const more = button(label(), () => {
-    const step = Math.min(GAP_STEP, gap.count - shown);
-    const fragment = document.createDocumentFragment();
-    for (const row of gapRows(model, gap, shown, step)) fragment.append(rowElement(row));
-    element.before(fragment);
-    shown += step;
-    if (shown >= gap.count) {
-      // Keep focus somewhere sensible for keyboard users once the button disappears.
-      const next = element.nextElementSibling ?? element.previousElementSibling;
-      element.remove();
-      if (next instanceof HTMLElement) next.focus?.();
-      return;
-    }
-    element.setAttribute('data-hidden-lines', String(gap.count - shown));
-    more.querySelector('.button-text')!.textContent = label();
-  }, { cls: 'link', icon: 'unfold' });
-  element.append(more);
-  return element;
-}
-
 
 /**
- * Computes the diffs a host message carries as soon as it arrives, while the page waits for the
- * next frame anyway; the frame's render then finds them cached. Ignores anything malformed.
+ * A collapsed region: each click asks the host for the next lines and puts them above the button;
+ * once all are shown the button goes and focus moves to the first line it revealed.
  */
-export function precomputeDiffs(message: unknown): void {
-  if (typeof message !== 'object' || message === null) return;
-  const m = message as { type?: unknown; messages?: unknown; entry?: { kind?: unknown; content?: unknown } };
-  if (m.type === 'batch' && Array.isArray(m.messages)) {
-    for (const inner of m.messages) precomputeDiffs(inner);
-    return;
-  }
-  if (m.type !== 'entryUpserted' || m.entry?.kind !== 'tool_call' || !Array.isArray(m.entry.content)) return;
-  for (const item of m.entry.content as unknown[]) {
-    const d = item as { type?: unknown; oldText?: unknown; newText?: unknown };
-    if (d?.type === 'diff' && typeof d.newText === 'string' && (d.oldText === null || typeof d.oldText === 'string')) {
-      cachedDiff(d.oldText, d.newText);
+function gapElement(segment: DiffGap, input: DiffInput, host: Host): HTMLElement {
+  const gap: DiffGap = { ...segment };
+  const element = h('div', { class: `diff-gap${gap.changed ? ' diff-gap-changed' : ''}`, 'data-hidden-lines': gap.count });
+  const more = button(gapLabel(gap), () => void reveal(), { cls: 'link', icon: 'unfold' });
+  element.append(more);
+  let busy = false;
+  const reveal = async (): Promise<void> => {
+    if (busy || gap.count <= 0) return;
+    // Not `disabled`: that would drop keyboard focus to the page while the lines load.
+    busy = true;
+    more.setAttribute('aria-busy', 'true');
+    more.setAttribute('aria-disabled', 'true');
+    const step = Math.min(gap.changed ? CHANGE_STEP : GAP_STEP, gap.count);
+    const answer = await requestDiffLines(host, { entryId: input.entryId, index: input.index, diffId: input.view.diffId, row: gap.row, count: step, conversationId: host.scope || undefined });
+    busy = false;
+    more.removeAttribute('aria-busy');
+    more.removeAttribute('aria-disabled');
+    if (answer.error !== undefined || !Array.isArray(answer.lines) || answer.lines.length === 0) {
+      const hadFocus = document.activeElement === more;
+      const note = h('span', { class: 'diff-gap-error', role: 'status', tabindex: -1 }, icon('warning'), ` ${l10n.t('These lines cannot be shown: {0}', answer.error ?? l10n.t('none came back.'))}`);
+      element.replaceChildren(note);
+      if (hadFocus) note.focus();
+      return;
     }
-  }
+    const numbered = numberRows(answer.lines, answer.oldLine, answer.newLine);
+    const rows = numbered.rows.map(rowElement);
+    const fragment = document.createDocumentFragment();
+    fragment.append(...rows);
+    element.before(fragment);
+    gap.row += answer.lines.length;
+    gap.count -= answer.lines.length;
+    if (gap.count <= 0) {
+      // The button goes: keyboard focus moves to the first line it revealed instead of the page.
+      const hadFocus = document.activeElement === more;
+      element.remove();
+      if (hadFocus && rows[0]) {
+        rows[0].tabIndex = -1;
+        rows[0].focus();
+      }
+      return;
+    }
+    element.setAttribute('data-hidden-lines', String(gap.count));
+    more.querySelector('.button-text')!.textContent = gapLabel(gap);
+  };
+  return element;
 }

@@ -43,3 +43,12 @@ export function basename(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] || path;
 }
+
+/**
+ * A translated sentence with elements in it: `{0}`, `{1}`… in `text` (an `l10n.t` message given
+ * no arguments, so its placeholders are left in) become the given nodes, wherever the language
+ * puts them.
+ */
+export function withNodes(text: string, ...nodes: Node[]): Array<Node | string> {
+  return text.split(/\{(\d+)\}/).map((part, i) => (i % 2 === 1 ? (nodes[Number(part)] ?? `{${part}}`) : part));
+}

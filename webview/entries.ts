@@ -1,4 +1,5 @@
 /** Views for the simple entry kinds: user and agent messages, thoughts, plans, errors, turn ends. */
+import * as l10n from '@vscode/l10n';
 import type { Entry, ErrorEntry, MentionView, NoticeEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
 import { threadChip } from './chips';
 import { button, h, icon } from './dom';
@@ -18,7 +19,7 @@ function article(kind: string, label: string): HTMLElement {
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
   private readonly body: MarkdownStream;
-  private readonly mentions = h('div', { class: 'mention-chips entry-mentions', role: 'list', 'aria-label': 'Context sent' });
+  private readonly mentions = h('div', { class: 'mention-chips entry-mentions', role: 'list', 'aria-label': l10n.t('Context sent') });
   private readonly extras = h('div', { class: 'entry-extras' });
   /** The mentions last rendered (as JSON): text appended to the entry does not rebuild the chips. */
   private renderedMentions = '';
@@ -28,8 +29,9 @@ export class MessageView implements EntryView {
     entry: Entry,
     private readonly ctx?: ViewContext,
   ) {
-    this.element = article(kind, kind === 'user' ? 'You' : 'Agent');
-    this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, kind === 'user' ? 'You' : 'Agent'));
+    const author = kind === 'user' ? l10n.t('You') : l10n.t('Agent');
+    this.element = article(kind, author);
+    this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, author));
     this.body = new MarkdownStream();
     this.mentions.hidden = true;
     this.element.append(this.mentions, this.body.element, this.extras);
@@ -42,12 +44,12 @@ export class MessageView implements EntryView {
     this.renderMentions(Array.isArray(entry.mentions) ? entry.mentions : []);
     const parts: HTMLElement[] = [];
     const notes = Array.isArray(entry.contextNotes) ? entry.contextNotes.filter((n) => typeof n === 'string' && n !== '') : [];
-    if (notes.length > 0) parts.push(h('ul', { class: 'context-notes', 'aria-label': 'About the context sent' }, ...notes.map((note) => h('li', {}, note))));
-    if (entry.note) parts.push(h('div', { class: 'entry-note' }, icon('info'), ` Tandem told the agent: ${entry.note}`));
+    if (notes.length > 0) parts.push(h('ul', { class: 'context-notes', 'aria-label': l10n.t('About the context sent') }, ...notes.map((note) => h('li', {}, note))));
+    if (entry.note) parts.push(h('div', { class: 'entry-note' }, icon('info'), ` ${l10n.t('Tandem told the agent: {0}', entry.note)}`));
     if (entry.checkpoint && this.ctx) {
       const ctx = this.ctx;
       const entryId = entry.id;
-      parts.push(button('Restore files to before this turn', () => ctx.host.post({ type: 'rewind', entryId }), { cls: 'link small rewind', icon: 'history', title: 'Shows what would change, then restores it as one undoable step' }));
+      parts.push(button(l10n.t('Restore files to before this turn'), () => ctx.host.post({ type: 'rewind', entryId }), { cls: 'link small rewind', icon: 'history', title: l10n.t('Shows what would change, then restores it as one undoable step') }));
     }
     this.extras.replaceChildren(...parts);
     this.extras.hidden = parts.length === 0;
@@ -83,8 +85,8 @@ export class ThoughtView implements EntryView {
     entry: Entry,
     private readonly ctx: ViewContext,
   ) {
-    this.element = article('thought', 'Thought');
-    this.summaryText = h('span', {}, 'Thought');
+    this.element = article('thought', l10n.t('Thought'));
+    this.summaryText = h('span', {}, l10n.t('Thought'));
     this.details = h('details', { class: 'thought' }, h('summary', {}, icon('lightbulb'), this.summaryText), this.body.element);
     this.details.addEventListener('toggle', () => {
       if (!this.settingOpen) ctx.host.setExpanded(`${entryId}:thought`, this.details.open);
@@ -101,7 +103,7 @@ export class ThoughtView implements EntryView {
   setStreaming(streaming: boolean): void {
     if (streaming === this.streaming) return;
     this.streaming = streaming;
-    this.summaryText.textContent = streaming ? 'Thinking…' : 'Thought';
+    this.summaryText.textContent = streaming ? l10n.t('Thinking…') : l10n.t('Thought');
     const chosen = this.ctx.host.expanded(`${this.entryId}:thought`);
     this.setOpen(streaming ? chosen !== false : chosen === true);
   }
@@ -117,11 +119,15 @@ export class ThoughtView implements EntryView {
   dispose(): void {}
 }
 
-const PLAN_ICONS: Record<PlanItemView['status'], [string, string]> = {
-  pending: ['circle-large-outline', 'Pending'],
-  in_progress: ['record', 'In progress'],
-  completed: ['pass-filled', 'Completed'],
+const PLAN_ICONS: Record<PlanItemView['status'], string> = {
+  pending: 'circle-large-outline',
+  in_progress: 'record',
+  completed: 'pass-filled',
 };
+
+function planStatusText(status: PlanItemView['status']): string {
+  return status === 'completed' ? l10n.t('Completed') : status === 'in_progress' ? l10n.t('In progress') : l10n.t('Pending');
+}
 
 /** The agent's plan: a checklist, replaced whole on each update. */
 export class PlanView implements EntryView {
@@ -131,10 +137,10 @@ export class PlanView implements EntryView {
   private readonly counter: HTMLSpanElement;
 
   constructor(entry: Entry) {
-    this.element = article('plan', 'Plan');
+    this.element = article('plan', l10n.t('Plan'));
     this.counter = h('span', { class: 'plan-counter' });
     this.list = h('ul', { class: 'plan-list' });
-    this.element.append(h('div', { class: 'entry-author' }, icon('checklist'), ' Plan ', this.counter), this.list);
+    this.element.append(h('div', { class: 'entry-author' }, icon('checklist'), ` ${l10n.t('Plan')} `, this.counter), this.list);
     this.update(entry);
   }
 
@@ -146,12 +152,12 @@ export class PlanView implements EntryView {
     this.list.replaceChildren(
       ...items.map((item) => {
         const status = item.status in PLAN_ICONS ? item.status : 'pending';
-        const [name, label] = PLAN_ICONS[status];
+        const [name, label] = [PLAN_ICONS[status], planStatusText(status)];
         return h(
           'li',
           { 'data-status': status, 'data-priority': item.priority, class: `plan-item plan-${status}` },
           icon(name),
-          h('span', { class: 'visually-hidden' }, `${label}: `),
+          h('span', { class: 'visually-hidden' }, l10n.t('{0}: ', label)),
           h('span', { class: 'plan-content' }, String(item.content)),
         );
       }),
@@ -161,13 +167,22 @@ export class PlanView implements EntryView {
   dispose(): void {}
 }
 
-const ACTIONS: Record<NonNullable<ErrorEntry['action']>, [string, 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh']> = {
-  restart: ['Restart', 'restart'],
-  retry: ['Retry', 'retry'],
-  signIn: ['Sign in', 'signIn'],
-  showLog: ['Show log', 'showLog'],
-  startFresh: ['Start fresh', 'startFresh'],
-};
+const ACTIONS = new Set<string>(['restart', 'retry', 'signIn', 'showLog', 'startFresh'] satisfies Array<NonNullable<ErrorEntry['action']>>);
+
+function actionLabel(action: NonNullable<ErrorEntry['action']>): string {
+  switch (action) {
+    case 'restart':
+      return l10n.t('Restart');
+    case 'retry':
+      return l10n.t('Retry');
+    case 'signIn':
+      return l10n.t('Sign in');
+    case 'showLog':
+      return l10n.t('Show log');
+    case 'startFresh':
+      return l10n.t('Start fresh');
+  }
+}
 
 /** Something about the conversation itself (the agent starts fresh, older entries were not kept). */
 export class NoticeView implements EntryView {
@@ -199,7 +214,7 @@ export class ErrorView implements EntryView {
     entry: Entry,
     private readonly ctx: ViewContext,
   ) {
-    this.element = article('error', 'Error');
+    this.element = article('error', l10n.t('Error'));
     this.update(entry);
   }
 
@@ -208,12 +223,12 @@ export class ErrorView implements EntryView {
     const e = entry as ErrorEntry;
     const children: HTMLElement[] = [h('div', { class: 'error-message' }, icon('error'), ' ', String(e.message))];
     if (e.detail) children.push(h('pre', { class: 'error-detail' }, e.detail));
-    if (e.action && e.action in ACTIONS) {
-      const [label, type] = ACTIONS[e.action];
-      children.push(button(label, () => this.ctx.host.post({ type }), { cls: 'primary' }));
+    if (e.action && ACTIONS.has(e.action)) {
+      const type = e.action;
+      children.push(button(actionLabel(type), () => this.ctx.host.post({ type }), { cls: 'primary' }));
     }
-    if (e.offerCheck) children.push(button('Check agent', () => this.ctx.host.post({ type: 'checkAgent' }), { cls: 'secondary', icon: 'checklist', title: 'Find out why the agent does not start, and what to do' }));
-    this.element.setAttribute('aria-label', `Error: ${e.message}`);
+    if (e.offerCheck) children.push(button(l10n.t('Check agent'), () => this.ctx.host.post({ type: 'checkAgent' }), { cls: 'secondary', icon: 'checklist', title: l10n.t('Find out why the agent does not start, and what to do') }));
+    this.element.setAttribute('aria-label', l10n.t('Error: {0}', e.message));
     this.element.replaceChildren(...children);
   }
 
@@ -223,17 +238,17 @@ export class ErrorView implements EntryView {
 function stopReasonText(reason: string): string {
   switch (reason) {
     case 'end_turn':
-      return 'Done';
+      return l10n.t('Done');
     case 'cancelled':
-      return 'Stopped: cancelled';
+      return l10n.t('Stopped: cancelled');
     case 'max_tokens':
-      return 'Stopped: the agent reached its token limit';
+      return l10n.t('Stopped: the agent reached its token limit');
     case 'max_turn_requests':
-      return 'Stopped: the agent reached its request limit';
+      return l10n.t('Stopped: the agent reached its request limit');
     case 'refusal':
-      return 'Stopped: the agent refused';
+      return l10n.t('Stopped: the agent refused');
     default:
-      return `Stopped: ${reason}`;
+      return l10n.t('Stopped: {0}', reason);
   }
 }
 
@@ -266,7 +281,7 @@ export class BrokenEntryView implements EntryView {
     readonly kind: Entry['kind'],
     error: unknown,
   ) {
-    this.element = h('div', { class: 'entry entry-broken', role: 'note' }, icon('warning'), ` This item could not be shown: ${String(error)}`);
+    this.element = h('div', { class: 'entry entry-broken', role: 'note' }, icon('warning'), ` ${l10n.t('This item could not be shown: {0}', String(error))}`);
   }
 
   update(): void {}

@@ -3,9 +3,10 @@
  * History; below it a notice for the
  * states where the panel cannot chat yet (no agent, untrusted workspace, stopped agent).
  */
+import * as l10n from '@vscode/l10n';
 import type { SessionStatus } from '../src/protocol/messages';
-import { assertNever } from '../src/protocol/messages';
-import { button, h, icon } from './dom';
+import { assertNever } from '../src/protocol/guards';
+import { button, h, icon, withNodes } from './dom';
 import { SessionControls } from './sessionControls';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
@@ -13,21 +14,21 @@ import type { Host } from './vscodeApi';
 function statusText(status: SessionStatus): string {
   switch (status.kind) {
     case 'no_agent':
-      return 'No agent configured';
+      return l10n.t('No agent configured');
     case 'untrusted':
-      return 'Workspace not trusted';
+      return l10n.t('Workspace not trusted');
     case 'idle':
-      return `${status.agentName} (not connected)`;
+      return l10n.t('{0} (not connected)', status.agentName);
     case 'starting':
-      return status.detail ? `${status.agentName}: ${status.detail}` : `Starting ${status.agentName}…`;
+      return status.detail ? `${status.agentName}: ${status.detail}` : l10n.t('Starting {0}…', status.agentName);
     case 'ready':
-      return `${status.agentName} ready`;
+      return l10n.t('{0} ready', status.agentName);
     case 'running':
-      return `${status.agentName} working…`;
+      return l10n.t('{0} working…', status.agentName);
     case 'cancelling':
-      return `Stopping ${status.agentName}…`;
+      return l10n.t('Stopping {0}…', status.agentName);
     case 'stopped':
-      return `${status.agentName} stopped`;
+      return l10n.t('{0} stopped', status.agentName);
     default:
       return assertNever(status);
   }
@@ -49,22 +50,22 @@ export class Header {
     private readonly host: Host,
     private readonly root: HTMLElement,
   ) {
-    this.select = h('select', { class: 'agent-picker', 'aria-label': 'Agent' });
+    this.select = h('select', { class: 'agent-picker', 'aria-label': l10n.t('Agent') });
     this.select.addEventListener('change', () => host.post({ type: 'selectAgent', name: this.select.value }));
-    this.modeSelect = h('select', { class: 'mode-picker', 'aria-label': 'Mode' });
+    this.modeSelect = h('select', { class: 'mode-picker', 'aria-label': l10n.t('Mode') });
     // The picker shows the agent's current mode only once the host reports it (it reverts on a refusal).
     this.modeSelect.addEventListener('change', () => host.post({ type: 'setMode', modeId: this.modeSelect.value }));
     this.modeSelect.hidden = true;
     this.status = h('span', { class: 'status-text', role: 'status' });
-    this.waiting = button('', () => this.focusFirstPrompt(), { cls: 'waiting-indicator', icon: 'bell-dot', title: 'Jump to the first permission request' });
+    this.waiting = button('', () => this.focusFirstPrompt(), { cls: 'waiting-indicator', icon: 'bell-dot', title: l10n.t('Jump to the first permission request') });
     // vscode-badge gives the count the same look as VS Code's own counters.
     this.waitingCount = h('vscode-badge' as 'span', { variant: 'counter' });
-    this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, 'waiting for you'));
+    this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, l10n.t('waiting for you')));
     this.waiting.hidden = true;
-    const history = button('', () => host.post({ type: 'showHistory' }), { cls: 'icon-button', icon: 'history', label: 'History', title: 'Conversation history' });
+    const history = button('', () => host.post({ type: 'showHistory' }), { cls: 'icon-button', icon: 'history', label: l10n.t('History'), title: l10n.t('Conversation history') });
     this.controls = new SessionControls(store, host);
     this.element = h('header', { class: 'header' }, this.select, this.status, this.controls.meter, h('span', { class: 'spacer' }), this.modeSelect, this.controls.pickers, this.waiting, history);
-    this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': 'Agent status' });
+    this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': l10n.t('Agent status') });
     this.notice.hidden = true;
   }
 
@@ -73,7 +74,7 @@ export class Header {
     // The picker shows the shown conversation's agent; before tabs are known, the host's choice.
     const selectedAgent = tabs.find((t) => t.id === conversationId)?.agentName || this.store.selectedAgent;
     this.select.replaceChildren(
-      ...agents.map((a) => h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? `${a.name} (built in)` : a.name)),
+      ...agents.map((a) => h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? l10n.t('{0} (built in)', a.name) : a.name)),
     );
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
@@ -92,12 +93,12 @@ export class Header {
     );
     this.modeSelect.value = modes.currentModeId;
     const current = modes.available.find((m) => m.id === modes.currentModeId);
-    this.modeSelect.title = current?.description ? `Mode: ${current.name} — ${current.description}` : `Mode: ${current?.name ?? modes.currentModeId}`;
+    this.modeSelect.title = current?.description ? l10n.t('Mode: {0} — {1}', current.name, current.description) : l10n.t('Mode: {0}', current?.name ?? modes.currentModeId);
   }
 
   renderStatus(): void {
     const status = this.store.status;
-    this.status.textContent = this.store.hasSnapshot ? statusText(status) : 'Connecting…';
+    this.status.textContent = this.store.hasSnapshot ? statusText(status) : l10n.t('Connecting…');
     this.status.title = this.status.textContent;
     this.root.setAttribute('data-status', status.kind);
     // Long work shows progress: an indeterminate bar under the header (CSS, keyed on the state).
@@ -111,7 +112,7 @@ export class Header {
   renderWaiting(): void {
     const count = this.root.querySelectorAll('[role="group"][data-permission-state="pending"]').length;
     this.waiting.hidden = count === 0;
-    this.waiting.setAttribute('aria-label', `${count} waiting for you`);
+    this.waiting.setAttribute('aria-label', l10n.t('{0} waiting for you', count));
     this.waitingCount.textContent = String(count);
   }
 
@@ -126,7 +127,7 @@ export class Header {
     const parts: Array<HTMLElement | string> = [];
     switch (status.kind) {
       case 'no_agent':
-        parts.push(h('p', {}, icon('info'), ' No agent is configured. Add one of these to ', h('code', {}, 'tandem.agents'), ' in your settings, or add your own command there:'));
+        parts.push(h('p', {}, icon('info'), ' ', ...withNodes(l10n.t('No agent is configured. Add one of these to {0} in your settings, or add your own command there:'), h('code', {}, 'tandem.agents'))));
         parts.push(
           h(
             'ul',
@@ -137,7 +138,7 @@ export class Header {
                 { class: 'preset' },
                 h('span', { class: 'preset-name' }, p.name),
                 h('code', { class: 'preset-command' }, p.commandLine),
-                button('Add', () => this.host.post({ type: 'addPreset', presetId: p.id }), { cls: 'secondary small', label: `Add ${p.name}` }),
+                button(l10n.t('Add'), () => this.host.post({ type: 'addPreset', presetId: p.id }), { cls: 'secondary small', label: l10n.t('Add {0}', p.name) }),
               ),
             ),
           ),
@@ -145,14 +146,14 @@ export class Header {
         break;
       case 'untrusted':
         parts.push(
-          h('p', {}, icon('shield'), ' This workspace is not trusted, so Tandem does not start agents here (an agent can run commands and edit files).'),
-          h('p', {}, 'To trust it, run "Workspaces: Manage Workspace Trust" from the Command Palette.'),
+          h('p', {}, icon('shield'), ` ${l10n.t('This workspace is not trusted, so Tandem does not start agents here (an agent can run commands and edit files).')}`),
+          h('p', {}, l10n.t('To trust it, run "Workspaces: Manage Workspace Trust" from the Command Palette.')),
         );
         break;
       case 'stopped':
         parts.push(
-          h('p', {}, icon('debug-stop'), ` ${status.agentName} stopped: ${status.reason}`),
-          button('Restart', () => this.host.post({ type: 'restart' }), { cls: 'primary', icon: 'debug-restart' }),
+          h('p', {}, icon('debug-stop'), ` ${l10n.t('{0} stopped: {1}', status.agentName, status.reason)}`),
+          button(l10n.t('Restart'), () => this.host.post({ type: 'restart' }), { cls: 'primary', icon: 'debug-restart' }),
         );
         break;
       case 'idle':

@@ -6,6 +6,7 @@
 import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { Marked } from 'marked';
+import type { Token } from 'marked';
 
 /**
  * Raw HTML in agent markdown is shown as text, never parsed: a sanitiser would drop it, and an
@@ -62,23 +63,49 @@ const PURIFY_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 
 /** Markdown text → a sanitised fragment, ready to insert. */
 export function markdownFragment(text: string): DocumentFragment {
-  const purify = configuredPurifier();
   let html: string;
   try {
     html = marked.parse(text, { async: false });
   } catch (error) {
     console.error('Tandem: markdown failed, showing plain text', error);
-    const fragment = document.createDocumentFragment();
-    fragment.append(document.createTextNode(text));
-    return fragment;
+    return textFragment(text);
   }
+  return sanitized(html, text);
+}
+
+/** Lexed blocks (see `lexMarkdown`) → a sanitised fragment; `source` is the plain-text fallback. */
+function tokensFragment(tokens: Token[], source: string): DocumentFragment {
+  let html: string;
+  try {
+    html = marked.parser(tokens);
+  } catch (error) {
+    console.error('Tandem: markdown failed, showing plain text', error);
+    return textFragment(source);
+  }
+  return sanitized(html, source);
+}
+
+function sanitized(html: string, source: string): DocumentFragment {
   // The instance's config has RETURN_DOM_FRAGMENT; the typings cannot see a config set earlier.
-  const result: unknown = purify.sanitize(html);
+  const result: unknown = configuredPurifier().sanitize(html);
   if (result instanceof DocumentFragment) return result;
   console.error('Tandem: DOMPurify did not return a fragment, showing plain text');
+  return textFragment(source);
+}
+
+function textFragment(text: string): DocumentFragment {
   const fragment = document.createDocumentFragment();
   fragment.append(document.createTextNode(text));
   return fragment;
+}
+
+/**
+ * Renders a little of everything once: the first render of a page pays for compiling the parser and
+ * sanitiser, which is better done while the panel waits for its snapshot than in the frame that
+ * shows it.
+ */
+export function warmUpMarkdown(): void {
+  markdownFragment('# a\n\n**b** _c_ `d` [e](https://example.com)\n\n- f\n- g\n\n1. h\n\n```js\ni\n```\n\n> j\n\n| k | l |\n|---|---|\n| m | n |\n');
 }
 
 /** Sanitised markdown rendered into a fresh element. */
@@ -89,15 +116,22 @@ export function renderMarkdown(text: string, cls = 'markdown'): HTMLDivElement {
   return div;
 }
 
-/** Above this size a streaming message is rendered in frozen blocks plus a re-rendered tail. */
-const WHOLE_RENDER_LIMIT = 8_000;
-/** Tail size after which finished blocks are frozen. */
-const TAIL_LIMIT = 2_000;
+/**
+ * Finished blocks are frozen once they add up to this many characters: fewer, larger frozen chunks
+ * cost fewer sanitiser passes, and the tail parsed per frame stays about one block long.
+ */
+const FREEZE_AT = 1_000;
+/** Characters of text per frozen chunk (each is laid out only once it nears the viewport). */
+const CHUNK_CHARS = 1_500;
 
 /**
- * Renders a growing markdown text into one container. Short texts are re-rendered whole (at most
- * once per frame, by the caller); long ones freeze complete blocks (cut at a blank line outside a
- * code fence) so each frame parses only the tail — streaming cost stays flat as the text grows.
+ * Renders a growing markdown text into one container, at most once per frame (the caller batches).
+ * The text not yet frozen is lexed into top-level blocks; every block but the last is complete
+ * (appending text can only extend or change the last one), so complete blocks are rendered once
+ * into a frozen chunk and only the last block is parsed again on the next frame. Streaming cost
+ * stays flat however long the message grows. Frozen chunks are `content-visibility: auto` (CSS), so
+ * the part scrolled away costs no layout or paint. One thing differs from rendering the text whole:
+ * a reference-style link defined after a frozen block does not resolve inside it.
  */
 export class MarkdownStream {
   readonly element: HTMLDivElement;
@@ -117,12 +151,44 @@ export class MarkdownStream {
     this.element.append(this.frozen, this.tail);
   }
 
-  update(text: string): void {
+  update(raw: string): void {
+    // The lexer normalises line ends; block lengths are only comparable on text that has none.
+    const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
     if (text === this.text) return;
-    if (!text.startsWith(this.text.slice(0, this.frozenLength))) this.reset();
+    if (this.frozenLength > 0 && !text.startsWith(this.text.slice(0, this.frozenLength))) this.reset();
     this.text = text;
-    if (text.length > WHOLE_RENDER_LIMIT && text.length - this.frozenLength > TAIL_LIMIT) this.freeze();
-    this.tail.replaceChildren(markdownFragment(text.slice(this.frozenLength)));
+    const rest = text.slice(this.frozenLength);
+    let tokens: Token[];
+    try {
+      tokens = marked.lexer(rest);
+    } catch (error) {
+      console.error('Tandem: markdown failed, showing plain text', error);
+      this.tail.replaceChildren(textFragment(rest));
+      return;
+    }
+    const complete = completeBlocks(tokens);
+    let length = 0;
+    for (let i = 0; i < complete; i++) length += tokens[i].raw.length;
+    if (complete > 0 && length >= FREEZE_AT) {
+      this.freeze(tokens.slice(0, complete), rest.slice(0, length));
+      tokens = tokens.slice(complete);
+    }
+    // Blocks of the tail that did not change stay (their layout, and a selection in them, too).
+    const next = tokensFragment(tokens, text.slice(this.frozenLength));
+    let old = this.tail.firstChild;
+    let fresh = next.firstChild;
+    while (old && fresh && old.isEqualNode(fresh)) {
+      old = old.nextSibling;
+      const used = fresh;
+      fresh = fresh.nextSibling;
+      used.remove();
+    }
+    while (old) {
+      const gone = old;
+      old = old.nextSibling;
+      gone.remove();
+    }
+    this.tail.append(next);
   }
 
   private reset(): void {
@@ -130,34 +196,33 @@ export class MarkdownStream {
     this.frozenLength = 0;
   }
 
-  private freeze(): void {
-    const cut = safeBlockBoundary(this.text, this.frozenLength);
-    if (cut <= this.frozenLength) return;
-    const block = document.createElement('div');
-    block.append(markdownFragment(this.text.slice(this.frozenLength, cut)));
-    this.frozen.append(block);
-    this.frozenLength = cut;
+  /**
+   * Renders complete blocks once, sanitised in one go, then spread over chunks of about CHUNK_CHARS
+   * characters: a chunk the viewport never reaches is never laid out (a flood freezes far more
+   * than fits on screen in one frame, and a long message rendered whole is mostly off screen).
+   */
+  private freeze(tokens: Token[], source: string): void {
+    const fragment = tokensFragment(tokens, source);
+    const chunks = document.createDocumentFragment();
+    let chunk: HTMLDivElement | undefined;
+    let chars = 0;
+    for (let node = fragment.firstChild; node; node = fragment.firstChild) {
+      if (!chunk || chars >= CHUNK_CHARS) {
+        chunk = document.createElement('div');
+        chunks.append(chunk);
+        chars = 0;
+      }
+      chars += node.textContent?.length ?? 0;
+      chunk.append(node);
+    }
+    this.frozen.append(chunks);
+    this.frozenLength += source.length;
   }
 }
 
-/**
- * The last index ≥ `from` just after a blank line that is outside a fenced code block, or `from`.
- * `from` is always outside a fence (it is a previous boundary or 0).
- */
-export function safeBlockBoundary(text: string, from: number): number {
-  let inFence = false;
-  let best = from;
-  let lineStart = from;
-  let previousBlank = false;
-  while (lineStart < text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd === -1) break; // the last line is incomplete: never cut inside it
-    const line = text.slice(lineStart, lineEnd);
-    if (/^\s{0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    const blank = line.trim() === '';
-    if (blank && !inFence && !previousBlank) best = lineEnd + 1;
-    previousBlank = blank;
-    lineStart = lineEnd + 1;
-  }
-  return best;
+/** How many leading blocks can no longer change: all but the last one that is not blank space. */
+export function completeBlocks(tokens: readonly Token[]): number {
+  let last = tokens.length - 1;
+  while (last >= 0 && tokens[last].type === 'space') last--;
+  return Math.max(0, last);
 }

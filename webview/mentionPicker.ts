@@ -7,6 +7,7 @@
  * move, Enter or Tab pick, Escape closes (nothing else), a click picks. Focus stays in the textarea
  * (aria-activedescendant), as with the slash-command list; a pick removes the `@query` text.
  */
+import * as l10n from '@vscode/l10n';
 import type { MentionCandidate } from '../src/protocol/messages';
 import { chipKey, chipLabel } from './chips';
 import { h, icon } from './dom';
@@ -42,7 +43,7 @@ export class MentionPicker {
     /** A candidate was picked (its `@query` text is already gone from the textarea). */
     private readonly onPick: (candidate: MentionCandidate) => void,
   ) {
-    this.element = h('div', { class: 'mention-suggestions', role: 'listbox', id: LISTBOX_ID, 'aria-label': 'Mention suggestions' });
+    this.element = h('div', { class: 'mention-suggestions', role: 'listbox', id: LISTBOX_ID, 'aria-label': l10n.t('Mention suggestions') });
     this.element.hidden = true;
     // Keep focus in the textarea when an option is pressed.
     this.element.addEventListener('mousedown', (event) => event.preventDefault());
@@ -179,7 +180,7 @@ export class MentionPicker {
     let group: HTMLElement | undefined;
     let groupName: string | undefined;
     this.items.forEach((candidate, index) => {
-      const name = typeof candidate.group === 'string' && candidate.group !== '' ? candidate.group : 'Other';
+      const name = typeof candidate.group === 'string' && candidate.group !== '' ? candidate.group : l10n.t('Other');
       if (group === undefined || name !== groupName) {
         groupName = name;
         // The heading is seen; screen readers get the group's name from aria-label instead.
@@ -197,7 +198,7 @@ export class MentionPicker {
         ),
       );
     });
-    if (children.length === 0) children.push(h('div', { class: 'mention-empty' }, 'No matches'));
+    if (children.length === 0) children.push(h('div', { class: 'mention-empty' }, l10n.t('No matches')));
     this.element.replaceChildren(...children);
     this.element.hidden = false;
     this.textarea.setAttribute('aria-controls', LISTBOX_ID);

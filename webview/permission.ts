@@ -8,6 +8,7 @@
  * ("always") has no shortcut: it takes a click, or arrowing to it and Enter. The prompt never takes
  * focus by itself.
  */
+import * as l10n from '@vscode/l10n';
 import type { PermissionOptionKind, PermissionOptionView, PermissionView } from '../src/protocol/messages';
 import { h, icon } from './dom';
 import { renderRuleProposal, withCodeSpans } from './ruleProposal';
@@ -35,7 +36,7 @@ function kindOf(option: PermissionOptionView): PermissionOptionKind {
 export function renderPermission(permission: PermissionView, title: string, host: Host): HTMLElement | null {
   const state = permission.state;
   if (state.kind === 'cancelled') {
-    return h('div', { class: 'permission-result cancelled', 'data-permission-state': 'cancelled' }, icon('circle-slash'), ' Cancelled');
+    return h('div', { class: 'permission-result cancelled', 'data-permission-state': 'cancelled' }, icon('circle-slash'), ` ${l10n.t('Cancelled')}`);
   }
   if (state.kind === 'pending') return pendingGroup(permission, title, host);
   const option = permission.options.find((o) => o.optionId === state.optionId);
@@ -43,12 +44,12 @@ export function renderPermission(permission: PermissionView, title: string, host
   const result = h('div', { class: `permission-result ${allowed ? 'allowed' : 'rejected'}`, 'data-permission-state': 'selected' }, icon(allowed ? 'check' : 'close'));
   if (permission.rule) {
     result.setAttribute('data-rule-id', permission.rule.id);
-    result.append(h('span', {}, ` ${allowed ? 'Allowed' : 'Rejected'} by rule: `), withCodeSpans(permission.rule.label), ' ');
-    const rules = h('button', { type: 'button', class: 'link' }, 'Rules…');
+    result.append(h('span', {}, ` ${allowed ? l10n.t('Allowed by rule:') : l10n.t('Rejected by rule:')} `), withCodeSpans(permission.rule.label), ' ');
+    const rules = h('button', { type: 'button', class: 'link' }, l10n.t('Rules…'));
     rules.addEventListener('click', () => host.post({ type: 'manageRules', ruleId: permission.rule?.id }));
     result.append(rules);
   } else {
-    result.append(` ${allowed ? 'Allowed' : 'Rejected'}: ${option?.name ?? state.optionId}`);
+    result.append(` ${allowed ? l10n.t('Allowed: {0}', option?.name ?? state.optionId) : l10n.t('Rejected: {0}', option?.name ?? state.optionId)}`);
   }
   const proposal = permission.proposal ? renderRuleProposal(permission.requestId, permission.proposal, host) : null;
   return proposal ? h('div', { class: 'permission-answer' }, result, proposal) : result;
@@ -58,7 +59,7 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
   const group = h('div', {
     role: 'group',
     class: 'permission',
-    'aria-label': `Permission: ${title}`,
+    'aria-label': l10n.t('Permission: {0}', title),
     'data-request-id': permission.requestId,
     'data-permission-state': 'pending',
   });
@@ -74,7 +75,7 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
       'data-option-kind': kind,
       'data-option-id': option.optionId,
       'data-shortcut': digit,
-      'aria-label': standing ? `${option.name} (a standing answer)` : option.name,
+      'aria-label': standing ? l10n.t('{0} (a standing answer)', option.name) : option.name,
       'aria-keyshortcuts': digit === undefined ? undefined : `${digit} Alt+${digit}`,
       tabindex: position === 0 ? 0 : -1,
     });
@@ -128,7 +129,7 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
     event.stopPropagation();
   });
 
-  const question = h('div', { class: 'permission-question' }, icon('shield'), ' The agent asks for permission');
+  const question = h('div', { class: 'permission-question' }, icon('shield'), ` ${l10n.t('The agent asks for permission')}`);
   group.append(question, h('div', { class: 'permission-buttons' }, ...buttons));
   return group;
 }

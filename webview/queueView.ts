@@ -4,6 +4,7 @@
  * sent now (which stops the running turn first). When the queue is paused (a turn failed or was
  * cancelled) it says why and waits for Resume.
  */
+import * as l10n from '@vscode/l10n';
 import type { QueuedPromptView } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
 import type { Store } from './store';
@@ -22,7 +23,7 @@ export class QueueView {
   ) {
     this.head = h('div', { class: 'queue-head', role: 'status' });
     this.list = h('div', { class: 'queue-list' });
-    this.element = h('section', { class: 'queue', 'aria-label': 'Queued prompts' }, this.head, this.list);
+    this.element = h('section', { class: 'queue', 'aria-label': l10n.t('Queued prompts') }, this.head, this.list);
     this.element.hidden = true;
   }
 
@@ -40,28 +41,28 @@ export class QueueView {
     if (paused !== undefined) {
       return [
         icon('debug-pause'),
-        h('span', { class: 'queue-reason' }, `${count} not sent: ${paused}`),
-        button('Resume', () => this.host.post({ type: 'queueResume' }), { cls: 'small primary', title: 'Send the queued prompts in order' }),
-        button('Clear', () => this.host.post({ type: 'queueClear' }), { cls: 'small', title: 'Remove every queued prompt' }),
+        h('span', { class: 'queue-reason' }, l10n.t('{0} not sent: {1}', count, paused)),
+        button(l10n.t('Resume'), () => this.host.post({ type: 'queueResume' }), { cls: 'small primary', title: l10n.t('Send the queued prompts in order') }),
+        button(l10n.t('Clear'), () => this.host.post({ type: 'queueClear' }), { cls: 'small', title: l10n.t('Remove every queued prompt') }),
       ];
     }
-    return [icon('clock'), h('span', { class: 'queue-reason' }, `${count} waiting: ${this.waitingFor()}`)];
+    return [icon('clock'), h('span', { class: 'queue-reason' }, l10n.t('{0} waiting: {1}', count, this.waitingFor()))];
   }
 
   private waitingFor(): string {
     const status = this.store.status;
     switch (status.kind) {
       case 'starting':
-        return `sent when ${status.agentName} is ready`;
+        return l10n.t('sent when {0} is ready', status.agentName);
       case 'running':
       case 'cancelling':
-        return 'sent when the current turn ends';
+        return l10n.t('sent when the current turn ends');
       case 'no_agent':
-        return 'pick an agent to send them';
+        return l10n.t('pick an agent to send them');
       case 'untrusted':
-        return 'agents do not run in an untrusted workspace';
+        return l10n.t('agents do not run in an untrusted workspace');
       default:
-        return 'sending…';
+        return l10n.t('sending…');
     }
   }
 
@@ -72,7 +73,7 @@ export class QueueView {
       'data-entry-kind': 'user',
       'data-queued': 'true',
       'data-item-id': item.id,
-      'aria-label': `Queued prompt ${index + 1} of ${count}`,
+      'aria-label': l10n.t('Queued prompt {0} of {1}', index + 1, count),
     });
     const editing = this.editing?.id === item.id ? this.editing.textarea : undefined;
     const body = editing ?? h('div', { class: 'queued-text' }, item.text);
@@ -80,13 +81,13 @@ export class QueueView {
     const actions = h(
       'div',
       { class: 'queued-actions' },
-      this.action('Send now', 'send', 'send', () => post('queueSendNow'), 'Send this prompt now (stops the running turn first)'),
-      this.action('Edit', 'edit', 'edit', () => this.startEdit(item)),
-      this.action('Move up', 'arrow-up', 'up', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: -1 }), undefined, index === 0),
-      this.action('Move down', 'arrow-down', 'down', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: 1 }), undefined, index === count - 1),
-      this.action('Remove', 'trash', 'remove', () => post('queueRemove')),
+      this.action(l10n.t('Send now'), 'send', 'send', () => post('queueSendNow'), l10n.t('Send this prompt now (stops the running turn first)')),
+      this.action(l10n.t('Edit'), 'edit', 'edit', () => this.startEdit(item)),
+      this.action(l10n.t('Move up'), 'arrow-up', 'up', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: -1 }), undefined, index === 0),
+      this.action(l10n.t('Move down'), 'arrow-down', 'down', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: 1 }), undefined, index === count - 1),
+      this.action(l10n.t('Remove'), 'trash', 'remove', () => post('queueRemove')),
     );
-    article.append(h('div', { class: 'entry-author' }, icon('clock'), 'You (not sent yet)'), body, actions);
+    article.append(h('div', { class: 'entry-author' }, icon('clock'), l10n.t('You (not sent yet)')), body, actions);
     return article;
   }
 
@@ -98,7 +99,7 @@ export class QueueView {
   }
 
   private startEdit(item: QueuedPromptView): void {
-    const textarea = h('textarea', { class: 'queued-edit', 'aria-label': 'Edit the queued prompt', rows: 3 });
+    const textarea = h('textarea', { class: 'queued-edit', 'aria-label': l10n.t('Edit the queued prompt'), rows: 3 });
     textarea.value = item.text;
     textarea.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

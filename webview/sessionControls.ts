@@ -5,6 +5,8 @@
  * option's current value as the host last confirmed it (a refused change snaps back). Also the
  * usage meter: how full the agent's context is, with warning colours at 80 % and 95 %.
  */
+import * as l10n from '@vscode/l10n';
+import { formatNumber } from '../src/protocol/displayLanguage';
 import type { ConfigOptionView, UsageView } from '../src/protocol/messages';
 import { button, h } from './dom';
 import type { Store } from './store';
@@ -18,11 +20,27 @@ function compact(n: number): string {
   return String(Math.round(n));
 }
 
+/** An amount in the agent's currency, written the display language's way (an unknown code: as given). */
+function money(amount: number, currency: string): string {
+  try {
+    return formatNumber(amount, { style: 'currency', currency, maximumFractionDigits: 2 });
+  } catch {
+    return `${formatNumber(amount, { maximumFractionDigits: 2 })} ${currency}`;
+  }
+}
+
 export function usageText(usage: UsageView): { text: string; title: string; level: 'ok' | 'warning' | 'critical' } {
   const percent = Math.min(100, Math.round((usage.used / usage.size) * 100));
-  const cost = usage.cost ? ` · ${new Intl.NumberFormat(undefined, { style: 'currency', currency: usage.cost.currency, maximumFractionDigits: 2 }).format(usage.cost.amount)}` : '';
-  const text = `Context ${percent}% · ${compact(usage.used)} / ${compact(usage.size)}${cost}`;
-  const title = `The agent's context holds ${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens (${percent}%).${cost ? ` Cost so far: ${cost.slice(3)}.` : ''}${percent >= 80 ? ' When it is full the agent forgets or compacts earlier parts of the conversation.' : ''}`;
+  const shownPercent = formatNumber(percent / 100, { style: 'percent' });
+  const cost = usage.cost ? money(usage.cost.amount, usage.cost.currency) : undefined;
+  const text = `${l10n.t('Context {0} · {1} / {2}', shownPercent, compact(usage.used), compact(usage.size))}${cost ? ` · ${cost}` : ''}`;
+  const title = [
+    l10n.t("The agent's context holds {0} of {1} tokens ({2}).", formatNumber(usage.used), formatNumber(usage.size), shownPercent),
+    cost ? l10n.t('Cost so far: {0}.', cost) : undefined,
+    percent >= 80 ? l10n.t('When it is full the agent forgets or compacts earlier parts of the conversation.') : undefined,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
   return { text, title, level: percent >= 95 ? 'critical' : percent >= 80 ? 'warning' : 'ok' };
 }
 
@@ -38,9 +56,9 @@ export class SessionControls {
     private readonly store: Store,
     private readonly host: Host,
   ) {
-    this.menu = h('div', { class: 'options-menu', role: 'group', 'aria-label': 'Session options' });
+    this.menu = h('div', { class: 'options-menu', role: 'group', 'aria-label': l10n.t('Session options') });
     this.menu.hidden = true;
-    this.menuButton = button('', () => this.toggleMenu(), { cls: 'icon-button', icon: 'settings', label: 'Session options', title: 'More session options' });
+    this.menuButton = button('', () => this.toggleMenu(), { cls: 'icon-button', icon: 'settings', label: l10n.t('Session options'), title: l10n.t('More session options') });
     this.menuButton.setAttribute('aria-expanded', 'false');
     this.menu.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
@@ -50,7 +68,7 @@ export class SessionControls {
       }
     });
     this.pickers = h('span', { class: 'session-pickers' });
-    this.meter = h('span', { class: 'usage-meter', role: 'meter', 'aria-label': 'Context used' });
+    this.meter = h('span', { class: 'usage-meter', role: 'meter', 'aria-label': l10n.t('Context used') });
     this.meter.hidden = true;
   }
 

@@ -22,100 +22,16 @@ import type {
   TerminalView,
   UsageView,
 } from '../src/protocol/messages';
-import { assertNever, TERMINAL_VIEW_LIMIT_CHARS } from '../src/protocol/messages';
+import { assertNever, isRecord } from '../src/protocol/guards';
+import { TERMINAL_VIEW_LIMIT_CHARS } from '../src/protocol/messages';
+import { isChip, isEntry, parseCommands, parseModes, parseOptions, parseQueue, parseReview, parseTabs, parseUsage } from './snapshotFields';
+import type { StoreChanges } from './storeChanges';
+import { emptyChanges, markConversationChanged } from './storeChanges';
 
-/** What changed for one terminal since the last `takeChanges()`. */
-export interface TerminalChange {
-  /** The view was replaced: consumers re-read it whole and ignore `appended`. */
-  replaced: boolean;
-  /** Text appended since, in order (only meaningful when not replaced). */
-  appended: string;
-}
-
-export interface StoreChanges {
-  /** The whole entry list was replaced (snapshot or clear): reconcile everything. */
-  reset: boolean;
-  /** Ids of entries inserted, replaced or appended to. */
-  entries: Set<string>;
-  status: boolean;
-  agents: boolean;
-  follow: boolean;
-  commands: boolean;
-  modes: boolean;
-  /** The open conversations or the shown one's tab changed. */
-  tabs: boolean;
-  queue: boolean;
-  review: boolean;
-  /** The session's settings (pickers) or its usage meter changed. */
-  options: boolean;
-  usage: boolean;
-  /** Mention picker results or chips to add arrived; prompt capabilities changed. */
-  mentions: boolean;
-  /** The shown conversation's id, session id or title changed (or another one is shown). */
-  conversation: boolean;
-  terminals: Map<string, TerminalChange>;
-}
+export type { StoreChanges, TerminalChange } from './storeChanges';
 
 /** Output kept per terminal in the webview; the host bounds it too, this only guards memory. */
 const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
-
-function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, mentions: false, conversation: false, terminals: new Map() };
-}
-
-/** Keeps only well-formed commands: the list drives the composer's suggestions. */
-function parseCommands(value: unknown): CommandView[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter((c): c is CommandView => isRecord(c) && typeof c.name === 'string' && c.name !== '' && typeof c.description === 'string');
-}
-
-/** Modes with at least one well-formed mode, else undefined (no picker). */
-function parseModes(value: unknown): ModesView | undefined {
-  if (!isRecord(value) || typeof value.currentModeId !== 'string' || !Array.isArray(value.available)) return undefined;
-  const available = value.available.filter((m): m is ModesView['available'][number] => isRecord(m) && typeof m.id === 'string' && typeof m.name === 'string');
-  return available.length === 0 ? undefined : { currentModeId: value.currentModeId, available };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-function parseQueue(value: unknown): QueueView {
-  if (!isRecord(value) || !Array.isArray(value.items)) return { items: [] };
-  const items = value.items.filter((i): i is QueueView['items'][number] => isRecord(i) && typeof i.id === 'string' && typeof i.text === 'string');
-  return typeof value.paused === 'string' ? { items, paused: value.paused } : { items };
-}
-
-function isChip(value: unknown): value is MentionChip {
-  return isRecord(value) && isRecord(value.spec) && typeof value.spec.kind === 'string' && isRecord(value.view) && typeof value.view.label === 'string';
-}
-
-function parseOptions(value: unknown): ConfigOptionView[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter((o): o is ConfigOptionView => isRecord(o) && typeof o.id === 'string' && typeof o.name === 'string' && (o.type === 'select' || o.type === 'boolean'));
-}
-
-function parseUsage(value: unknown): UsageView | undefined {
-  return isRecord(value) && typeof value.used === 'number' && typeof value.size === 'number' && value.size > 0 ? (value as unknown as UsageView) : undefined;
-}
-
-function parseReview(value: unknown): ReviewView {
-  if (!isRecord(value) || !Array.isArray(value.files)) return { files: [] };
-  const files = value.files.filter((f): f is ReviewView['files'][number] => isRecord(f) && typeof f.path === 'string' && typeof f.relPath === 'string');
-  const review: ReviewView = { files };
-  if (value.busy === true) review.busy = true;
-  if (typeof value.error === 'string') review.error = value.error;
-  return review;
-}
-
-function parseTabs(value: unknown): TabView[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter((t): t is TabView => isRecord(t) && typeof t.id === 'string' && typeof t.title === 'string');
-}
-
-function isEntry(value: unknown): value is Entry {
-  return isRecord(value) && typeof value.id === 'string' && typeof value.kind === 'string';
-}
 
 export class Store {
   status: SessionStatus = { kind: 'starting', agentName: '' };
@@ -215,6 +131,9 @@ export class Store {
         if (typeof message.requestId !== 'number' || !Array.isArray(message.items)) throw new Error('Malformed mentionResults');
         this.mentionResults = { requestId: message.requestId, items: message.items.filter(isChip) as MentionCandidate[] };
         this.changes.mentions = true;
+        return;
+      case 'diffLines':
+        // An answer to one diff view's request, not state: the view takes it (see diffRequests.ts).
         return;
       case 'mentionsAdded':
         // Addressed to one conversation: kept only when it is the shown one (the host shows it first).
@@ -326,20 +245,7 @@ export class Store {
     this.configOptions = parseOptions(c.configOptions);
     this.usage = parseUsage(c.usage);
     this.promptCapabilities = isRecord(c.promptCapabilities) ? c.promptCapabilities : undefined;
-    const changes = this.changes;
-    changes.reset = true;
-    changes.entries.clear();
-    changes.terminals.clear();
-    changes.status = true;
-    changes.commands = true;
-    changes.modes = true;
-    changes.queue = true;
-    changes.review = true;
-    changes.options = true;
-    changes.usage = true;
-    changes.mentions = true;
-    changes.conversation = true;
-    for (const id of this.terminals.keys()) changes.terminals.set(id, { replaced: true, appended: '' });
+    markConversationChanged(this.changes, this.terminals.keys());
   }
 
   private upsert(entry: unknown): void {

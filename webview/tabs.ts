@@ -4,16 +4,22 @@
  * a "New conversation" button. A tab's close icon is for the mouse; keyboard users press Delete,
  * so no button is nested inside a tab.
  */
+import * as l10n from '@vscode/l10n';
 import type { TabView } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
-const ATTENTION: Record<NonNullable<TabView['attention']>, [string, string]> = {
-  permission: ['bell-dot', 'waits for your permission'],
-  finished: ['pass', 'finished a turn'],
-  error: ['error', 'has an error'],
-};
+function attentionOf(attention: NonNullable<TabView['attention']>): [icon: string, text: string] {
+  switch (attention) {
+    case 'permission':
+      return ['bell-dot', l10n.t('waits for your permission')];
+    case 'finished':
+      return ['pass', l10n.t('finished a turn')];
+    case 'error':
+      return ['error', l10n.t('has an error')];
+  }
+}
 
 const BUSY = new Set<TabView['status']>(['starting', 'running', 'cancelling']);
 
@@ -25,9 +31,9 @@ export class Tabs {
     private readonly store: Store,
     private readonly host: Host,
   ) {
-    this.list = h('div', { role: 'tablist', 'aria-label': 'Conversations', class: 'tab-list' });
+    this.list = h('div', { role: 'tablist', 'aria-label': l10n.t('Conversations'), class: 'tab-list' });
     this.list.addEventListener('keydown', (event) => this.onKey(event));
-    const add = button('', () => host.post({ type: 'newConversation' }), { cls: 'icon-button', icon: 'add', label: 'New conversation', title: 'New conversation' });
+    const add = button('', () => host.post({ type: 'newConversation' }), { cls: 'icon-button', icon: 'add', label: l10n.t('New conversation'), title: l10n.t('New conversation') });
     this.element = h('div', { class: 'tab-strip' }, this.list, add);
   }
 
@@ -41,8 +47,9 @@ export class Tabs {
   }
 
   private renderTab(tab: TabView, selected: boolean): HTMLElement {
-    const attention = !selected && tab.attention ? ATTENTION[tab.attention] : undefined;
-    const label = `${tab.title} — ${tab.agentName || 'no agent'}${BUSY.has(tab.status) ? ', working' : ''}${attention ? `, ${attention[1]}` : ''}`;
+    const attention = !selected && tab.attention ? attentionOf(tab.attention) : undefined;
+    const extras = [BUSY.has(tab.status) ? l10n.t('working') : undefined, attention?.[1]].filter((e) => e !== undefined);
+    const label = extras.reduce((text, extra) => l10n.t('{0}, {1}', text, extra), l10n.t('{0} — {1}', tab.title, tab.agentName || l10n.t('no agent')));
     const element = h('div', {
       role: 'tab',
       class: `tab${selected ? ' selected' : ''}`,

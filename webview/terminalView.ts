@@ -4,6 +4,7 @@
  * visually-hidden plain-text mirror of the whole emulated buffer keeps the region's text content
  * complete for screen readers and tests.
  */
+import * as l10n from '@vscode/l10n';
 import { Terminal } from '@xterm/xterm';
 import xtermCss from '@xterm/xterm/css/xterm.css';
 import type { TerminalView } from '../src/protocol/messages';
@@ -39,9 +40,9 @@ function theme(): Record<string, string> {
 }
 
 function exitText(view: TerminalView | undefined): string {
-  if (!view?.exit) return 'Running…';
-  if (view.exit.signal) return `Killed by ${view.exit.signal}`;
-  return view.exit.exitCode === null ? 'Exited' : `Exited with code ${view.exit.exitCode}`;
+  if (!view?.exit) return l10n.t('Running…');
+  if (view.exit.signal) return l10n.t('Killed by {0}', view.exit.signal);
+  return view.exit.exitCode === null ? l10n.t('Exited') : l10n.t('Exited with code {0}', view.exit.exitCode);
 }
 
 /** One rendering of a terminal; several cards may embed the same terminal id. */
@@ -72,13 +73,13 @@ export class TerminalPanel {
     this.mirror = h('pre', { class: 'terminal-text visually-hidden' });
     this.element = h(
       'div',
-      { role: 'region', class: 'terminal', 'data-terminal-id': terminalId, 'aria-label': 'Terminal' },
+      { role: 'region', class: 'terminal', 'data-terminal-id': terminalId, 'aria-label': l10n.t('Terminal') },
       h(
         'div',
         { class: 'terminal-header' },
         this.commandLabel,
         this.notice,
-        button('Open in terminal', () => host.post({ type: 'openTerminal', terminalId }), { cls: 'secondary small', icon: 'terminal' }),
+        button(l10n.t('Open in terminal'), () => host.post({ type: 'openTerminal', terminalId }), { cls: 'secondary small', icon: 'terminal' }),
       ),
       this.screen,
       this.mirror,
@@ -125,9 +126,9 @@ export class TerminalPanel {
 
   private updateHeader(view: TerminalView | undefined): void {
     const command = view?.command ?? '';
-    this.commandLabel.textContent = command ? `$ ${command}` : 'Terminal';
-    this.element.setAttribute('aria-label', command ? `Terminal: ${command}` : `Terminal ${this.terminalId}`);
-    this.notice.textContent = view?.truncated ? ' (earlier output truncated)' : view ? '' : ' (waiting for output)';
+    this.commandLabel.textContent = command ? `$ ${command}` : l10n.t('Terminal');
+    this.element.setAttribute('aria-label', command ? l10n.t('Terminal: {0}', command) : l10n.t('Terminal {0}', this.terminalId));
+    this.notice.textContent = view?.truncated ? ` ${l10n.t('(earlier output truncated)')}` : view ? '' : ` ${l10n.t('(waiting for output)')}`;
     this.status.textContent = exitText(view);
     this.element.setAttribute('data-exited', view?.exit ? 'true' : 'false');
   }

@@ -3,9 +3,10 @@
  * content items (markdown, images, resource links, diffs, terminals), an inline permission prompt
  * and collapsible raw input/output. Only the parts whose data changed are rebuilt.
  */
+import * as l10n from '@vscode/l10n';
 import type { Entry, LocationView, ToolCallEntry, ToolContentView, ToolStatus } from '../src/protocol/messages';
-import { assertNever } from '../src/protocol/messages';
-import { codiconFor, isToolKind } from '../src/session/toolKinds';
+import { assertNever } from '../src/protocol/guards';
+import { codiconFor, isToolKind } from '../src/protocol/toolKinds';
 import { basename, button, h, icon } from './dom';
 import { renderDiff } from './diffView';
 import { renderMarkdown } from './markdown';
@@ -13,15 +14,36 @@ import { renderPermission } from './permission';
 import type { TerminalPanel } from './terminalView';
 import type { EntryView, ViewContext } from './viewContext';
 
-const STATUS: Record<ToolStatus, [string, string]> = {
-  pending: ['circle-large-outline', 'Pending'],
-  in_progress: ['loading codicon-modifier-spin', 'Running'],
-  completed: ['check', 'Completed'],
-  failed: ['error', 'Failed'],
-  cancelled: ['circle-slash', 'Cancelled'],
+const STATUS_ICONS: Record<ToolStatus, string> = {
+  pending: 'circle-large-outline',
+  in_progress: 'loading codicon-modifier-spin',
+  completed: 'check',
+  failed: 'error',
+  cancelled: 'circle-slash',
 };
 
+function statusLabelOf(status: ToolStatus): string {
+  switch (status) {
+    case 'pending':
+      return l10n.t('Pending');
+    case 'in_progress':
+      return l10n.t('Running');
+    case 'completed':
+      return l10n.t('Completed');
+    case 'failed':
+      return l10n.t('Failed');
+    case 'cancelled':
+      return l10n.t('Cancelled');
+  }
+}
+
 const RASTER = /^image\/(?:png|jpeg|jpg|gif|webp|bmp)$/i;
+
+/** "Open src/app.ts at line 4 (outside the workspace)": a location link's accessible name. */
+function locationLabel(loc: LocationView): string {
+  if (loc.inWorkspace) return loc.line ? l10n.t('Open {0} at line {1}', loc.path, loc.line) : l10n.t('Open {0}', loc.path);
+  return loc.line ? l10n.t('Open {0} at line {1} (outside the workspace)', loc.path, loc.line) : l10n.t('Open {0} (outside the workspace)', loc.path);
+}
 
 interface RenderedItem {
   item: ToolContentView;
@@ -33,7 +55,8 @@ function sameItem(a: ToolContentView, b: ToolContentView): boolean {
   if (a.type !== b.type) return false;
   switch (a.type) {
     case 'diff':
-      return b.type === 'diff' && a.path === b.path && a.oldText === b.oldText && a.newText === b.newText;
+      // The host gives every distinct content its own id (and keeps the id while the texts stay).
+      return b.type === 'diff' && a.diffId === b.diffId && a.path === b.path;
     case 'terminal':
       return b.type === 'terminal' && a.terminalId === b.terminalId;
     case 'markdown':
@@ -96,7 +119,7 @@ export class ToolCardView implements EntryView {
     this.locations = h('div', { class: 'tool-locations' });
     this.content = h('div', { class: 'tool-content' });
     this.permission = h('div', { class: 'tool-permission' });
-    this.raw = h('details', { class: 'tool-raw' }, h('summary', {}, 'Details'));
+    this.raw = h('details', { class: 'tool-raw' }, h('summary', {}, l10n.t('Details')));
     this.raw.hidden = true;
     this.raw.addEventListener('toggle', () => {
       ctx.host.setExpanded(`${entryId}:raw`, this.raw.open);
@@ -120,13 +143,13 @@ export class ToolCardView implements EntryView {
   update(entry: Entry): void {
     if (entry.kind !== 'tool_call') return;
     const kind = isToolKind(entry.toolKind) ? entry.toolKind : 'other';
-    const status: ToolStatus = entry.status in STATUS ? entry.status : 'pending';
+    const status: ToolStatus = entry.status in STATUS_ICONS ? entry.status : 'pending';
     const title = String(entry.title ?? '');
     const el = this.element;
     el.setAttribute('data-tool-call-id', String(entry.toolCallId));
     el.setAttribute('data-kind', kind);
     el.setAttribute('data-status', status);
-    const [statusIcon, statusLabel] = STATUS[status];
+    const [statusIcon, statusLabel] = [STATUS_ICONS[status], statusLabelOf(status)];
     el.setAttribute('aria-label', `${title} (${statusLabel})`);
     el.className = `entry tool-card status-${status}`;
     this.kindIcon.className = `codicon codicon-${codiconFor(kind)} tool-kind-icon`;
@@ -165,8 +188,8 @@ export class ToolCardView implements EntryView {
         const b = button(label, () => this.ctx.host.post({ type: 'openLocation', path: loc.path, line: loc.line }), {
           cls: `link location${loc.inWorkspace ? '' : ' outside'}`,
           icon: 'go-to-file',
-          title: loc.inWorkspace ? loc.path : `${loc.path} (outside the workspace)`,
-          label: `Open ${loc.path}${loc.line ? ` at line ${loc.line}` : ''}${loc.inWorkspace ? '' : ' (outside the workspace)'}`,
+          title: loc.inWorkspace ? loc.path : l10n.t('{0} (outside the workspace)', loc.path),
+          label: locationLabel(loc),
         });
         return b;
       }),
@@ -206,14 +229,14 @@ export class ToolCardView implements EntryView {
           return { item, element: renderMarkdown(String(item.text), 'markdown tool-markdown') };
         case 'image': {
           if (!RASTER.test(item.mimeType) || !/^[A-Za-z0-9+/=\s]*$/.test(item.data)) {
-            return { item, element: h('div', { class: 'tool-note' }, `Image not shown (${item.mimeType})`) };
+            return { item, element: h('div', { class: 'tool-note' }, l10n.t('Image not shown ({0})', item.mimeType)) };
           }
-          return { item, element: h('img', { class: 'tool-image', alt: 'Image from the tool call', src: `data:${item.mimeType};base64,${item.data}` }) };
+          return { item, element: h('img', { class: 'tool-image', alt: l10n.t('Image from the tool call'), src: `data:${item.mimeType};base64,${item.data}` }) };
         }
         case 'resource_link':
           return { item, element: this.resourceLink(item.uri, item.name) };
         case 'diff':
-          return { item, element: renderDiff({ path: item.path, oldText: item.oldText, newText: item.newText, entryId, index }, this.ctx.host) };
+          return { item, element: renderDiff({ view: item, entryId, index }, this.ctx.host) };
         case 'terminal': {
           const terminal = this.ctx.terminals.create(item.terminalId);
           return { item, element: terminal.element, terminal };
@@ -223,7 +246,7 @@ export class ToolCardView implements EntryView {
       }
     } catch (error) {
       console.error('Tandem: could not render tool content', error);
-      return { item, element: h('div', { class: 'entry-broken', role: 'note' }, icon('warning'), ' This content could not be shown') };
+      return { item, element: h('div', { class: 'entry-broken', role: 'note' }, icon('warning'), ` ${l10n.t('This content could not be shown')}`) };
     }
   }
 
@@ -241,9 +264,9 @@ export class ToolCardView implements EntryView {
   }
 
   private fillRaw(entry: ToolCallEntry): void {
-    const parts: HTMLElement[] = [h('summary', {}, 'Details')];
-    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, 'Input'), h('pre', { class: 'raw-json' }, entry.rawInput));
-    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, 'Output'), h('pre', { class: 'raw-json' }, entry.rawOutput));
+    const parts: HTMLElement[] = [h('summary', {}, l10n.t('Details'))];
+    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), h('pre', { class: 'raw-json' }, entry.rawInput));
+    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), h('pre', { class: 'raw-json' }, entry.rawOutput));
     this.raw.replaceChildren(...parts);
   }
 

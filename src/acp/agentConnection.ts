@@ -1,9 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentExit, AgentProcess } from './agentProcess';
 import { createNdJsonTransport } from './ndjsonTransport';
 import { createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
+import { isRecord } from '../protocol/guards';
 
 /**
  * The client side of ACP, implemented elsewhere (fs, terminal, permission handlers). Each may
@@ -45,7 +47,7 @@ export class AgentExitedError extends Error {
     readonly stderrTail: string,
     description: string,
   ) {
-    super(`Agent '${agentName}' ${description}.${stderrTail ? `\nLast stderr output:\n${stderrTail}` : ''}`);
+    super(`${l10n.t("Agent '{0}' {1}.", agentName, description)}${stderrTail ? `\n${l10n.t('Last stderr output:')}\n${stderrTail}` : ''}`);
     this.name = 'AgentExitedError';
   }
 }
@@ -219,7 +221,7 @@ export class AgentConnection {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.conn.close(new Error('The connection to the agent was closed.'));
+    this.conn.close(new Error(l10n.t('The connection to the agent was closed.')));
   }
 
   private exitError(exit: AgentExit): AgentExitedError {
@@ -240,10 +242,6 @@ export class AgentConnection {
       throw err;
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function delay(ms: number): Promise<undefined> {

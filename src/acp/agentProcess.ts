@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
@@ -91,7 +92,7 @@ export class AgentProcess {
     const env = agentEnvironment(cfg.env);
     const resolved = resolveCommand(cfg.command, env);
     if (!resolved) {
-      throw new AgentStartError('not_found', `Command '${cfg.command}' was not found on PATH. Install the agent or set an absolute path in tandem.agents.`);
+      throw new AgentStartError('not_found', l10n.t("Command '{0}' was not found on PATH. Install the agent or set an absolute path in tandem.agents.", cfg.command));
     }
     const secrets = Object.values(cfg.env);
     log.info(redactSecrets(`Starting agent '${cfg.name}': ${[resolved, ...cfg.args].join(' ')} (cwd ${cfg.cwd})`, secrets));
@@ -140,10 +141,10 @@ export class AgentProcess {
 
   /** "exited with code 3" / "was killed by SIGTERM" / "could not be started: …" */
   describeExit(exit: AgentExit | undefined = this.exitInfo): string {
-    if (!exit) return 'is running';
-    if (exit.error) return `could not be started: ${exit.error.message}`;
-    if (exit.signal) return `was killed by ${exit.signal}`;
-    return `exited with code ${exit.code ?? 'unknown'}`;
+    if (!exit) return l10n.t('is running');
+    if (exit.error) return l10n.t('could not be started: {0}', exit.error.message);
+    if (exit.signal) return l10n.t('was killed by {0}', exit.signal);
+    return l10n.t('exited with code {0}', exit.code ?? l10n.t('unknown'));
   }
 
   /**
@@ -177,7 +178,7 @@ export class AgentProcess {
       // A spawn failure (ENOENT, EACCES): there will be no 'exit'. Other errors (kill failures)
       // happen on a live process and are only logged.
       if (child.pid === undefined || err.syscall?.startsWith('spawn')) {
-        const error = new AgentStartError('spawn_failed', `Could not start agent '${this.name}' (${this.config.command}): ${err.message}`, err.code);
+        const error = new AgentStartError('spawn_failed', l10n.t("Could not start agent '{0}' ({1}): {2}", this.name, this.config.command, err.message), err.code);
         this.log.error(redactSecrets(error.message, this.secrets));
         this.finish({ code: null, signal: null, error });
       } else {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ProtocolLog } from './protocolLog';
@@ -176,7 +177,7 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
       log.message('out', line);
       return new Promise<void>((resolve, reject) => {
         if (outputBroken || output.destroyed || output.writableEnded) {
-          reject(new Error(`Cannot send to the agent: its input is closed${outputBroken ? ` (${outputBroken.message})` : ''}.`));
+          reject(new Error(outputBroken ? l10n.t('Cannot send to the agent: its input is closed ({0}).', outputBroken.message) : l10n.t('Cannot send to the agent: its input is closed.')));
           return;
         }
         output.write(line + '\n', (err) => (err ? reject(err) : resolve()));

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection, AgentExitedError } from '../acp/agentConnection';
 import { AgentProcess, AgentStartError, agentEnvironment } from '../acp/agentProcess';
@@ -88,7 +89,7 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
     cwd: target.cwd,
     resolvedCommand,
     runtimes: [],
-    start: { ok: false, stage: 'not_found', message: `'${target.command}' was not found on PATH.` },
+    start: { ok: false, stage: 'not_found', message: l10n.t("'{0}' was not found on PATH.", target.command) },
     expectedProtocolVersion: acp.PROTOCOL_VERSION,
     stderr: '',
     checkedAt: new Date().toISOString(),
@@ -120,8 +121,8 @@ async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions): Pr
     conn = await AgentConnection.open(proc, { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, { log, onUpdate: () => undefined, clientInfo: opts.clientInfo });
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const stopped = new Promise<StartOutcome>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, stage: 'timeout', message: `No answer to initialize within ${Math.round(timeoutMs / 1000)} s.` }), timeoutMs);
-      onAbort = () => resolve({ ok: false, stage: 'cancelled', message: 'The check was cancelled.' });
+      timer = setTimeout(() => resolve({ ok: false, stage: 'timeout', message: l10n.t('No answer to initialize within {0} s.', Math.round(timeoutMs / 1000)) }), timeoutMs);
+      onAbort = () => resolve({ ok: false, stage: 'cancelled', message: l10n.t('The check was cancelled.') });
       if (opts.signal?.aborted) onAbort();
       else opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -145,10 +146,12 @@ async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions): Pr
 function describeFailure(err: unknown): StartOutcome {
   if (err instanceof AgentExitedError) {
     if (err.exit.error) return { ok: false, stage: 'spawn', message: err.exit.error.message, osCode: err.exit.error.osCode };
-    const how = err.exit.signal ? `was killed by ${err.exit.signal}` : `exited with code ${err.exit.code ?? 'unknown'}`;
-    return { ok: false, stage: 'exited', message: `The agent ${how} before answering initialize.` };
+    const message = err.exit.signal
+      ? l10n.t('The agent was killed by {0} before answering initialize.', err.exit.signal)
+      : l10n.t('The agent exited with code {0} before answering initialize.', err.exit.code ?? l10n.t('unknown'));
+    return { ok: false, stage: 'exited', message };
   }
-  if (err instanceof acp.RequestError) return { ok: false, stage: 'error', message: `The agent answered initialize with error ${err.code}: ${err.message}` };
+  if (err instanceof acp.RequestError) return { ok: false, stage: 'error', message: l10n.t('The agent answered initialize with error {0}: {1}', err.code, err.message) };
   return { ok: false, stage: 'error', message: errorMessage(err) };
 }
 
@@ -158,16 +161,16 @@ function describeInitialize(result: acp.InitializeResponse, elapsedMs: number): 
   const prompt = caps.promptCapabilities ?? {};
   const mcp = caps.mcpCapabilities ?? {};
   const capabilities: CapabilityRow[] = [
-    { feature: 'session/load', supported: caps.loadSession === true, meaning: 'reopens a conversation after a restart with its history replayed' },
-    { feature: 'session/resume', supported: session.resume != null, meaning: 'continues a conversation after a restart without a replay' },
-    { feature: 'session/list', supported: session.list != null, meaning: 'History shows sessions started in the agent’s own CLI' },
-    { feature: 'session/close', supported: session.close != null, meaning: 'closing a tab frees the session in the agent' },
-    { feature: 'Images in prompts', supported: prompt.image === true, meaning: 'accepts image content blocks' },
-    { feature: 'Audio in prompts', supported: prompt.audio === true, meaning: 'accepts audio content blocks' },
-    { feature: 'Embedded context', supported: prompt.embeddedContext === true, meaning: 'accepts file contents embedded in prompts' },
-    { feature: 'MCP servers over stdio', supported: true, meaning: 'every ACP agent must accept them' },
-    { feature: 'MCP servers over HTTP', supported: mcp.http === true, meaning: 'accepts HTTP MCP servers' },
-    { feature: 'MCP servers over SSE', supported: mcp.sse === true, meaning: 'accepts SSE MCP servers' },
+    { feature: 'session/load', supported: caps.loadSession === true, meaning: l10n.t('reopens a conversation after a restart with its history replayed') },
+    { feature: 'session/resume', supported: session.resume != null, meaning: l10n.t('continues a conversation after a restart without a replay') },
+    { feature: 'session/list', supported: session.list != null, meaning: l10n.t('History shows sessions started in the agent’s own CLI') },
+    { feature: 'session/close', supported: session.close != null, meaning: l10n.t('closing a tab frees the session in the agent') },
+    { feature: l10n.t('Images in prompts'), supported: prompt.image === true, meaning: l10n.t('accepts image content blocks') },
+    { feature: l10n.t('Audio in prompts'), supported: prompt.audio === true, meaning: l10n.t('accepts audio content blocks') },
+    { feature: l10n.t('Embedded context'), supported: prompt.embeddedContext === true, meaning: l10n.t('accepts file contents embedded in prompts') },
+    { feature: l10n.t('MCP servers over stdio'), supported: true, meaning: l10n.t('every ACP agent must accept them') },
+    { feature: l10n.t('MCP servers over HTTP'), supported: mcp.http === true, meaning: l10n.t('accepts HTTP MCP servers') },
+    { feature: l10n.t('MCP servers over SSE'), supported: mcp.sse === true, meaning: l10n.t('accepts SSE MCP servers') },
   ];
   const authMethods = (result.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) }));
   const info = result.agentInfo;

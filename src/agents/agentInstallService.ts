@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,7 +24,7 @@ export class ChecksumError extends Error {
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(`The download does not match the registry's checksum (expected sha256 ${expected}, got ${actual}). It was deleted.`);
+    super(l10n.t("The download does not match the registry's checksum (expected sha256 {0}, got {1}). It was deleted.", expected, actual));
     this.name = 'ChecksumError';
   }
 }
@@ -79,7 +80,7 @@ export class AgentInstallService {
     const unused = await this.installed.recordInstall(prepared.agentId, settingsName, version);
     await this.removeDirs(unused);
     const agent = this.installed.get(prepared.agentId);
-    if (!agent) throw new Error(`Recording ${prepared.agentId} failed.`);
+    if (!agent) throw new Error(l10n.t('Recording {0} failed.', prepared.agentId));
     return agent;
   }
 
@@ -120,7 +121,7 @@ export class AgentInstallService {
       const kind = await detectArchiveKind(download, plan.target.archive);
       await unpackArchive(download, kind, staging, plan.target.cmd);
       const executable = await locateExecutable(staging, plan.target.cmd);
-      if (!executable) throw new Error(`The archive has no ${plan.target.cmd} (the command the registry names).`);
+      if (!executable) throw new Error(l10n.t('The archive has no {0} (the command the registry names).', plan.target.cmd));
       await markExecutable(executable);
       const relative = path.relative(await fs.promises.realpath(staging), executable);
       options.signal?.throwIfAborted();

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -88,9 +89,9 @@ async function unpackTar(file: string, dest: string): Promise<void> {
   try {
     await extract;
   } catch (err) {
-    throw new ArchiveError(`The tar archive was refused: ${(err as Error).message}`);
+    throw new ArchiveError(l10n.t('The tar archive was refused: {0}', (err as Error).message));
   }
-  if (tooLarge) throw new ArchiveError('The archive is too large to unpack.');
+  if (tooLarge) throw new ArchiveError(l10n.t('The archive is too large to unpack.'));
 }
 
 /** bsdtar (macOS, Windows 10+) and GNU tar both read bzip2 and refuse `..` members by default. */
@@ -98,7 +99,7 @@ async function unpackWithSystemTar(file: string, dest: string): Promise<void> {
   try {
     await promisify(execFile)('tar', ['-xjf', file, '-C', dest], { timeout: 10 * 60_000, windowsHide: true });
   } catch (err) {
-    throw new ArchiveError(`Could not unpack the .tar.bz2 archive with the system tar: ${(err as Error).message}`);
+    throw new ArchiveError(l10n.t('Could not unpack the .tar.bz2 archive with the system tar: {0}', (err as Error).message));
   }
 }
 
@@ -118,14 +119,14 @@ async function unpackZip(file: string, dest: string): Promise<void> {
       zip.on('entry', (entry: yauzl.Entry) => {
         entries++;
         bytes += entry.uncompressedSize;
-        if (entries > MAX_ENTRIES || bytes > MAX_UNPACKED_BYTES) return fail(new ArchiveError('The archive is too large to unpack.'));
+        if (entries > MAX_ENTRIES || bytes > MAX_UNPACKED_BYTES) return fail(new ArchiveError(l10n.t('The archive is too large to unpack.')));
         writeZipEntry(zip, entry, root).then(() => zip.readEntry(), fail);
       });
       zip.readEntry();
     });
   } catch (err) {
     // yauzl's own checks (absolute paths, `..`) arrive as plain Errors.
-    throw err instanceof ArchiveError ? err : new ArchiveError(`The zip archive is invalid: ${(err as Error).message}`);
+    throw err instanceof ArchiveError ? err : new ArchiveError(l10n.t('The zip archive is invalid: {0}', (err as Error).message));
   }
 }
 
@@ -145,7 +146,7 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, root: strin
     for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
     const linkTarget = Buffer.concat(chunks).toString('utf8');
     // A link may only point inside the folder, or writing "through" it later would escape it.
-    if (path.isAbsolute(linkTarget)) throw new ArchiveError(`Refusing the link ${entry.fileName} → ${linkTarget}: it points outside the agent's folder.`);
+    if (path.isAbsolute(linkTarget)) throw new ArchiveError(l10n.t("Refusing the link {0} → {1}: it points outside the agent's folder.", entry.fileName, linkTarget));
     insideOrThrow(root, path.join(path.dirname(entry.fileName), linkTarget));
     await fs.promises.symlink(linkTarget, target);
     return;
@@ -155,7 +156,7 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, root: strin
 
 function insideOrThrow(root: string, relative: string): string {
   const target = path.resolve(root, relative);
-  if (target !== root && !target.startsWith(root + path.sep)) throw new ArchiveError(`Refusing ${relative}: it would land outside the agent's folder.`);
+  if (target !== root && !target.startsWith(root + path.sep)) throw new ArchiveError(l10n.t("Refusing {0}: it would land outside the agent's folder.", relative));
   return target;
 }
 

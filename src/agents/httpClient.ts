@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -75,7 +76,7 @@ export async function getText(url: string, opts: HttpOptions & { maxBytes?: numb
     size += chunk.length;
     if (size > max) {
       res.destroy();
-      throw new HttpError(`${url} is larger than ${max} bytes.`);
+      throw new HttpError(l10n.t('{0} is larger than {1} bytes.', url, max));
     }
     chunks.push(chunk);
   }
@@ -100,14 +101,14 @@ export async function downloadFile(url: string, file: string, opts: HttpOptions 
     const meter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length;
-        if (bytes > max) return done(new HttpError(`The download is larger than ${max} bytes.`));
+        if (bytes > max) return done(new HttpError(l10n.t('The download is larger than {0} bytes.', max)));
         hash.update(chunk);
         opts.onProgress?.(bytes, total);
         done(null, chunk);
       },
     });
     await pipeline(res, meter, fs.createWriteStream(file), opts.signal ? { signal: opts.signal } : {});
-    if (total !== undefined && bytes !== total) throw new HttpError(`The download ended early (${bytes} of ${total} bytes).`);
+    if (total !== undefined && bytes !== total) throw new HttpError(l10n.t('The download ended early ({0} of {1} bytes).', bytes, total));
     return { bytes, sha256: hash.digest('hex') };
   } catch (err) {
     await fs.promises.rm(file, { force: true });
@@ -120,19 +121,19 @@ async function open(url: string, opts: HttpOptions, redirects = 0): Promise<http
   const target = new URL(url);
   // Plain http only to this machine (tests); a redirect cannot downgrade a download either.
   if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname))) {
-    throw new HttpError(`Refusing to download over ${target.protocol} from ${target.host}: only https is allowed.`);
+    throw new HttpError(l10n.t('Refusing to download over {0} from {1}: only https is allowed.', target.protocol, target.host));
   }
   opts.signal?.throwIfAborted();
   const res = await request(target, opts);
   const status = res.statusCode ?? 0;
   if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
     res.resume();
-    if (redirects >= MAX_REDIRECTS) throw new HttpError(`Too many redirects from ${url}.`);
+    if (redirects >= MAX_REDIRECTS) throw new HttpError(l10n.t('Too many redirects from {0}.', url));
     return open(new URL(res.headers.location, target).toString(), opts, redirects + 1);
   }
   if (status !== 200) {
     res.resume();
-    throw new HttpError(`${target.host} answered ${status} ${res.statusMessage ?? ''} for ${target.pathname}.`.replace(/ \./, '.'), status);
+    throw new HttpError(l10n.t('{0} answered {1} for {2}.', target.host, `${status} ${res.statusMessage ?? ''}`.trim(), target.pathname), status);
   }
   return res;
 }
@@ -142,11 +143,11 @@ function request(target: URL, opts: HttpOptions): Promise<http.IncomingMessage> 
   const get = target.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
     const req = get(target, { agent: proxy ? new HttpsProxyAgent(proxy) : undefined, headers: { 'user-agent': USER_AGENT, accept: '*/*' }, signal: opts.signal }, resolve);
-    req.setTimeout(opts.idleTimeoutMs ?? 30_000, () => req.destroy(new HttpError(`No answer from ${target.host} (timed out).`)));
+    req.setTimeout(opts.idleTimeoutMs ?? 30_000, () => req.destroy(new HttpError(l10n.t('No answer from {0} (timed out).', target.host))));
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (err.name === 'AbortError' || err instanceof HttpError) return reject(err);
-      const via = proxy ? ` via proxy ${redactUrl(proxy)}` : '';
-      reject(new HttpError(`Could not reach ${target.host}${via}: ${err.code ?? err.message}.`));
+      const why = err.code ?? err.message;
+      reject(new HttpError(proxy ? l10n.t('Could not reach {0} via proxy {1}: {2}.', target.host, redactUrl(proxy), why) : l10n.t('Could not reach {0}: {1}.', target.host, why)));
     });
   });
 }
@@ -161,6 +162,6 @@ function redactUrl(value: string): string {
     }
     return url.toString().replace(/\/$/, '');
   } catch {
-    return '(invalid proxy URL)';
+    return l10n.t('(invalid proxy URL)');
   }
 }

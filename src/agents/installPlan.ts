@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { pinnedVersion } from './registryParse';
 import type { BinaryTarget, PackageDistribution, PlatformKey, RegistryAgent } from './registryTypes';
 
@@ -69,7 +70,7 @@ export function installPlans(agent: RegistryAgent, machine: MachineInfo): Instal
   if (agent.distribution.uvx) plans.push(packagePlan(agent, 'uvx', agent.distribution.uvx));
   const emulatedKey = key === 'darwin-aarch64' ? 'darwin-x86_64' : key === 'windows-aarch64' ? 'windows-x86_64' : undefined;
   if (key && emulatedKey && !binary?.[key] && binary?.[emulatedKey]) {
-    plans.push({ ...binaryPlan(agent, emulatedKey, binary[emulatedKey]), emulated: machine.platform === 'darwin' ? 'Rosetta 2' : 'x64 emulation' });
+    plans.push({ ...binaryPlan(agent, emulatedKey, binary[emulatedKey]), emulated: machine.platform === 'darwin' ? 'Rosetta 2' : l10n.t('x64 emulation') });
   }
   return plans;
 }
@@ -78,7 +79,7 @@ export function installPlans(agent: RegistryAgent, machine: MachineInfo): Instal
 export function unavailableReason(agent: RegistryAgent, machine: MachineInfo): string | undefined {
   if (installPlans(agent, machine).length > 0) return undefined;
   const platforms = Object.keys(agent.distribution.binary ?? {}).join(', ');
-  return `No build for ${platformKey(machine) ?? `${machine.platform}-${machine.arch}`} (available: ${platforms || 'none'}).`;
+  return l10n.t('No build for {0} (available: {1}).', platformKey(machine) ?? `${machine.platform}-${machine.arch}`, platforms || l10n.t('none'));
 }
 
 /**
@@ -107,7 +108,7 @@ function packagePlan(agent: RegistryAgent, kind: 'npx' | 'uvx', dist: PackageDis
 }
 
 function binaryPlan(agent: RegistryAgent, platform: PlatformKey, target: BinaryTarget): BinaryPlan {
-  return { kind: 'binary', agentId: agent.id, version: agent.version, platform, target, summary: `download for ${platform}${target.sha256 ? ' (checksum published)' : ''}` };
+  return { kind: 'binary', agentId: agent.id, version: agent.version, platform, target, summary: target.sha256 ? l10n.t('download for {0} (checksum published)', platform) : l10n.t('download for {0}', platform) };
 }
 
 /** The settings entry of an unpacked binary: `cmd` resolved inside its folder. */

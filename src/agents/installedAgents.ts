@@ -1,5 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../util/atomicFile';
+import { isRecord } from '../protocol/guards';
 import type { AgentEntry, InstallKind } from './installPlan';
 
 /**
@@ -95,7 +97,7 @@ export class InstalledAgents {
   async rollback(id: string): Promise<InstalledAgent> {
     await this.load();
     const existing = this.agents.get(id);
-    if (!existing?.previous) throw new Error(`There is no earlier version of ${id} to roll back to.`);
+    if (!existing?.previous) throw new Error(l10n.t('There is no earlier version of {0} to roll back to.', id));
     const next: InstalledAgent = { id, settingsName: existing.settingsName, current: existing.previous, previous: existing.current };
     this.agents.set(id, next);
     await this.save();
@@ -164,8 +166,4 @@ function readVersion(raw: unknown): InstalledVersion | undefined {
   if (typeof raw.dir === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(raw.dir)) version.dir = raw.dir;
   if (typeof raw.verified === 'boolean') version.verified = raw.verified;
   return version;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

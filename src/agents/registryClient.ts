@@ -1,5 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../util/atomicFile';
+import { relativeTime } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
 import { getText } from './httpClient';
 import type { HttpOptions } from './httpClient';
@@ -67,12 +69,12 @@ export class RegistryClient {
       return { ...parsed, origin: 'network', fetchedAt: now };
     } catch (err) {
       if (options.signal?.aborted) throw err;
-      failure = err instanceof SyntaxError ? `the registry is not valid JSON (${err.message})` : errorMessage(err);
+      failure = err instanceof SyntaxError ? l10n.t('the registry is not valid JSON ({0})', err.message) : errorMessage(err);
     }
     if (cached) return { ...cached.parsed, origin: 'cache', fetchedAt: cached.fetchedAt, offline: failure };
     const snapshot = await this.readSnapshot();
     if (snapshot) return { ...snapshot.parsed, origin: 'snapshot', fetchedAt: snapshot.fetchedAt, offline: failure };
-    throw new Error(`The ACP registry could not be loaded: ${failure}`);
+    throw new Error(l10n.t('The ACP registry could not be loaded: {0}', failure));
   }
 
   private async readCache(): Promise<{ parsed: ParsedRegistry; fetchedAt: number } | undefined> {
@@ -109,12 +111,9 @@ export class RegistryClient {
   }
 }
 
-/** "3 minutes ago", "2 days ago": how old the data on screen is. */
+/** "3 minutes ago", "2 days ago": how old the data on screen is, in the display language. */
 export function describeAge(fetchedAt: number, now = Date.now()): string {
   const minutes = Math.max(0, Math.round((now - fetchedAt) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
-  return `${Math.round(hours / 24)} days ago`;
+  if (minutes < 1) return l10n.t('just now');
+  return relativeTime(now - minutes * 60_000, now);
 }

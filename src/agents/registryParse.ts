@@ -1,4 +1,6 @@
+import * as l10n from '@vscode/l10n';
 import { PLATFORM_KEYS } from './registryTypes';
+import { isRecord } from '../protocol/guards';
 import type { AgentDistribution, BinaryTarget, PackageDistribution, ParsedRegistry, PlatformKey, RegistryAgent, RegistryProblem } from './registryTypes';
 
 /**
@@ -42,8 +44,8 @@ const RESERVED_ENV_PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'UV_', 'PIP_'];
 
 /** Parses the whole index. Throws {@link RegistryFormatError} only when nothing can be used. */
 export function parseRegistry(raw: unknown): ParsedRegistry {
-  if (!isRecord(raw)) throw new RegistryFormatError('The registry is not a JSON object.');
-  if (!Array.isArray(raw.agents)) throw new RegistryFormatError('The registry has no "agents" list.');
+  if (!isRecord(raw)) throw new RegistryFormatError(l10n.t('The registry is not a JSON object.'));
+  if (!Array.isArray(raw.agents)) throw new RegistryFormatError(l10n.t('The registry has no "agents" list.'));
   const formatVersion = typeof raw.version === 'string' ? raw.version : 'unknown';
   const problems: RegistryProblem[] = [];
   const agents: RegistryAgent[] = [];
@@ -247,8 +249,4 @@ function text(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   const clean = value.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
   return clean ? clean.slice(0, max) : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -31,17 +32,18 @@ interface RuntimeSpec {
   hint: string;
 }
 
-const NODE: RuntimeSpec = { name: 'Node.js', commands: ['node'], required: true, hint: 'Install Node.js 20 or newer from https://nodejs.org (it brings npm and npx).' };
-const UV: RuntimeSpec = { name: 'uv', commands: ['uv'], required: true, hint: 'Install uv: https://docs.astral.sh/uv/getting-started/installation/ (it brings uvx).' };
+// Functions, not constants: the hints are read in the display language when a check runs.
+const NODE = (): RuntimeSpec => ({ name: 'Node.js', commands: ['node'], required: true, hint: l10n.t('Install Node.js 20 or newer from https://nodejs.org (it brings npm and npx).') });
+const UV = (): RuntimeSpec => ({ name: 'uv', commands: ['uv'], required: true, hint: l10n.t('Install uv: https://docs.astral.sh/uv/getting-started/installation/ (it brings uvx).') });
 const VERSION_TIMEOUT_MS = 15_000;
 
 function python(required: boolean): RuntimeSpec {
-  const hint = required ? 'Install Python 3 from https://www.python.org/downloads/.' : 'Optional: uv downloads a Python itself when none is found.';
+  const hint = required ? l10n.t('Install Python 3 from https://www.python.org/downloads/.') : l10n.t('Optional: uv downloads a Python itself when none is found.');
   return { name: 'Python', commands: process.platform === 'win32' ? ['python', 'py'] : ['python3', 'python'], required, hint };
 }
 
 function runner(name: string): RuntimeSpec {
-  return { name, commands: [name], required: true, hint: name === 'npx' ? NODE.hint : UV.hint };
+  return { name, commands: [name], required: true, hint: name === 'npx' ? NODE().hint : UV().hint };
 }
 
 /** The runtimes `command` depends on, from its name or, for scripts, their `#!` line. */
@@ -53,22 +55,22 @@ export function runtimesFor(command: string, resolved: string | undefined): Runt
     case 'npm':
     case 'pnpm':
     case 'yarn':
-      return [NODE, runner(base)];
+      return [NODE(), runner(base)];
     case 'node':
-      return [NODE];
+      return [NODE()];
     case 'uvx':
     case 'uv':
-      return [UV, python(false)];
+      return [UV(), python(false)];
     case 'python':
     case 'python3':
     case 'py':
       return [python(true)];
     case 'bun':
     case 'bunx':
-      return [{ name: 'Bun', commands: ['bun'], required: true, hint: 'Install Bun from https://bun.sh.' }];
+      return [{ name: 'Bun', commands: ['bun'], required: true, hint: l10n.t('Install Bun from https://bun.sh.') }];
   }
   const shebang = resolved ? readShebang(resolved) : '';
-  if (/\bnode\b/.test(shebang)) return [NODE];
+  if (/\bnode\b/.test(shebang)) return [NODE()];
   if (/\bpython3?\b/.test(shebang)) return [python(true)];
   return [];
 }
@@ -77,7 +79,7 @@ export function runtimesFor(command: string, resolved: string | undefined): Runt
 export async function checkRuntimes(command: string, resolved: string | undefined, env: NodeJS.ProcessEnv): Promise<RuntimeCheck[]> {
   // The built-in demo runs on the editor's own runtime: nothing to look up.
   if (resolved === process.execPath || command === process.execPath) {
-    return [{ name: 'Node.js (the editor’s own)', command: process.execPath, required: true, path: process.execPath, version: process.version, hint: '' }];
+    return [{ name: l10n.t('Node.js (the editor’s own)'), command: process.execPath, required: true, path: process.execPath, version: process.version, hint: '' }];
   }
   return Promise.all(runtimesFor(command, resolved).map((spec) => checkOne(spec, env)));
 }
@@ -90,11 +92,11 @@ async function checkOne(spec: RuntimeSpec, env: NodeJS.ProcessEnv): Promise<Runt
     try {
       check.version = await versionOf(found, env);
     } catch (err) {
-      check.problem = `\`${command} --version\` failed: ${(err as Error).message.split('\n')[0]}`;
+      check.problem = l10n.t('`{0} --version` failed: {1}', command, (err as Error).message.split('\n')[0]);
     }
     return check;
   }
-  return { name: spec.name, command: spec.commands[0], required: spec.required, problem: 'not found on PATH', hint: spec.hint };
+  return { name: spec.name, command: spec.commands[0], required: spec.required, problem: l10n.t('not found on PATH'), hint: spec.hint };
 }
 
 function versionOf(file: string, env: NodeJS.ProcessEnv): Promise<string> {

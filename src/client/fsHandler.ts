@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AccessOp, PathPolicy } from './pathPolicy';
 import { errorMessage } from '../util/errors';
+import { assertNever } from '../protocol/guards';
 
 /**
  * Where file text comes from and goes to. The VS Code adapter reads open documents (so unsaved
@@ -206,8 +207,4 @@ export function dominantEol(text: string): '\r\n' | '\n' | undefined {
   }
   if (crlf === 0 && lf === 0) return undefined;
   return crlf > lf ? '\r\n' : '\n';
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${String(value)}`);
 }

@@ -5,6 +5,7 @@
  * No VS Code import: the editor's sources (diagnostics, terminal output, git) come in as data.
  */
 import type { LineRangeView, MentionSpec } from '../protocol/messages';
+import { assertNever, isRecord } from '../protocol/guards';
 import type { LineRange } from './contextUri';
 import { isAbsolutePath } from './contextUri';
 import { mentionView } from './mentions';
@@ -23,10 +24,6 @@ export interface ContextSources {
 /** Longest base64 accepted for one pasted image or clip (~15 MB decoded; the prompt limits cut lower). */
 const MAX_MEDIA_CHARS = 20 * 1024 * 1024;
 const MAX_NAME = 500;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isName(value: unknown): value is string {
   return typeof value === 'string' && value !== '' && value.length <= MAX_NAME;
@@ -154,8 +151,4 @@ export function specPaths(spec: MentionSpec): string[] {
     default:
       return [];
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected mention spec: ${JSON.stringify(value)}`);
 }

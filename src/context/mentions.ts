@@ -7,6 +7,7 @@
  * terminals); `buildPrompt` (promptBlocks.ts) turns them into ACP content. No Node, VS Code or SDK
  * import: the webview uses `MentionView` and these helpers as they are.
  */
+import * as l10n from '@vscode/l10n';
 import {
   baseName,
   displayPath,
@@ -19,6 +20,7 @@ import {
   withRange,
 } from './contextUri';
 import type { LineRange, PathStyle } from './contextUri';
+import { assertNever } from '../protocol/guards';
 
 /** A whole file, by absolute path. */
 export interface FileMention {
@@ -183,13 +185,13 @@ export function mentionName(mention: Mention, opts: MentionDisplayOptions = {}):
     case 'selection':
       return shown(mention.path) + rangeSuffix(mention.range);
     case 'symbol':
-      return `${mention.name} in ${shown(mention.path)}`;
+      return l10n.t('{0} in {1}', mention.name, shown(mention.path));
     case 'problems':
-      return mention.file ? `Problems in ${shown(mention.file)}` : 'Problems';
+      return mention.file ? l10n.t('Problems in {0}', shown(mention.file)) : l10n.t('Problems');
     case 'terminal':
-      return `Terminal ${mention.name}`;
+      return l10n.t('Terminal {0}', mention.name);
     case 'gitDiff':
-      return mention.root ? `Git diff of ${shown(mention.root)}` : 'Git diff';
+      return mention.root ? l10n.t('Git diff of {0}', shown(mention.root)) : l10n.t('Git diff');
     case 'image':
     case 'audio':
       return mention.name;
@@ -219,11 +221,11 @@ export function mentionView(mention: Mention, opts: MentionDisplayOptions = {}):
       return { ...base(mention.name, icon), range: mention.range };
     }
     case 'problems':
-      return base(mention.file ? `Problems: ${baseName(mention.file, style)}` : 'Problems', 'warning');
+      return base(mention.file ? l10n.t('Problems: {0}', baseName(mention.file, style)) : l10n.t('Problems'), 'warning');
     case 'terminal':
       return base(mention.name, 'terminal');
     case 'gitDiff':
-      return base('Git diff', 'git-compare');
+      return base(l10n.t('Git diff'), 'git-compare');
     case 'image':
       return base(mention.name, 'file-media');
     case 'audio':
@@ -263,8 +265,4 @@ export function mentionViewFromUri(uri: string, opts: MentionDisplayOptions = {}
 /** `:10`, `:10-20` (columns are left to the tooltip's URI). */
 function rangeSuffix(range: LineRange): string {
   return range.startLine === range.endLine ? `:${range.startLine}` : `:${range.startLine}-${range.endLine}`;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }

@@ -27,13 +27,14 @@
  * not fit what is left is linked (files) or not sent (the rest); later ones that fit still go.
  * The user's text is never cut.
  */
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { BINARY_SNIFF_BYTES } from '../client/fsHandler';
 import { displayPath, fileUri, isAbsolutePath } from './contextUri';
 import type { PathStyle } from './contextUri';
 import { gitDiffBody, gitDiffHeading, headedText, problemsBody, problemsHeading, terminalBody, terminalHeading } from './contextText';
-import { mentionName, mentionUri, mentionView, mentionViewFromUri } from './mentions';
-import type { AudioMention, FileMention, ImageMention, Mention, MentionDisplayOptions, MentionView } from './mentions';
+import { mentionName, mentionUri, mentionView } from './mentions';
+import type { AudioMention, FileMention, ImageMention, Mention } from './mentions';
 import type { SelectionMention, SymbolMention } from './mentions';
 import type { GitDiffMention, ProblemsMention, TerminalMention } from './mentions';
 import { fileTypeOf } from './mimeTypes';
@@ -41,6 +42,7 @@ import type { FileType } from './mimeTypes';
 import { DEFAULT_IMAGE_TYPES, DEFAULT_PROMPT_LIMITS, describeOutcome, readFailure } from './promptOutcome';
 import type { MentionOutcome, OutcomeReason, PromptLimits, SentAs } from './promptOutcome';
 import { rangeText } from './rangeText';
+import { assertNever } from '../protocol/guards';
 import { cutHead, cutTail, formatBytes, utf8Length } from './textBytes';
 
 /**
@@ -130,25 +132,6 @@ export async function buildPrompt(input: PromptInput, opts: PromptBuildOptions):
   return { blocks: b.blocks, outcomes, textBytes: b.textBytes, mediaBytes: b.mediaBytes };
 }
 
-/**
- * The view of a block of a user message (e.g. one an agent replays with `session/load`), for the
- * thread; undefined for text and for URIs that are not Tandem's (shown as plain links instead).
- */
-export function mentionViewFromBlock(block: acp.ContentBlock, opts: MentionDisplayOptions = {}): MentionView | undefined {
-  switch (block.type) {
-    case 'resource_link':
-      return mentionViewFromUri(block.uri, opts);
-    case 'resource':
-      return mentionViewFromUri(block.resource.uri, opts);
-    case 'image':
-      return { kind: 'image', label: 'Image', icon: 'file-media', ...(block.uri ? { uri: block.uri } : {}) };
-    case 'audio':
-      return { kind: 'audio', label: 'Audio', icon: 'mic' };
-    default:
-      return undefined;
-  }
-}
-
 function add(b: Build, m: Mention): Promise<Result> | Result {
   switch (m.kind) {
     case 'file':
@@ -176,7 +159,7 @@ async function addFileText(b: Build, m: FileMention | SelectionMention | SymbolM
   if (m.kind !== 'file') {
     const r = m.range;
     const ok = [r.startLine, r.endLine].every((n) => Number.isInteger(n) && n >= 1) && r.endLine >= r.startLine;
-    if (!ok) return { sentAs: 'notSent', reason: { code: 'invalid', detail: `lines ${r.startLine}-${r.endLine} are not a range` } };
+    if (!ok) return { sentAs: 'notSent', reason: { code: 'invalid', detail: l10n.t('lines {0}-{1} are not a range', r.startLine, r.endLine) } };
   }
   const type = fileTypeOf(m.path);
   const link = async (reason?: OutcomeReason): Promise<Result> => {
@@ -196,7 +179,7 @@ async function addFileText(b: Build, m: FileMention | SelectionMention | SymbolM
   if (text.slice(0, BINARY_SNIFF_BYTES).includes('\u0000')) return link({ code: 'binary' });
   if (m.kind !== 'file') {
     const part = rangeText(text, m.range);
-    if (part === undefined) return link({ code: 'unreadable', detail: `line ${m.range.startLine} is past the end of the file` });
+    if (part === undefined) return link({ code: 'unreadable', detail: l10n.t('line {0} is past the end of the file', m.range.startLine) });
     text = part;
   }
   const capped = capText(b, text, 'start', 'read the file for the rest');
@@ -261,11 +244,14 @@ function addMedia(b: Build, m: ImageMention | AudioMention): Result {
   const accepted = capability === 'image' ? (b.opts.imageTypes ?? DEFAULT_IMAGE_TYPES) : undefined;
   const mime = m.mimeType.toLowerCase();
   if (accepted ? !accepted.includes(mime) : !/^audio\/[\w.+-]+$/.test(mime)) {
-    const expected = accepted ? ` (sent: ${accepted.map((t) => t.replace(/^image\//, '')).join(', ')})` : '';
-    return { sentAs: 'notSent', reason: { code: 'invalid', detail: `${m.mimeType} is not a supported ${capability} type${expected}` } };
+    const kind = capability === 'image' ? l10n.t('image') : l10n.t('audio');
+    const detail = accepted
+      ? l10n.t('{0} is not a supported {1} type (sent: {2})', m.mimeType, kind, accepted.map((t) => t.replace(/^image\//, '')).join(', '))
+      : l10n.t('{0} is not a supported {1} type', m.mimeType, kind);
+    return { sentAs: 'notSent', reason: { code: 'invalid', detail } };
   }
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(m.data) || m.data.length % 4 === 1) {
-    return { sentAs: 'notSent', reason: { code: 'invalid', detail: 'its data is not base64' } };
+    return { sentAs: 'notSent', reason: { code: 'invalid', detail: l10n.t('its data is not base64') } };
   }
   const bytes = Math.floor((m.data.length * 3) / 4) - (m.data.endsWith('==') ? 2 : m.data.endsWith('=') ? 1 : 0);
   const limit = capability === 'image' ? b.limits.maxImageBytes : b.limits.maxAudioBytes;
@@ -303,9 +289,5 @@ function overBudget(b: Build): OutcomeReason {
 }
 
 function invalidPath(path: string): Result {
-  return { sentAs: 'notSent', reason: { code: 'invalid', detail: `${path} is not an absolute path` } };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+  return { sentAs: 'notSent', reason: { code: 'invalid', detail: l10n.t('{0} is not an absolute path', path) } };
 }

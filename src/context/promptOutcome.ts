@@ -2,8 +2,10 @@
  * What became of each mention when a prompt was built, and the limits that decide it: plain data
  * the composer shows ("src/big.ts was cut to its first 200 KB"), plus the English sentence for it.
  */
+import * as l10n from '@vscode/l10n';
 import { FileAccessError } from '../client/fsHandler';
 import { errorMessage } from '../util/errors';
+import { assertNever } from '../protocol/guards';
 import type { MentionView } from './mentions';
 import { formatBytes } from './textBytes';
 
@@ -82,26 +84,30 @@ export interface MentionOutcome {
 export function describeOutcome(name: string, sentAs: SentAs, reason: OutcomeReason): string {
   switch (reason.code) {
     case 'cut': {
-      const part = reason.kept === 'start' ? 'first' : 'last';
-      return `${name} was cut to its ${part} ${formatBytes(reason.limitBytes)} (of ${formatBytes(reason.totalBytes)})`;
+      const [limit, total] = [formatBytes(reason.limitBytes), formatBytes(reason.totalBytes)];
+      return reason.kept === 'start' ? l10n.t('{0} was cut to its first {1} (of {2})', name, limit, total) : l10n.t('{0} was cut to its last {1} (of {2})', name, limit, total);
     }
     case 'overBudget': {
-      const what = reason.media ? 'images and audio of a prompt are' : 'a prompt is';
-      const done = sentAs === 'linked' ? 'was linked, not embedded' : 'was not sent';
-      return `${name} ${done}: ${what} limited to ${formatBytes(reason.limitBytes)}`;
+      const limit = formatBytes(reason.limitBytes);
+      if (reason.media) {
+        return sentAs === 'linked'
+          ? l10n.t('{0} was linked, not embedded: images and audio of a prompt are limited to {1}', name, limit)
+          : l10n.t('{0} was not sent: images and audio of a prompt are limited to {1}', name, limit);
+      }
+      return sentAs === 'linked' ? l10n.t('{0} was linked, not embedded: a prompt is limited to {1}', name, limit) : l10n.t('{0} was not sent: a prompt is limited to {1}', name, limit);
     }
     case 'tooLarge':
-      return `${name} is larger than ${formatBytes(reason.limitBytes)} and was not sent`;
+      return l10n.t('{0} is larger than {1} and was not sent', name, formatBytes(reason.limitBytes));
     case 'notAccepted':
-      return `${name} was not sent: the agent does not accept ${reason.capability === 'image' ? 'images' : 'audio'}`;
+      return reason.capability === 'image' ? l10n.t('{0} was not sent: the agent does not accept images', name) : l10n.t('{0} was not sent: the agent does not accept audio', name);
     case 'binary':
-      return `${name} is a binary file: linked, not embedded`;
+      return l10n.t('{0} is a binary file: linked, not embedded', name);
     case 'unreadable':
-      return `${name} could not be read (${reason.detail}): linked, not embedded`;
+      return l10n.t('{0} could not be read ({1}): linked, not embedded', name, reason.detail);
     case 'invalid':
-      return `${name} was not sent: ${reason.detail}`;
+      return l10n.t('{0} was not sent: {1}', name, reason.detail);
     case 'duplicate':
-      return `${name} is mentioned more than once: sent once`;
+      return l10n.t('{0} is mentioned more than once: sent once', name);
     default:
       return assertNever(reason);
   }
@@ -113,15 +119,11 @@ export function readFailure(err: unknown): OutcomeReason {
   const code = (err as { code?: unknown } | null)?.code;
   if (kind === 'binary') return { code: 'binary' };
   if (kind === 'notFound' || code === 'ENOENT' || code === 'FileNotFound' || code === 'ENOTDIR') {
-    return { code: 'unreadable', detail: 'file not found' };
+    return { code: 'unreadable', detail: l10n.t('file not found') };
   }
   if (kind === 'isDirectory' || code === 'EISDIR' || code === 'FileIsADirectory') {
-    return { code: 'unreadable', detail: 'it is a folder' };
+    return { code: 'unreadable', detail: l10n.t('it is a folder') };
   }
-  if (code === 'EACCES' || code === 'EPERM' || code === 'NoPermissions') return { code: 'unreadable', detail: 'permission denied' };
+  if (code === 'EACCES' || code === 'EPERM' || code === 'NoPermissions') return { code: 'unreadable', detail: l10n.t('permission denied') };
   return { code: 'unreadable', detail: errorMessage(err) };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }

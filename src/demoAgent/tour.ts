@@ -8,7 +8,7 @@ import type { EditResult } from './editStep';
 import { DEMO_DIR } from './fileAccess';
 import { kindsStep } from './kindsStep';
 import { terminalStep } from './terminalStep';
-import { assertNever } from './turn';
+import { assertNever } from '../protocol/guards';
 import type { Turn } from './turn';
 
 export type Show = 'help' | 'plan' | 'diff' | 'terminal' | 'tools' | 'markdown' | 'tour';

@@ -168,7 +168,3 @@ export function errorText(err: unknown): string {
   if (typeof err === 'object' && err !== null && 'message' in err) return String((err as { message: unknown }).message);
   return String(err);
 }
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(value)}`);
-}

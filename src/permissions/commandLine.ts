@@ -8,6 +8,7 @@
  * a substitution makes the line "compound" even inside quotes (`git commit -m "a; b"` is asked about),
  * and anything the tokeniser is unsure of (unbalanced quotes, `$'…'`) fails to tokenise.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Longest command line considered at all; longer ones never match (and are never proposed). */
 export const MAX_COMMAND_LENGTH = 10_000;
@@ -119,16 +120,16 @@ export function simpleCommandWords(command: string): string[] | undefined {
 
 /** Why `prefix` cannot be a command-prefix rule, or undefined when it can. */
 export function commandPrefixProblem(prefix: string): string | undefined {
-  if (prefix.trim().length === 0) return 'The command prefix is empty.';
-  if (prefix.length > MAX_COMMAND_LENGTH) return 'The command prefix is too long.';
+  if (prefix.trim().length === 0) return l10n.t('The command prefix is empty.');
+  if (prefix.length > MAX_COMMAND_LENGTH) return l10n.t('The command prefix is too long.');
   if (isCompoundCommand(prefix)) {
-    return 'A command prefix must be one simple command: no ; & | < > ` ( ) or line breaks.';
+    return l10n.t('A command prefix must be one simple command: no ; & | < > ` ( ) or line breaks.');
   }
   const words = tokenizeCommand(prefix);
-  if (words === undefined) return 'The command prefix has an unbalanced quote or a trailing backslash.';
-  if (words.length === 0) return 'The command prefix is empty.';
-  if (isEnvAssignment(words[0])) return 'A command prefix cannot start with an environment assignment (NAME=value).';
-  if (words[0].length === 0) return 'A command prefix cannot start with an empty word.';
+  if (words === undefined) return l10n.t('The command prefix has an unbalanced quote or a trailing backslash.');
+  if (words.length === 0) return l10n.t('The command prefix is empty.');
+  if (isEnvAssignment(words[0])) return l10n.t('A command prefix cannot start with an environment assignment (NAME=value).');
+  if (words[0].length === 0) return l10n.t('A command prefix cannot start with an empty word.');
   return undefined;
 }
 

@@ -14,6 +14,7 @@
  * explicitly). A reject rule fires when any path in any form matches, and its wildcards include
  * dot files. Either way a relative glob only sees paths inside the workspace root.
  */
+import * as l10n from '@vscode/l10n';
 import * as nodePath from 'node:path';
 import { Minimatch } from 'minimatch';
 import type { MinimatchOptions } from 'minimatch';
@@ -70,16 +71,16 @@ function minimatchOptions(dot: boolean, nocase: boolean): MinimatchOptions {
 
 /** Why `glob` cannot be a path rule, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {
-  if (glob.trim().length === 0) return 'The path glob is empty.';
-  if (glob.length > MAX_GLOB_LENGTH) return 'The path glob is too long.';
-  if (/[\u0000-\u001f\u007f]/.test(glob)) return 'The path glob contains a control character.';
+  if (glob.trim().length === 0) return l10n.t('The path glob is empty.');
+  if (glob.length > MAX_GLOB_LENGTH) return l10n.t('The path glob is too long.');
+  if (/[\u0000-\u001f\u007f]/.test(glob)) return l10n.t('The path glob contains a control character.');
   if (glob.split('/').some((segment) => segment === '..' || segment === '.')) {
-    return 'The path glob cannot contain `.` or `..` segments; write the path it stands for.';
+    return l10n.t('The path glob cannot contain `.` or `..` segments; write the path it stands for.');
   }
   try {
-    if (compile(glob, minimatchOptions(false, false)).makeRe() === false) return 'The path glob is not valid.';
+    if (compile(glob, minimatchOptions(false, false)).makeRe() === false) return l10n.t('The path glob is not valid.');
   } catch {
-    return 'The path glob is not valid.';
+    return l10n.t('The path glob is not valid.');
   }
   return undefined;
 }

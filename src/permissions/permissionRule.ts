@@ -10,9 +10,11 @@
  * Rules loaded from disk are untrusted JSON: `parseRule` validates every field and reports why a
  * value is rejected, and the same checks (`draftProblem`) serve the editor before a rule is saved.
  */
+import * as l10n from '@vscode/l10n';
 import type { ToolKind } from '../protocol/messages';
-import { isToolKind } from '../session/toolKinds';
-import { describe, isRecord } from '../session/updateParsing';
+import { isToolKind } from '../protocol/toolKinds';
+import { isRecord } from '../protocol/guards';
+import { describe } from '../session/updateParsing';
 import { commandPrefixProblem } from './commandLine';
 import { globProblem } from './pathGlob';
 import { hostPatternProblem } from './urlHost';
@@ -106,42 +108,42 @@ export function matcherTypeFor(kind: ToolKind): RuleMatcherType {
 
 /** A name (agent or tool): non-empty, no surrounding blanks or control characters, not huge. */
 function nameProblem(value: unknown, what: string): string | undefined {
-  if (typeof value !== 'string' || value.length === 0) return `${what} must be a non-empty string (got ${describe(value)}).`;
-  if (value.length > MAX_NAME_LENGTH) return `${what} is too long.`;
-  if (value.trim() !== value) return `${what} has leading or trailing blanks.`;
-  if (/[\u0000-\u001f\u007f]/.test(value)) return `${what} contains a control character.`;
+  if (typeof value !== 'string' || value.length === 0) return l10n.t('{0} must be a non-empty string (got {1}).', what, describe(value));
+  if (value.length > MAX_NAME_LENGTH) return l10n.t('{0} is too long.', what);
+  if (value.trim() !== value) return l10n.t('{0} has leading or trailing blanks.', what);
+  if (/[\u0000-\u001f\u007f]/.test(value)) return l10n.t('{0} contains a control character.', what);
   return undefined;
 }
 
 /** Why `matcher` is not a valid matcher for rules of `kind`, or undefined when it is. */
 export function matcherProblem(kind: ToolKind, matcher: unknown): string | undefined {
-  if (!isRecord(matcher)) return `The matcher must be an object (got ${describe(matcher)}).`;
+  if (!isRecord(matcher)) return l10n.t('The matcher must be an object (got {0}).', describe(matcher));
   const expected = matcherTypeFor(kind);
   if (matcher.type !== expected) {
-    return `Rules for ${kind} use a ${expected} matcher (got ${describe(matcher.type)}).`;
+    return l10n.t('Rules for {0} use a {1} matcher (got {2}).', kind, expected, describe(matcher.type));
   }
   switch (expected) {
     case 'pathGlob':
-      return typeof matcher.glob === 'string' ? globProblem(matcher.glob) : `The path glob must be a string (got ${describe(matcher.glob)}).`;
+      return typeof matcher.glob === 'string' ? globProblem(matcher.glob) : l10n.t('The path glob must be a string (got {0}).', describe(matcher.glob));
     case 'commandPrefix':
       return typeof matcher.prefix === 'string'
         ? commandPrefixProblem(matcher.prefix)
-        : `The command prefix must be a string (got ${describe(matcher.prefix)}).`;
+        : l10n.t('The command prefix must be a string (got {0}).', describe(matcher.prefix));
     case 'urlHost':
-      return typeof matcher.host === 'string' ? hostPatternProblem(matcher.host) : `The host must be a string (got ${describe(matcher.host)}).`;
+      return typeof matcher.host === 'string' ? hostPatternProblem(matcher.host) : l10n.t('The host must be a string (got {0}).', describe(matcher.host));
     case 'toolName':
-      return nameProblem(matcher.name, 'The tool name');
+      return nameProblem(matcher.name, l10n.t('The tool name'));
   }
 }
 
 /** Why `value` is not a valid rule draft, or undefined when it is (for the editor and for `parseRule`). */
 export function draftProblem(value: unknown): string | undefined {
-  if (!isRecord(value)) return `A rule must be an object (got ${describe(value)}).`;
-  const agent = nameProblem(value.agent, 'The agent');
+  if (!isRecord(value)) return l10n.t('A rule must be an object (got {0}).', describe(value));
+  const agent = nameProblem(value.agent, l10n.t('The agent'));
   if (agent !== undefined) return agent;
-  if (!isToolKind(value.toolKind)) return `Unknown tool kind ${describe(value.toolKind)}.`;
-  if (!isRuleDecision(value.decision)) return `The decision must be allow or reject (got ${describe(value.decision)}).`;
-  if (!isRuleScope(value.scope)) return `The scope must be conversation, workspace or global (got ${describe(value.scope)}).`;
+  if (!isToolKind(value.toolKind)) return l10n.t('Unknown tool kind {0}.', describe(value.toolKind));
+  if (!isRuleDecision(value.decision)) return l10n.t('The decision must be allow or reject (got {0}).', describe(value.decision));
+  if (!isRuleScope(value.scope)) return l10n.t('The scope must be conversation, workspace or global (got {0}).', describe(value.scope));
   return matcherProblem(value.toolKind, value.matcher);
 }
 
@@ -175,8 +177,8 @@ export function cleanDraft(draft: RuleDraft): RuleDraft {
  * `createdAt` is kept only when it is a string.
  */
 export function parseRule(value: unknown): { rule: PermissionRule } | { error: string } {
-  if (!isRecord(value)) return { error: `A rule must be an object (got ${describe(value)}).` };
-  const id = nameProblem(value.id, 'The rule id');
+  if (!isRecord(value)) return { error: l10n.t('A rule must be an object (got {0}).', describe(value)) };
+  const id = nameProblem(value.id, l10n.t('The rule id'));
   if (id !== undefined) return { error: id };
   const problem = draftProblem(value);
   if (problem !== undefined) return { error: problem };

@@ -10,8 +10,9 @@
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolKind } from '../protocol/messages';
-import { inferToolKind } from '../session/toolKinds';
-import { isAbsent, isRecord } from '../session/updateParsing';
+import { inferToolKind } from '../session/toolKindInference';
+import { isRecord } from '../protocol/guards';
+import { isAbsent } from '../session/updateParsing';
 import { commandFromArgv, quoteShellWord } from './commandLine';
 
 /** What a permission request is about, in the form rules are matched against. */

@@ -11,10 +11,11 @@
  * as empty; if it cannot be moved aside, writes refuse to replace it. Malformed rules are dropped
  * and reported. Each distinct problem is reported once.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../util/atomicFile';
 import { errorMessage } from '../util/errors';
-import { isRecord } from '../session/updateParsing';
+import { isRecord } from '../protocol/guards';
 import type { PermissionRule } from './permissionRule';
 import { parseRule } from './permissionRule';
 
@@ -59,18 +60,18 @@ export class RuleFile {
         this.stuck = undefined;
         return [];
       }
-      await this.setAside(`could not be read (${errorMessage(err)})`);
+      await this.setAside(l10n.t('could not be read ({0})', errorMessage(err)));
       return [];
     }
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (err) {
-      await this.setAside(`is not valid JSON (${errorMessage(err)})`);
+      await this.setAside(l10n.t('is not valid JSON ({0})', errorMessage(err)));
       return [];
     }
     if (!isRecord(data) || data.version !== RULE_FILE_VERSION || !Array.isArray(data.rules)) {
-      await this.setAside(`is not a version ${RULE_FILE_VERSION} Tandem rules file`);
+      await this.setAside(l10n.t('is not a version {0} Tandem rules file', RULE_FILE_VERSION));
       return [];
     }
     this.stuck = undefined;
@@ -84,7 +85,7 @@ export class RuleFile {
    */
   async write(rules: readonly PermissionRule[]): Promise<void> {
     if (this.stuck !== undefined) {
-      throw new Error(`${this.path} ${this.stuck} and could not be moved aside; it was left untouched`);
+      throw new Error(l10n.t('{0} {1} and could not be moved aside; it was left untouched', this.path, this.stuck));
     }
     await writeFileAtomic(this.path, `${JSON.stringify({ version: RULE_FILE_VERSION, rules }, null, 2)}\n`);
   }
@@ -96,9 +97,9 @@ export class RuleFile {
       // The file decides the scope (a rule cannot promote itself from workspace to global).
       const parsed = parseRule(isRecord(value) ? { ...value, scope: this.scope } : value);
       if ('error' in parsed) {
-        this.reportOnce({ kind: 'droppedRule', file: this.path, message: `Ignored rule ${index + 1} of ${this.path}: ${parsed.error}` });
+        this.reportOnce({ kind: 'droppedRule', file: this.path, message: l10n.t('Ignored rule {0} of {1}: {2}', index + 1, this.path, parsed.error) });
       } else if (ids.has(parsed.rule.id)) {
-        this.reportOnce({ kind: 'droppedRule', file: this.path, message: `Ignored rule ${index + 1} of ${this.path}: its id repeats an earlier rule's.` });
+        this.reportOnce({ kind: 'droppedRule', file: this.path, message: l10n.t("Ignored rule {0} of {1}: its id repeats an earlier rule's.", index + 1, this.path) });
       } else {
         ids.add(parsed.rule.id);
         rules.push(parsed.rule);
@@ -119,7 +120,7 @@ export class RuleFile {
         kind: 'corruptFile',
         file: this.path,
         movedTo: undefined,
-        message: `The permission rules file ${this.path} ${reason} and could not be moved aside (${errorMessage(err)}); its rules are ignored.`,
+        message: l10n.t('The permission rules file {0} {1} and could not be moved aside ({2}); its rules are ignored.', this.path, reason, errorMessage(err)),
       });
       return;
     }
@@ -128,7 +129,7 @@ export class RuleFile {
       kind: 'corruptFile',
       file: this.path,
       movedTo,
-      message: `The permission rules file ${this.path} ${reason}; it was moved to ${movedTo} and its rules are ignored.`,
+      message: l10n.t('The permission rules file {0} {1}; it was moved to {2} and its rules are ignored.', this.path, reason, movedTo),
     });
   }
 
@@ -141,4 +142,11 @@ export class RuleFile {
       // A faulty callback must not break reading the rules.
     }
   }
+}
+
+/** A rule file problem as a sentence for the user (output channel, warning). */
+export function describeRuleProblem(problem: RuleFileProblem): string {
+  if (problem.kind === 'droppedRule') return l10n.t('a rule in {0} was ignored: {1}', problem.file, problem.message);
+  if (problem.movedTo) return l10n.t('{0} could not be read ({1}). It was set aside as {2}; the rules start empty.', problem.file, problem.message, problem.movedTo);
+  return l10n.t('{0} could not be read ({1}).', problem.file, problem.message);
 }

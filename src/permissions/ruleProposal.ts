@@ -8,6 +8,7 @@
  * without them seeing it. When no narrow rule exists (a compound command, a request without paths)
  * there is no proposal, and the prompt should not offer to remember.
  */
+import * as l10n from '@vscode/l10n';
 import type { ToolKind } from '../protocol/messages';
 import { quoteShellWord, simpleCommandWords } from './commandLine';
 import { globForPaths } from './pathGlob';
@@ -130,34 +131,40 @@ function coverage(kind: ToolKind, matcher: RuleMatcher): string {
   const span = codeSpan(matcherText(matcher));
   switch (kind) {
     case 'read':
-      return `reading ${span}`;
+      return l10n.t('reading {0}', span);
     case 'edit':
-      return `edits to ${span}`;
+      return l10n.t('edits to {0}', span);
     case 'delete':
-      return `deleting ${span}`;
+      return l10n.t('deleting {0}', span);
     case 'move':
-      return `moving ${span}`;
+      return l10n.t('moving {0}', span);
     case 'execute':
       return span;
     case 'fetch':
-      return `fetching from ${span}`;
+      return l10n.t('fetching from {0}', span);
     default:
-      return `the ${span} tool`;
+      return l10n.t('the {0} tool', span);
   }
 }
 
-const SCOPE_PHRASES: Record<RuleScope, string> = {
-  conversation: 'in this conversation',
-  workspace: 'in this workspace',
-  global: 'everywhere',
-};
+function scopePhrase(scope: RuleScope): string {
+  switch (scope) {
+    case 'conversation':
+      return l10n.t('in this conversation');
+    case 'workspace':
+      return l10n.t('in this workspace');
+    case 'global':
+      return l10n.t('everywhere');
+  }
+}
 
 /**
  * One line describing a rule: "Allow `npm test` for Claude Code in this workspace",
  * "Reject edits to `src/**\/*.ts` everywhere". The agent is named unless the rule is for any agent.
  */
 export function ruleLabel(rule: RuleDraft): string {
-  const verb = rule.decision === 'allow' ? 'Allow' : 'Reject';
-  const agent = rule.agent === ANY_AGENT ? '' : ` for ${rule.agent}`;
-  return `${verb} ${coverage(rule.toolKind, rule.matcher)}${agent} ${SCOPE_PHRASES[rule.scope]}`;
+  const what = coverage(rule.toolKind, rule.matcher);
+  const scope = scopePhrase(rule.scope);
+  if (rule.agent === ANY_AGENT) return rule.decision === 'allow' ? l10n.t('Allow {0} {1}', what, scope) : l10n.t('Reject {0} {1}', what, scope);
+  return rule.decision === 'allow' ? l10n.t('Allow {0} for {1} {2}', what, rule.agent, scope) : l10n.t('Reject {0} for {1} {2}', what, rule.agent, scope);
 }

@@ -11,6 +11,7 @@
  * Nothing here throws to the caller: bad files are reported through `onProblem` (see `RuleFile`),
  * and changes resolve to a `RuleResult` saying what went wrong.
  */
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import { Emitter } from '../util/disposable';
 import type { IDisposable } from '../util/disposable';
@@ -92,7 +93,7 @@ export class RuleStore implements IDisposable {
     const rule: PermissionRule = { id: this.uniqueId(), ...cleanDraft(draft), createdAt: this.now().toISOString() };
     if (rule.scope === 'conversation') {
       if (typeof conversationId !== 'string' || conversationId.length === 0) {
-        return Promise.resolve({ ok: false, error: 'A conversation rule needs the id of its conversation.' });
+        return Promise.resolve({ ok: false, error: l10n.t('A conversation rule needs the id of its conversation.') });
       }
       this.conversations.set(conversationId, [...(this.conversations.get(conversationId) ?? []), rule]);
       this.emitter.fire();
@@ -137,7 +138,7 @@ export class RuleStore implements IDisposable {
   /** Replaces (edit returns a rule), deletes (edit returns undefined) or refuses (edit returns a reason). */
   private replace(id: string, edit: (rule: PermissionRule) => PermissionRule | string | undefined): Promise<RuleResult> {
     const found = this.find(id);
-    if (found === undefined) return Promise.resolve({ ok: false, error: `There is no rule with id ${id}.` });
+    if (found === undefined) return Promise.resolve({ ok: false, error: l10n.t('There is no rule with id {0}.', id) });
     if (found.conversationId !== undefined) {
       const list = this.conversations.get(found.conversationId) ?? [];
       const next = edit(found.rule);
@@ -152,7 +153,7 @@ export class RuleStore implements IDisposable {
     return this.change(found.scope, (rules) => {
       const current = rules.find((r) => r.id === id);
       // Another window may have removed it since this one loaded the file.
-      if (current === undefined) return { error: `There is no rule with id ${id} any more.` };
+      if (current === undefined) return { error: l10n.t('There is no rule with id {0} any more.', id) };
       const next = edit(current);
       if (typeof next === 'string') return { error: next };
       if (next === undefined) return { rules: rules.filter((r) => r.id !== id), rule: current };
@@ -164,7 +165,7 @@ export class RuleStore implements IDisposable {
   private change(scope: PersistedScope, apply: (rules: PermissionRule[]) => Change): Promise<RuleResult> {
     return this.enqueue(async (): Promise<RuleResult> => {
       const file = this.files[scope];
-      if (file === undefined) return { ok: false, error: 'No folder is open, so there is nowhere to keep workspace rules.' };
+      if (file === undefined) return { ok: false, error: l10n.t('No folder is open, so there is nowhere to keep workspace rules.') };
       const current = await file.read();
       let outcome: Change;
       try {
@@ -180,7 +181,7 @@ export class RuleStore implements IDisposable {
         await file.write(outcome.rules);
       } catch (err) {
         this.settle(scope, current);
-        return { ok: false, error: `Could not save the rule: ${errorMessage(err)}` };
+        return { ok: false, error: l10n.t('Could not save the rule: {0}', errorMessage(err)) };
       }
       this.settle(scope, outcome.rules);
       return { ok: true, rule: structuredClone(outcome.rule) };

@@ -3,6 +3,7 @@
  * (lower case, punycode, IPv4 forms), so `HTTPS://Example.COM` and `https://example.com` agree and
  * `https://example.com@evil.test/` is judged by its real host, `evil.test`.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Host patterns: `example.com`, `*.example.com` (subdomains only), `127.0.0.1` or `[::1]`. */
 const IPV6_PATTERN = /^\[[0-9A-Fa-f:.]+\]$/;
@@ -47,10 +48,10 @@ export function normaliseHostPattern(pattern: string): string | undefined {
 
 /** Why `pattern` cannot be a URL-host rule, or undefined when it can. */
 export function hostPatternProblem(pattern: string): string | undefined {
-  if (pattern.length === 0) return 'The host is empty.';
-  if (pattern.length > 253 + 2) return 'The host is too long.';
+  if (pattern.length === 0) return l10n.t('The host is empty.');
+  if (pattern.length > 253 + 2) return l10n.t('The host is too long.');
   if (normaliseHostPattern(pattern) === undefined) {
-    return 'Expected a host such as example.com, or *.example.com for its subdomains (no scheme, port or path).';
+    return l10n.t('Expected a host such as example.com, or *.example.com for its subdomains (no scheme, port or path).');
   }
   return undefined;
 }

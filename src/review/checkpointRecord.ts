@@ -110,3 +110,10 @@ export async function saveRecords(file: string, backend: 'git' | 'folder', recor
   const data: StoreFile = { version: 1, backend, checkpoints };
   await writeFileAtomic(file, JSON.stringify(data));
 }
+
+/** True when two manifests name the same files with the same contents. */
+export function sameFiles(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string>): boolean {
+  if (!a || a.size !== b.size) return false;
+  for (const [rel, id] of b) if (a.get(rel) !== id) return false;
+  return true;
+}

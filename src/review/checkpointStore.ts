@@ -1,11 +1,11 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import type { Checkpoint, CheckpointRef, CheckpointState, FileChange, RecordOutcome, RestoreStep } from './checkpointTypes';
-import { CheckpointError } from './checkpointTypes';
+import type { Checkpoint, CheckpointRef, CheckpointState, CheckpointStoreOptions, FileChange, RecordOutcome, RestoreStep } from './checkpointTypes';
+import { CheckpointError, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHECKPOINTS, DEFAULT_MAX_FILE_BYTES } from './checkpointTypes';
 import { CheckpointBook } from './checkpointBook';
 import type { CheckpointRecord, Known, StoredState } from './checkpointRecord';
-import { recordedState, toCheckpoint } from './checkpointRecord';
+import { recordedState, sameFiles, toCheckpoint } from './checkpointRecord';
 import { ContentHasher } from './contentHasher';
 import type { ComparisonContext, Compared } from './diskComparison';
 import { compareWithDisk, statAll } from './diskComparison';
@@ -13,31 +13,8 @@ import { FileSnapshot } from './fileSnapshot';
 import { lstatOrUndefined, toRel } from './fsUtil';
 import { GitSnapshot } from './gitSnapshot';
 import { computeHunks, revertHunks } from './hunks';
-import { decodeExact, decodeLenient, isBinary, writeStep } from './restorePlan';
+import { decodeExact, decodeLenient, isBinary, restoreSteps } from './restorePlan';
 import type { SnapshotBackend } from './snapshotBackend';
-
-export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
-export const DEFAULT_MAX_CHECKPOINTS = 50;
-
-export interface CheckpointStoreOptions {
-  /** The folder checkpoints cover (a workspace folder). */
-  root: string;
-  /** Where checkpoints are kept (the extension's workspace storage); created if missing. */
-  storageDir: string;
-  /** Cap on the bytes stored; the oldest checkpoints are dropped past it (default 50 MB). */
-  maxBytes?: number;
-  /** Files larger than this are not recorded by a capture (default 1 MB). */
-  maxFileBytes?: number;
-  /** Cap on the number of checkpoints kept (default 50). */
-  maxCheckpoints?: number;
-  /** Non-fatal problems (files skipped, caps reached) for the output channel. */
-  warn?: (message: string) => void;
-  /** The git executable (default `git`), or `false` to always use the folder backend. */
-  gitPath?: string | false;
-  /** Folder backend: stop scanning after this many files (default 20,000). */
-  maxFiles?: number;
-}
 
 /**
  * Checkpoints of a folder, agent-agnostic: `create()` at the start of a turn records every file in
@@ -214,17 +191,7 @@ export class CheckpointStore {
     return this.exclusive(async () => {
       const compared = await this.compare(this.book.get(checkpoint), opts.to ?? 'baseline', opts.paths);
       const olds = await this.backend.readBlobs(compared.flatMap(({ before }) => (before.kind === 'file' ? [before.id] : [])));
-      const steps: RestoreStep[] = [];
-      for (const { change, before } of compared) {
-        if (!change.restorable) continue;
-        if (before.kind === 'absent') steps.push({ kind: 'delete', path: change.path, relPath: change.relPath });
-        else if (before.kind === 'file') {
-          const bytes = olds.get(before.id);
-          if (!bytes) throw new CheckpointError('missing', change.path);
-          steps.push(writeStep(change.path, change.relPath, bytes));
-        }
-      }
-      return steps;
+      return restoreSteps(compared, olds);
     });
   }
 
@@ -296,8 +263,6 @@ export class CheckpointStore {
     return this.exclusive(() => this.backend.bytesOnDisk());
   }
 
-  // ---- internals -------------------------------------------------------------------------------
-
   private async compare(rec: CheckpointRecord, state: CheckpointState, paths?: readonly string[]): Promise<Compared[]> {
     return compareWithDisk(this.ctx, rec, await this.book.manifest(rec), state, paths);
   }
@@ -331,10 +296,4 @@ export class CheckpointStore {
     this.tail = run.catch(() => undefined);
     return run;
   }
-}
-
-function sameFiles(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string>): boolean {
-  if (!a || a.size !== b.size) return false;
-  for (const [rel, id] of b) if (a.get(rel) !== id) return false;
-  return true;
 }

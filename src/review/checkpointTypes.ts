@@ -101,3 +101,26 @@ export class CheckpointError extends Error {
     this.name = 'CheckpointError';
   }
 }
+
+export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_CHECKPOINTS = 50;
+
+export interface CheckpointStoreOptions {
+  /** The folder checkpoints cover (a workspace folder). */
+  root: string;
+  /** Where checkpoints are kept (the extension's workspace storage); created if missing. */
+  storageDir: string;
+  /** Cap on the bytes stored; the oldest checkpoints are dropped past it (default 50 MB). */
+  maxBytes?: number;
+  /** Files larger than this are not recorded by a capture (default 1 MB). */
+  maxFileBytes?: number;
+  /** Cap on the number of checkpoints kept (default 50). */
+  maxCheckpoints?: number;
+  /** Non-fatal problems (files skipped, caps reached) for the output channel. */
+  warn?: (message: string) => void;
+  /** The git executable (default `git`), or `false` to always use the folder backend. */
+  gitPath?: string | false;
+  /** Folder backend: stop scanning after this many files (default 20,000). */
+  maxFiles?: number;
+}

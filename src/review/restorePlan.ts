@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { BINARY_SNIFF_BYTES } from '../client/fsHandler';
 import type { RestoreStep } from './checkpointTypes';
+import { CheckpointError } from './checkpointTypes';
+import type { Compared } from './diskComparison';
 
 /**
  * Turning stored bytes into restore steps and text, and applying a plan without an editor.
@@ -61,4 +63,19 @@ export async function applyPlanOnDisk(plan: readonly RestoreStep[]): Promise<voi
       }
     }
   }
+}
+
+/** The steps that put the compared files back (`olds`: the earlier contents by id); unrestorable files have none. */
+export function restoreSteps(compared: readonly Compared[], olds: ReadonlyMap<string, Uint8Array>): RestoreStep[] {
+  const steps: RestoreStep[] = [];
+  for (const { change, before } of compared) {
+    if (!change.restorable) continue;
+    if (before.kind === 'absent') steps.push({ kind: 'delete', path: change.path, relPath: change.relPath });
+    else if (before.kind === 'file') {
+      const bytes = olds.get(before.id);
+      if (!bytes) throw new CheckpointError('missing', change.path);
+      steps.push(writeStep(change.path, change.relPath, bytes));
+    }
+  }
+  return steps;
 }

@@ -1,12 +1,14 @@
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, type AgentConnectionOptions, type ClientHandlers } from '../acp/agentConnection';
+import { AgentConnection, type AgentConnectionOptions } from '../acp/agentConnection';
 import { AgentProcess, type AgentLaunchConfig } from '../acp/agentProcess';
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
-import { FsHandler, type FileAccess } from '../client/fsHandler';
+import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import { TerminalManager } from '../client/terminalManager';
 import { Disposable, Emitter } from '../util/disposable';
 import type { TerminalViewEvent } from './terminalViews';
+import { SessionRouter } from './sessionRouter';
 
 /** What one ACP session of a runtime receives: its updates and the agent's requests about it. */
 export interface SessionEndpoint {
@@ -50,9 +52,6 @@ export interface SessionSupport {
   close: boolean;
 }
 
-/** Updates kept per unknown session id while a session/new is in flight (agents announce commands early). */
-const EARLY_UPDATE_LIMIT = 1000;
-
 /**
  * One agent process and its ACP connection, shared by every conversation with that agent: a
  * connection may host several sessions, so the runtime routes each update and each request the
@@ -66,12 +65,7 @@ export class AgentRuntime extends Disposable {
   private proc: AgentProcess | undefined;
   private conn: AgentConnection | undefined;
   private terminals: TerminalManager | undefined;
-  private readonly endpoints = new Map<string, SessionEndpoint>();
-  private readonly fsBySession = new Map<string, FsHandler>();
-  private readonly terminalOwners = new Map<string, string>();
-  /** Updates for session ids not registered yet, kept only while a session/new is in flight. */
-  private readonly early = new Map<string, Record<string, unknown>[]>();
-  private newSessionsInFlight = 0;
+  private readonly router: SessionRouter;
   private startPromise: Promise<acp.InitializeResponse> | undefined;
   private exited = false;
   private stopping = false;
@@ -81,6 +75,7 @@ export class AgentRuntime extends Disposable {
   constructor(private readonly deps: AgentRuntimeDeps) {
     super();
     this.log = redactingLog(deps.log, Object.values(deps.agent.env));
+    this.router = new SessionRouter({ files: deps.files, policy: deps.policy, log: this.log }, () => this.terminals);
   }
 
   get agentName(): string {
@@ -129,12 +124,12 @@ export class AgentRuntime extends Disposable {
       this.proc = proc;
       const terminals = new TerminalManager({ defaultCwd: this.deps.agent.cwd, baseEnv: process.env, policy: this.deps.policy });
       this.terminals = terminals;
-      terminals.onDidChange((event) => this.routeTerminal(event));
+      terminals.onDidChange((event) => this.router.terminal(event));
       proc.onExit((exit) => this.handleExit(proc.describeExit(exit)));
-      const conn = await AgentConnection.open(proc, this.handlers(), {
+      const conn = await AgentConnection.open(proc, this.router.handlers(), {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
-        onUpdate: (sessionId, update) => this.routeUpdate(sessionId, update),
+        onUpdate: (sessionId, update) => this.router.update(sessionId, update),
         extraCapabilities: this.deps.extraCapabilities,
       });
       this.conn = conn;
@@ -149,20 +144,17 @@ export class AgentRuntime extends Disposable {
   /** `session/new`; the endpoint gets the session's updates, including any sent before the answer. */
   async newSession(cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
     const conn = this.connection();
-    this.newSessionsInFlight++;
-    try {
+    return this.router.whileCreating(async () => {
       const result = await conn.newSession(cwd, mcpServers);
-      this.attach(result.sessionId, endpoint);
+      this.router.attach(result.sessionId, endpoint);
       return result;
-    } finally {
-      if (--this.newSessionsInFlight === 0) this.early.clear();
-    }
+    });
   }
 
   /** `session/load`: the replay (during and after the answer) goes to the endpoint. */
   async loadSession(sessionId: string, cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
     const conn = this.connection();
-    this.attach(sessionId, endpoint);
+    this.router.attach(sessionId, endpoint);
     try {
       return await conn.loadSession(sessionId, cwd, mcpServers);
     } catch (err) {
@@ -173,7 +165,7 @@ export class AgentRuntime extends Disposable {
 
   async resumeSession(sessionId: string, cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
     const conn = this.connection();
-    this.attach(sessionId, endpoint);
+    this.router.attach(sessionId, endpoint);
     try {
       return await conn.resumeSession(sessionId, cwd, mcpServers);
     } catch (err) {
@@ -208,18 +200,17 @@ export class AgentRuntime extends Disposable {
   }
 
   detach(sessionId: string): void {
-    this.endpoints.delete(sessionId);
-    this.fsBySession.delete(sessionId);
+    this.router.detach(sessionId);
   }
 
   /** Sessions still attached (a runtime with none may be stopped). */
   get sessionCount(): number {
-    return this.endpoints.size;
+    return this.router.size;
   }
 
   /** The connection for requests a session makes (prompt, cancel, set_mode, authenticate). */
   connection(): AgentConnection {
-    if (!this.conn || !this.alive) throw new Error(`${this.agentName} is not running.`);
+    if (!this.conn || !this.alive) throw new Error(l10n.t('{0} is not running.', this.agentName));
     return this.conn;
   }
 
@@ -233,92 +224,6 @@ export class AgentRuntime extends Disposable {
   override dispose(): void {
     void this.stop();
     super.dispose();
-  }
-
-  // --- routing ---------------------------------------------------------------------------------
-
-  private attach(sessionId: string, endpoint: SessionEndpoint): void {
-    this.endpoints.set(sessionId, endpoint);
-    const waiting = this.early.get(sessionId);
-    this.early.delete(sessionId);
-    for (const update of waiting ?? []) endpoint.update(update);
-  }
-
-  private routeUpdate(sessionId: string, update: Record<string, unknown>): void {
-    const endpoint = this.endpoints.get(sessionId);
-    if (endpoint) {
-      endpoint.update(update);
-      return;
-    }
-    if (this.newSessionsInFlight > 0) {
-      // Agents announce commands and modes before session/new answers with the id they belong to.
-      const list = this.early.get(sessionId) ?? [];
-      if (list.length < EARLY_UPDATE_LIMIT) list.push(update);
-      this.early.set(sessionId, list);
-      return;
-    }
-    this.log.warn(`Update for unknown session ${sessionId} ignored.`);
-  }
-
-  private routeTerminal(event: TerminalViewEvent): void {
-    if (event.kind === 'created') {
-      const owner = this.terminals?.get(event.terminalId)?.sessionId;
-      if (owner !== undefined) this.terminalOwners.set(event.terminalId, owner);
-    }
-    const owner = this.terminalOwners.get(event.terminalId);
-    const endpoint = owner === undefined ? undefined : this.endpoints.get(owner);
-    endpoint?.terminal(event);
-  }
-
-  private fsFor(sessionId: string): FsHandler {
-    let fs = this.fsBySession.get(sessionId);
-    if (!fs) {
-      fs = new FsHandler({
-        files: this.deps.files,
-        policy: this.deps.policy,
-        onTouched: (path, line) => this.endpoints.get(sessionId)?.touched(path, line),
-        beforeWrite: async (path, before, after) => this.endpoints.get(sessionId)?.beforeWrite(path, before, after),
-      });
-      if (this.endpoints.has(sessionId)) this.fsBySession.set(sessionId, fs);
-    }
-    return fs;
-  }
-
-  private handlers(): ClientHandlers {
-    const terminals = (): TerminalManager => {
-      if (!this.terminals) throw new Error('The agent is not running.');
-      return this.terminals;
-    };
-    return {
-      requestPermission: async (params, signal) => {
-        const endpoint = this.endpoints.get(params.sessionId);
-        if (!endpoint) {
-          this.log.warn(`Permission request for unknown session ${params.sessionId} answered cancelled.`);
-          return { outcome: { outcome: 'cancelled' } };
-        }
-        return endpoint.requestPermission(params, signal);
-      },
-      readTextFile: (p) => this.fsFor(p.sessionId).readTextFile(p),
-      writeTextFile: (p) => this.fsFor(p.sessionId).writeTextFile(p),
-      createTerminal: (p) => terminals().create(p),
-      terminalOutput: (p) => terminals().output(p),
-      waitForTerminalExit: (p) => terminals().waitForExit(p),
-      killTerminal: (p) => terminals().kill(p),
-      releaseTerminal: (p) => terminals().release(p),
-      createElicitation: async (params, signal) => {
-        const sessionId = (params as { sessionId?: unknown }).sessionId;
-        const endpoint = typeof sessionId === 'string' ? this.endpoints.get(sessionId) : undefined;
-        if (!endpoint) {
-          // A request-scoped question (no session) cannot be shown in a conversation: declined, said so.
-          this.log.warn('A question from the agent named no known session; declined.');
-          return { action: 'decline' };
-        }
-        return endpoint.elicit(params, signal);
-      },
-      completeElicitation: (params) => {
-        for (const endpoint of this.endpoints.values()) endpoint.elicitationComplete(params);
-      },
-    };
   }
 
   private handleExit(description: string): void {
@@ -337,9 +242,7 @@ export class AgentRuntime extends Disposable {
     const terminals = this.terminals;
     this.conn = undefined;
     this.terminals = undefined;
-    this.endpoints.clear();
-    this.fsBySession.clear();
-    this.early.clear();
+    this.router.clear();
     conn?.dispose();
     await Promise.allSettled([terminals?.disposeAll(), proc?.kill()]);
   }

@@ -3,8 +3,10 @@
  * or grouped, and boolean options) and the older `models {currentModelId, availableModels}` shape,
  * both as ConfigOptionView for the panel's pickers. Malformed parts are dropped and reported.
  */
+import * as l10n from '@vscode/l10n';
 import type { ConfigOptionView, UsageView } from '../protocol/messages';
-import { describe, isAbsent, isRecord, type Warn } from './updateParsing';
+import { isRecord } from '../protocol/guards';
+import { describe, isAbsent, type Warn } from './updateParsing';
 
 /** The id the older `models` shape gets as a picker (no agent's config option may shadow it). */
 export const LEGACY_MODEL_ID = 'model';
@@ -101,7 +103,7 @@ export function parseLegacyModels(value: unknown, warn: Warn): ConfigOptionView 
   );
   if (!choices || choices.length === 0) return undefined;
   const current = typeof value.currentModelId === 'string' && choices.some((c) => c.value === value.currentModelId) ? value.currentModelId : choices[0].value;
-  return { id: LEGACY_MODEL_ID, name: 'Model', category: 'model', type: 'select', currentValue: current, choices };
+  return { id: LEGACY_MODEL_ID, name: l10n.t('Model'), category: 'model', type: 'select', currentValue: current, choices };
 }
 
 /** Why `value` cannot be set on `option`; undefined when it can. */
@@ -134,9 +136,9 @@ export function describeTurnUsage(value: unknown): string | undefined {
   const output = pick('outputTokens', 'output_tokens');
   const total = pick('totalTokens', 'total_tokens');
   const parts: string[] = [];
-  if (input !== undefined) parts.push(`${compactNumber(input)} in`);
-  if (output !== undefined) parts.push(`${compactNumber(output)} out`);
-  if (parts.length === 0 && total !== undefined) parts.push(`${compactNumber(total)} tokens`);
+  if (input !== undefined) parts.push(l10n.t('{0} in', compactNumber(input)));
+  if (output !== undefined) parts.push(l10n.t('{0} out', compactNumber(output)));
+  if (parts.length === 0 && total !== undefined) parts.push(l10n.t('{0} tokens', compactNumber(total)));
   return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 

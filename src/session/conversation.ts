@@ -56,6 +56,7 @@ export interface ConversationDeps {
 
 /** What a stored transcript holds (see ConversationStore). */
 export interface ConversationTranscript {
+  /** Diff items carry both texts here (StoredDiffContent); restoring strips them again. */
   entries: Entry[];
   terminals: Record<string, TerminalView>;
   queue?: QueuedPromptView[];
@@ -146,7 +147,7 @@ export class Conversation extends Disposable {
   }
 
   transcript(): ConversationTranscript {
-    return { entries: this.thread.entries(), terminals: this.thread.terminals.all(), queue: this.queue.view().items, review: this.review.state() };
+    return { entries: this.thread.storedEntries(), terminals: this.thread.terminals.all(), queue: this.queue.view().items, review: this.review.state() };
   }
 
   snapshot(): ConversationSnapshot {

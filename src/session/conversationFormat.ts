@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Entry, TerminalView } from '../protocol/messages';
 import type { ConversationMeta, TitleSource } from './conversationMeta';
 
@@ -60,14 +61,14 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, reason: l10n.t('not valid JSON ({0})', err instanceof Error ? err.message : String(err)) };
   }
 }
 
 function checkVersion(value: unknown, what: string): string | undefined {
-  if (!isObject(value)) return `not a ${what}`;
+  if (!isObject(value)) return l10n.t('not a {0}', what);
   // A different version may mean a format this build cannot read faithfully: set it aside, don't guess.
-  if (value.version !== 1) return `unsupported version ${JSON.stringify(value.version)}`;
+  if (value.version !== 1) return l10n.t('unsupported version {0}', String(JSON.stringify(value.version)));
   return undefined;
 }
 
@@ -88,11 +89,11 @@ function toMeta(raw: unknown): ConversationMeta | undefined {
 export function parseIndex(text: string): ParseResult<ConversationIndex> {
   const parsed = parseJson(text);
   if (!parsed.ok) return parsed;
-  const problem = checkVersion(parsed.value, 'conversation index');
+  const problem = checkVersion(parsed.value, l10n.t('conversation index'));
   if (problem) return { ok: false, reason: problem };
   const raw = parsed.value as Json;
-  if (!Array.isArray(raw.conversations)) return { ok: false, reason: 'no conversation list' };
-  if (raw.openIds !== undefined && !Array.isArray(raw.openIds)) return { ok: false, reason: 'openIds is not a list' };
+  if (!Array.isArray(raw.conversations)) return { ok: false, reason: l10n.t('no conversation list') };
+  if (raw.openIds !== undefined && !Array.isArray(raw.openIds)) return { ok: false, reason: l10n.t('openIds is not a list') };
 
   const conversations: ConversationMeta[] = [];
   const seen = new Set<string>();
@@ -134,12 +135,12 @@ function toTerminal(raw: unknown): TerminalView | undefined {
 export function parseTranscript(text: string): ParseResult<Transcript> {
   const parsed = parseJson(text);
   if (!parsed.ok) return parsed;
-  const problem = checkVersion(parsed.value, 'transcript');
+  const problem = checkVersion(parsed.value, l10n.t('transcript'));
   if (problem) return { ok: false, reason: problem };
   const raw = parsed.value as Json;
-  if (!Array.isArray(raw.entries)) return { ok: false, reason: 'no entry list' };
-  if (!isObject(raw.terminals)) return { ok: false, reason: 'no terminal map' };
-  if (raw.queue !== undefined && !Array.isArray(raw.queue)) return { ok: false, reason: 'queue is not a list' };
+  if (!Array.isArray(raw.entries)) return { ok: false, reason: l10n.t('no entry list') };
+  if (!isObject(raw.terminals)) return { ok: false, reason: l10n.t('no terminal map') };
+  if (raw.queue !== undefined && !Array.isArray(raw.queue)) return { ok: false, reason: l10n.t('queue is not a list') };
 
   let dropped = 0;
   const entries: Entry[] = [];
@@ -187,4 +188,22 @@ export function evictOverCap(index: ConversationIndex, max: number): { index: Co
     index: { ...index, conversations: index.conversations.filter((meta) => !evicted.has(meta.id)) },
     evicted: [...evicted],
   };
+}
+
+/**
+ * The tabs to open from a stored index (its open ids that exist; without any — first run, or all
+ * closed — the most recent conversation) and the rest, which the history lists.
+ */
+export function tabsToReopen(index: ConversationIndex): { open: ConversationMeta[]; closed: ConversationMeta[] } {
+  const byId = new Map(index.conversations.map((m) => [m.id, m]));
+  const openIds = index.openIds.filter((id) => byId.has(id));
+  if (openIds.length === 0 && index.conversations.length > 0) openIds.push([...index.conversations].sort((a, b) => b.updatedAt - a.updatedAt)[0].id);
+  return { open: openIds.map((id) => byId.get(id)!), closed: index.conversations.filter((m) => !openIds.includes(m.id)) };
+}
+
+/** The index to store: every conversation (open ones first), the tabs in order, the shown one. */
+export function indexOf(open: ConversationMeta[], closed: ConversationMeta[], order: readonly string[], activeId: string): ConversationIndex {
+  const index: ConversationIndex = { version: 1, conversations: [...open, ...closed], openIds: [...order] };
+  if (activeId) index.activeId = activeId;
+  return index;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { Conversation, ConversationTranscript } from './conversation';
 import type { ConversationIndex } from './conversationFormat';
 import { emptyIndex } from './conversationFormat';
@@ -26,7 +27,7 @@ export class ConversationKeeper {
     if (!stored) return;
     const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue, review: stored.review };
     if (stored.droppedEntries) {
-      const message = `${stored.droppedEntries} earlier entries of this conversation were not kept (the stored transcript is size-limited).`;
+      const message = l10n.t('{0} earlier entries of this conversation were not kept (the stored transcript is size-limited).', stored.droppedEntries);
       transcript.entries = [{ kind: 'notice', id: 'dropped', level: 'info', message }, ...stored.entries];
     }
     conversation.restore(transcript);

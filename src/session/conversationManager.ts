@@ -1,66 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import type { AgentLaunchConfig } from '../acp/agentProcess';
-import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
-import type { FileAccess } from '../client/fsHandler';
-import type { PathPolicy } from '../client/pathPolicy';
-import type { ConversationChange, HostMessage, MentionChip, MentionSpec, MentionView, SessionStatus, TabView } from '../protocol/messages';
-import { specView, type ContextSources } from '../context/mentionSpecs';
-import { NO_CONTEXT_SOURCES, type PromptContext } from './promptPreparer';
+import type { ConversationChange, HostMessage, MentionChip, MentionSpec, TabView } from '../protocol/messages';
+import { chipsFor, type PromptContext } from './promptPreparer';
 import { Disposable, Emitter } from '../util/disposable';
 import type { AgentRuntime } from './agentRuntime';
 import { Conversation } from './conversation';
-import type { PermissionRules } from './permissionDesk';
-import type { ReviewHost } from './conversationReview';
-import type { RunSignInTerminal } from './signIn';
-import type { McpDropped, McpServerSpec } from './mcpServers';
-import type { ConversationIndex } from './conversationFormat';
-import { newMeta, type ConversationMeta } from './conversationMeta';
+import { indexOf, tabsToReopen, type ConversationIndex } from './conversationFormat';
+import { newMeta, renameMeta, type ConversationMeta } from './conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
-import type { ConversationStore } from './conversationStore';
 import { RuntimePool } from './runtimePool';
-
-/** The agents Tandem can start (settings), as the core needs them. */
-export interface AgentCatalog {
-  /** The launch configuration of a configured agent, or undefined. */
-  launchConfig(name: string): AgentLaunchConfig | undefined;
-  /** The agent new conversations use. */
-  defaultName(): string | undefined;
-}
-
-export interface ConversationManagerDeps {
-  agents: AgentCatalog;
-  /** Where conversations are kept; undefined: in memory only (no folder to store them for). */
-  store: ConversationStore | undefined;
-  cwd: string;
-  log: ProtocolLog;
-  clientInfo: { name: string; version: string };
-  files: FileAccess;
-  policy: PathPolicy;
-  /** The status every conversation shows instead of starting an agent (untrusted workspace). */
-  blocked(): SessionStatus | undefined;
-  /** Follow-along for the shown conversation. */
-  follow(path: string, line: number | undefined): void;
-  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string; kind?: string }> }): void;
-  cancelGraceMs?: number;
-  /** Saved permission rules (every conversation judges requests by them). */
-  rules?: PermissionRules;
-  /** Checkpoints and the editor for reviewing what agents changed. */
-  review?: ReviewHost;
-  /** `tandem.reviewEdits`. */
-  reviewEdits?(): 'after' | 'before';
-  /** Terminal sign-in (advertised to agents only when given). */
-  runSignInTerminal?: RunSignInTerminal;
-  openExternal?(url: string): void;
-  /** Remembered session settings per agent (`tandem.rememberSessionOptions`). */
-  rememberedOptions?(agentName: string): Record<string, string | boolean>;
-  rememberOption?(agentName: string, configId: string, value: string | boolean): void;
-  /** MCP servers for the agents (`tandem.mcpServers`, `.vscode/mcp.json`), and the unusable ones. */
-  mcpServers?(): McpServerSpec[];
-  mcpProblems?(): McpDropped[];
-  /** Diagnostics, terminal output and the git diff for `@` mentions (none: those are sent empty). */
-  contextSources?: ContextSources;
-}
+import { clientCapabilities, conversationDeps, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 
 /**
  * Owns the conversations open as tabs, the agent runtimes they share (one process per agent), and
@@ -76,6 +24,8 @@ export class ConversationManager extends Disposable {
   /** Conversations of this workspace that are not open, as the index knows them. */
   private closed: ConversationMeta[] = [];
   private readonly runtimes: RuntimePool;
+  /** How chips become prompt content, for every conversation. */
+  private readonly promptContext: PromptContext;
   private readonly keeper: ConversationKeeper;
   private initialized: Promise<void> | undefined;
   /** Whether the user can see the panel (badges are for conversations out of sight). */
@@ -86,32 +36,14 @@ export class ConversationManager extends Disposable {
     super();
     const { log, clientInfo, files, policy } = deps;
     this.keeper = new ConversationKeeper(deps.store);
-    // Advertised only because each works: boolean options, notices and compaction render in the
-    // panel; terminal sign-in needs a terminal to run in.
-    const extraCapabilities = {
-      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
-      auth: { terminal: deps.runSignInTerminal !== undefined },
-    };
+    const extraCapabilities = clientCapabilities(deps.runSignInTerminal !== undefined);
+    this.promptContext = editorPromptContext(deps);
     this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities }));
-    this.promptContext = {
-      // Mentioned files are read like the agent's own reads: the editor's text, within the workspace
-      // unless the user allows more.
-      reader: {
-        readText: async (path) => files.readText(await policy.check(path, 'read')),
-        fileSize: async (path) => (policy.isInWorkspace(path) ? (await stat(path).catch(() => undefined))?.size : undefined),
-      },
-      sources: deps.contextSources ?? NO_CONTEXT_SOURCES,
-      workspaceRoots: () => policy.roots(),
-      pathStyle: process.platform === 'win32' ? 'windows' : 'posix',
-    };
   }
-
-  private readonly promptContext: PromptContext;
 
   /** Chips for the composer's specs: how each is shown (paths relative to the workspace). */
   chips(specs: readonly MentionSpec[]): MentionChip[] {
-    const display = { pathStyle: this.promptContext.pathStyle, workspaceRoots: this.promptContext.workspaceRoots() };
-    return specs.map((spec) => ({ spec, view: specView(spec, display) as MentionView }));
+    return chipsFor(specs, this.promptContext);
   }
 
   /** Loads the index and reopens the tabs (the shown one with its transcript); once. */
@@ -214,10 +146,7 @@ export class ConversationManager extends Disposable {
     const conversation = this.open.get(id);
     if (conversation) return conversation.setTitle(title, 'user');
     const meta = this.closed.find((m) => m.id === id);
-    if (!meta || title.trim() === '') return;
-    meta.title = title.trim().slice(0, 80);
-    meta.titleSource = 'user';
-    this.saveIndex();
+    if (meta && renameMeta(meta, title)) this.saveIndex();
   }
 
   /** Deletes a conversation and its transcript (closing its tab first). */
@@ -291,11 +220,6 @@ export class ConversationManager extends Disposable {
     return this.runtimes.get(agentName);
   }
 
-  /** Files changed on disk: the shown conversation's changed-files strip catches up. */
-  filesChanged(): void {
-    this.active?.review.refreshSoon();
-  }
-
   /** Saves everything pending now (extension shutdown). */
   flushSync(): void {
     this.keeper.flushSync();
@@ -308,18 +232,11 @@ export class ConversationManager extends Disposable {
     super.dispose();
   }
 
-  // --- internals -------------------------------------------------------------------------------
-
   private async load(): Promise<void> {
     const index = await this.keeper.loadIndex();
-    const byId = new Map(index.conversations.map((m) => [m.id, m]));
-    const openIds = index.openIds.filter((id) => byId.has(id));
-    // Without open tabs (first run, or all closed), the most recent conversation comes back.
-    if (openIds.length === 0 && index.conversations.length > 0) {
-      openIds.push([...index.conversations].sort((a, b) => b.updatedAt - a.updatedAt)[0].id);
-    }
-    this.closed = index.conversations.filter((m) => !openIds.includes(m.id));
-    for (const id of openIds) this.adopt(byId.get(id)!);
+    const { open, closed } = tabsToReopen(index);
+    this.closed = closed;
+    for (const meta of open) this.adopt(meta);
     await Promise.all([...this.open.values()].map((c) => this.keeper.restore(c)));
     const activeId = index.activeId !== undefined && this.open.has(index.activeId) ? index.activeId : this.order[this.order.length - 1];
     if (activeId === undefined) this.newConversation();
@@ -328,30 +245,15 @@ export class ConversationManager extends Disposable {
 
   /** Makes a conversation for `meta`, wired to the panel and the store, and opens its tab. */
   private adopt(meta: ConversationMeta): Conversation {
-    const conversation: Conversation = new Conversation(meta, {
-      // Warnings quote agent input, which may echo env values: masked with the agent's current ones.
-      log: lazyRedactingLog(this.deps.log, () => Object.values(this.deps.agents.launchConfig(meta.agentName)?.env ?? {})),
-      isInWorkspace: (p) => this.deps.policy.isInWorkspace(p),
-      runtimeFor: (name) => this.runtimeFor(name),
-      follow: (c, path, line) => {
-        if (c.id === this.activeId) this.deps.follow(path, line);
-      },
-      onPermissionRequested: (c, info) => this.deps.onPermissionRequested?.(c, info),
-      cancelGraceMs: this.deps.cancelGraceMs,
-      rules: this.deps.rules,
-      review: this.deps.review,
-      reviewEdits: () => this.deps.reviewEdits?.() ?? 'after',
-      runSignInTerminal: this.deps.runSignInTerminal,
-      openExternal: this.deps.openExternal,
-      rememberedOptions: this.deps.rememberedOptions,
-      rememberOption: this.deps.rememberOption,
-      mcpServers: this.deps.mcpServers,
-      mcpProblems: this.deps.mcpProblems,
-      promptContext: this.promptContext,
-      agentLaunch: (name) => this.deps.agents.launchConfig(name),
-      restartAgent: (name) => this.runtimes.stop(name),
-      blocked: () => (meta.agentName === '' ? (this.deps.blocked() ?? { kind: 'no_agent' }) : this.deps.blocked()),
-    });
+    const conversation: Conversation = new Conversation(
+      meta,
+      conversationDeps(meta, this.deps, {
+        runtimeFor: (name) => this.runtimeFor(name),
+        isShown: (c) => c.id === this.activeId,
+        stopRuntime: (name) => this.runtimes.stop(name),
+        promptContext: this.promptContext,
+      }),
+    );
     conversation.onChange((changes) => this.forward(conversation, changes));
     conversation.onMetaChange(() => this.saveIndex());
     conversation.onAttention(() => {
@@ -385,10 +287,7 @@ export class ConversationManager extends Disposable {
   }
 
   private index(): ConversationIndex {
-    const conversations = [...[...this.open.values()].map((c) => c.meta), ...this.closed];
-    const index: ConversationIndex = { version: 1, conversations, openIds: [...this.order] };
-    if (this.activeId) index.activeId = this.activeId;
-    return index;
+    return indexOf([...this.open.values()].map((c) => c.meta), this.closed, this.order, this.activeId);
   }
 
   private fireTabs(): void {

@@ -3,6 +3,7 @@
  * rules for its title. Kept apart from the store so the conversation and the store agree on one
  * shape without depending on each other.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Where a title came from; a later title replaces an earlier one only from an equal or better source. */
 export type TitleSource = 'none' | 'prompt' | 'agent' | 'user';
@@ -43,5 +44,13 @@ export function cleanTitle(text: string): string {
 
 /** A new conversation's meta; `now` is injectable for tests. */
 export function newMeta(id: string, agentName: string, cwd: string, now = Date.now()): ConversationMeta {
-  return { id, agentName, title: 'New conversation', titleSource: 'none', cwd, createdAt: now, updatedAt: now };
+  return { id, agentName, title: l10n.t('New conversation'), titleSource: 'none', cwd, createdAt: now, updatedAt: now };
+}
+
+/** The user renamed a conversation that is not open; false when the title is blank. */
+export function renameMeta(meta: ConversationMeta, title: string): boolean {
+  if (title.trim() === '') return false;
+  meta.title = title.trim().slice(0, 80);
+  meta.titleSource = 'user';
+  return true;
 }

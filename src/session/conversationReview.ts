@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CheckpointStore } from '../review/checkpointStore';
 import type { RestoreStep } from '../review/checkpointTypes';
 import { computeHunks, revertHunks } from '../review/hunks';
@@ -24,7 +25,7 @@ const REFRESH_MS = 300;
 const HUNK_LINES = 200;
 
 function hunkView(hunk: ReturnType<typeof computeHunks>[number]): HunkView {
-  const lines = hunk.lines.length > HUNK_LINES ? [...hunk.lines.slice(0, HUNK_LINES), `… ${hunk.lines.length - HUNK_LINES} more lines`] : hunk.lines;
+  const lines = hunk.lines.length > HUNK_LINES ? [...hunk.lines.slice(0, HUNK_LINES), l10n.t('… {0} more lines', hunk.lines.length - HUNK_LINES)] : hunk.lines;
   return { index: hunk.index, oldStart: hunk.oldStart, oldLines: hunk.oldLines, newStart: hunk.newStart, newLines: hunk.newLines, lines };
 }
 
@@ -125,7 +126,7 @@ export class ConversationReview {
       this.files = files;
       this.error = undefined;
     } catch (err) {
-      this.error = `The changed files could not be listed: ${errorMessage(err)}`;
+      this.error = l10n.t('The changed files could not be listed: {0}', errorMessage(err));
     }
     this.emit();
   }
@@ -140,7 +141,7 @@ export class ConversationReview {
     await this.run(async (store, baseline) => {
       const plan = await store.restorePlan(baseline, { to: 'baseline', paths });
       if (plan.length === 0) return;
-      await this.host!.apply(plan, paths?.length === 1 ? `Undo the agent's changes to ${plan[0].relPath}` : "Undo the agent's changes");
+      await this.host!.apply(plan, paths?.length === 1 ? l10n.t("Undo the agent's changes to {0}", plan[0].relPath) : l10n.t("Undo the agent's changes"));
       this.notes.push(`The user undid your changes to ${plan.map((s) => s.relPath).join(', ')}; those files are back to how they were before.`);
     });
   }
@@ -162,7 +163,7 @@ export class ConversationReview {
       const hunk = computeHunks(before, current).find((h) => h.index === index);
       if (!hunk) return;
       const relPath = this.files.find((f) => f.path === path)?.relPath ?? path;
-      await this.host!.apply([{ kind: 'write', path, relPath, text: revertHunks(before, current, [index]) }], `Reject a change to ${relPath}`);
+      await this.host!.apply([{ kind: 'write', path, relPath, text: revertHunks(before, current, [index]) }], l10n.t('Reject a change to {0}', relPath));
       const where = hunk.newLines > 0 ? lineRange(hunk.newStart, hunk.newLines) : `after line ${Math.max(0, hunk.newStart - 1)}`;
       this.notes.push(`The user rejected your change to ${relPath} (${where}); that part of the file is back to how it was before.`);
     });
@@ -171,10 +172,10 @@ export class ConversationReview {
   /** Restores the files to how they were before the turn that took `checkpoint` (after a preview). */
   async rewind(checkpoint: string, prompt: string): Promise<void> {
     await this.run(async (store) => {
-      if (!store.get(checkpoint)) throw new Error('this turn\'s checkpoint is no longer kept (older checkpoints are dropped to stay within the size limit)');
+      if (!store.get(checkpoint)) throw new Error(l10n.t("this turn's checkpoint is no longer kept (older checkpoints are dropped to stay within the size limit)"));
       const plan = await store.restorePlan(checkpoint, { to: 'start' });
       if (plan.length === 0 || !(await this.host!.confirmRewind(plan))) return;
-      await this.host!.apply(plan, 'Restore files to before this turn');
+      await this.host!.apply(plan, l10n.t('Restore files to before this turn'));
       const quoted = prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt;
       this.notes.push(`The user restored ${plan.length} file(s) (${plan.map((s) => s.relPath).join(', ')}) to how they were before their message "${quoted}"; your changes since then are gone.`);
     });
@@ -213,7 +214,7 @@ export class ConversationReview {
       await work(store, this.baseline);
       this.error = undefined;
     } catch (err) {
-      this.error = `That did not work: ${errorMessage(err)}`;
+      this.error = l10n.t('That did not work: {0}', errorMessage(err));
     } finally {
       this.busy = false;
     }

@@ -1,43 +1,17 @@
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { IDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { FileWriteQueue } from '../util/atomicFile';
 import { DebouncedWriter } from './debouncedWriter';
-import {
-  emptyIndex,
-  evictOverCap,
-  isValidConversationId,
-  parseIndex,
-  parseTranscript,
-  type ConversationIndex,
-  type Transcript,
-} from './conversationFormat';
+import { emptyIndex, evictOverCap, isValidConversationId, parseIndex, parseTranscript, type ConversationIndex, type Transcript } from './conversationFormat';
 import { readStored, removeCorruptCopies, sweepLeftovers, type ReadContext } from './storedFiles';
-import { encodeTranscript } from './transcriptCap';
+import { TranscriptSaves } from './transcriptSaves';
 
-export const INDEX_FILE = 'conversations.json';
-export const TRANSCRIPT_DIR = 'transcripts';
-export const DEFAULT_MAX_CONVERSATIONS = 100;
-export const DEFAULT_MAX_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_DEBOUNCE_MS = 500;
-export const DEFAULT_MAX_WAIT_MS = 3000;
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_MAX_CONVERSATIONS, DEFAULT_MAX_TRANSCRIPT_BYTES, DEFAULT_MAX_WAIT_MS, INDEX_FILE, TRANSCRIPT_DIR } from './conversationStoreOptions';
+import type { ConversationStoreOptions } from './conversationStoreOptions';
 
-export interface ConversationStoreOptions {
-  /** The workspace's storage folder (e.g. `ExtensionContext.storageUri`); created on the first write. */
-  dir: string;
-  /** Reports a problem once (corrupt file set aside, failing writes, rejected id). Must not throw. */
-  warn(text: string): void;
-  /** Called with the ids evicted by any index save (their transcripts are deleted), so the caller can forget them. */
-  onEvicted?(ids: string[]): void;
-  /** Cap on stored conversations; default 100. Open tabs are never evicted. */
-  maxConversations?: number;
-  /** Cap on one transcript's JSON in bytes; default 4 MB. */
-  maxTranscriptBytes?: number;
-  /** Quiet time before a scheduled save runs; default 500 ms. */
-  debounceMs?: number;
-  /** Longest a scheduled save waits during a continuous burst; default 3 s. */
-  maxWaitMs?: number;
-}
+export { INDEX_FILE, TRANSCRIPT_DIR, type ConversationStoreOptions } from './conversationStoreOptions';
 
 /**
  * Persists a workspace's conversations: an index (`conversations.json`) and one bounded transcript
@@ -62,6 +36,7 @@ export class ConversationStore implements IDisposable {
   private writesFailing = false;
   private swept = false;
   private disposed = false;
+  private readonly saves: TranscriptSaves;
 
   constructor(private readonly opts: ConversationStoreOptions) {
     this.indexFile = path.join(opts.dir, INDEX_FILE);
@@ -71,7 +46,13 @@ export class ConversationStore implements IDisposable {
     this.writer = new DebouncedWriter({
       debounceMs: opts.debounceMs ?? DEFAULT_DEBOUNCE_MS,
       maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
-      onError: (file, err) => this.warn(`Could not save ${this.describe(file)}: ${errorMessage(err)}`),
+      onError: (file, err) => this.warn(l10n.t('Could not save {0}: {1}', this.describe(file), errorMessage(err))),
+    });
+    this.saves = new TranscriptSaves({
+      maxBytes: this.maxTranscriptBytes,
+      write: (file, json) => this.write(file, json),
+      writeSync: (file, json) => this.writeSync(file, json),
+      warn: (text) => this.warn(text),
     });
   }
 
@@ -84,11 +65,11 @@ export class ConversationStore implements IDisposable {
   async loadIndex(): Promise<ConversationIndex> {
     await this.writer.runNow(this.indexFile);
     await this.queue.settled(this.indexFile);
-    const loaded = await readStored(this.indexFile, parseIndex, this.readContext('the conversation list'));
+    const loaded = await readStored(this.indexFile, parseIndex, this.readContext(l10n.t('the conversation list')));
     // After a failed load the transcripts may be worth recovering along with the index: sweep nothing.
     if (loaded.kind === 'unreadable') return emptyIndex();
     const index = loaded.kind === 'loaded' ? loaded.value : emptyIndex();
-    if (loaded.kind === 'loaded' && loaded.dropped > 0) this.warn(`Dropped ${loaded.dropped} malformed conversation record(s) from ${INDEX_FILE}.`);
+    if (loaded.kind === 'loaded' && loaded.dropped > 0) this.warn(l10n.t('Dropped {0} malformed conversation record(s) from {1}.', loaded.dropped, INDEX_FILE));
     if (!this.swept) {
       this.swept = true;
       const known = new Set(index.conversations.map((c) => c.id));
@@ -125,10 +106,11 @@ export class ConversationStore implements IDisposable {
     if (!this.checkId(id, 'load')) return undefined;
     const file = this.transcriptFile(id);
     await this.writer.runNow(file);
+    await this.saves.settled(file);
     await this.queue.settled(file);
-    const loaded = await readStored(file, parseTranscript, this.readContext(`the transcript of conversation ${id}`));
+    const loaded = await readStored(file, parseTranscript, this.readContext(l10n.t('the transcript of conversation {0}', id)));
     if (loaded.kind !== 'loaded') return undefined;
-    if (loaded.dropped > 0) this.warn(`Dropped ${loaded.dropped} malformed part(s) of the transcript of conversation ${id}.`);
+    if (loaded.dropped > 0) this.warn(l10n.t('Dropped {0} malformed part(s) of the transcript of conversation {1}.', loaded.dropped, id));
     return loaded.value;
   }
 
@@ -142,23 +124,23 @@ export class ConversationStore implements IDisposable {
     const file = this.transcriptFile(id);
     this.writer.cancel(file);
     this.ownIds.add(id);
-    await this.write(file, this.encode(id, transcript));
+    await this.saves.save(id, file, () => transcript);
   }
 
   /**
    * Marks a transcript dirty; it is written after `debounceMs` of quiet, at most `maxWaitMs` after the
    * first change. Only the latest `produce` is called, once, when the write happens, so a burst of
-   * updates costs one serialisation. Cheap enough to call on every streamed update.
+   * updates costs one serialisation, spread over the event loop in slices of a few milliseconds and
+   * limited to the entries that changed since the last save (TranscriptSaves). Cheap enough to call
+   * on every streamed update.
    */
   scheduleTranscript(id: string, produce: () => Transcript): void {
     if (this.disposed || !this.checkId(id, 'save')) return;
     const file = this.transcriptFile(id);
     this.ownIds.add(id);
     this.writer.schedule(file, {
-      run: async () => {
-        await this.write(file, this.encode(id, produce()));
-      },
-      runSync: () => this.writeSync(file, this.encode(id, produce())),
+      run: () => this.saves.save(id, file, produce),
+      runSync: () => this.saves.saveSync(id, file, produce),
     });
   }
 
@@ -182,6 +164,11 @@ export class ConversationStore implements IDisposable {
    * extension shutdown where nothing may be awaited. Never throws.
    */
   flushSync(): void {
+    try {
+      this.saves.flushSync();
+    } catch (err) {
+      this.writeFailed(this.opts.dir, err);
+    }
     this.writer.flushSync();
     try {
       this.queue.flushSync();
@@ -206,8 +193,8 @@ export class ConversationStore implements IDisposable {
   }
 
   private describe(file: string): string {
-    if (file === this.indexFile) return 'the conversation list';
-    return path.dirname(file) === this.transcriptDir ? `the transcript ${path.basename(file)}` : 'conversations';
+    if (file === this.indexFile) return l10n.t('the conversation list');
+    return path.dirname(file) === this.transcriptDir ? l10n.t('the transcript {0}', path.basename(file)) : l10n.t('conversations');
   }
 
   private warn(text: string): void {
@@ -224,16 +211,10 @@ export class ConversationStore implements IDisposable {
     return false;
   }
 
-  private encode(id: string, transcript: Transcript): string {
-    const encoded = encodeTranscript(transcript, this.maxTranscriptBytes);
-    if (encoded.overBudget) this.warn(`The transcript of conversation ${id} is ${encoded.bytes} bytes even without its entries; saved anyway.`);
-    return encoded.json;
-  }
-
   /** Validates ids and applies the cap; reports evictions. The index is serialised compactly: it is read by code, not people. */
   private prepareIndex(index: ConversationIndex): { json: string; evicted: string[] } {
     const valid = index.conversations.filter((c) => isValidConversationId(c.id));
-    if (valid.length < index.conversations.length) this.warn(`Left ${index.conversations.length - valid.length} conversation(s) with invalid ids out of ${INDEX_FILE}.`);
+    if (valid.length < index.conversations.length) this.warn(l10n.t('Left {0} conversation(s) with invalid ids out of {1}.', index.conversations.length - valid.length, INDEX_FILE));
     const { index: capped, evicted } = evictOverCap({ ...index, conversations: valid }, this.maxConversations);
     const out: ConversationIndex = { version: 1, conversations: capped.conversations, openIds: capped.openIds };
     if (capped.activeId !== undefined) out.activeId = capped.activeId;
@@ -259,6 +240,7 @@ export class ConversationStore implements IDisposable {
     if (!this.writeSync(this.indexFile, json)) return;
     for (const id of evicted) {
       this.writer.cancel(this.transcriptFile(id));
+      this.saves.forget(id, this.transcriptFile(id));
       this.ownIds.delete(id);
       try {
         this.queue.removeSync(this.transcriptFile(id));
@@ -271,6 +253,7 @@ export class ConversationStore implements IDisposable {
   private async removeTranscript(id: string): Promise<void> {
     const file = this.transcriptFile(id);
     this.writer.cancel(file);
+    this.saves.forget(id, file);
     this.ownIds.delete(id);
     try {
       await this.queue.remove(file);
@@ -307,6 +290,6 @@ export class ConversationStore implements IDisposable {
     // A full or read-only disk fails every save: say so once, not every half second.
     if (this.writesFailing) return;
     this.writesFailing = true;
-    this.warn(`Could not save ${this.describe(file)}: ${errorMessage(err)}`);
+    this.warn(l10n.t('Could not save {0}: {1}', this.describe(file), errorMessage(err)));
   }
 }

@@ -4,8 +4,10 @@
  * render, and the validation of answers before they are sent back. Untrusted input: what cannot be
  * rendered makes the form declinable only, with the reason. Tandem never asks for secrets in a form.
  */
+import * as l10n from '@vscode/l10n';
 import type { QuestionFieldView } from '../protocol/messages';
-import { describe, isRecord } from './updateParsing';
+import { isRecord } from '../protocol/guards';
+import { describe } from './updateParsing';
 
 export type AnswerValue = string | number | boolean | string[];
 
@@ -35,14 +37,14 @@ function choicesOf(schema: Record<string, unknown>): QuestionFieldView['choices'
 
 /** The form's fields, or why it cannot be shown (then the user can only decline). */
 export function parseRequestedSchema(schema: unknown): { fields: QuestionFieldView[] } | { unsupported: string } {
-  if (!isRecord(schema) || !isRecord(schema.properties)) return { unsupported: 'The agent sent a question without fields Tandem can show.' };
+  if (!isRecord(schema) || !isRecord(schema.properties)) return { unsupported: l10n.t('The agent sent a question without fields Tandem can show.') };
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
   const fields: QuestionFieldView[] = [];
   for (const [name, raw] of Object.entries(schema.properties).slice(0, MAX_FIELDS)) {
-    if (!isRecord(raw)) return { unsupported: `The field ${describe(name)} is not described.` };
+    if (!isRecord(raw)) return { unsupported: l10n.t('The field {0} is not described.', describe(name)) };
     const title = text(raw.title, 200) ?? name;
     if (SECRET.test(name) || SECRET.test(title) || raw.format === 'password' || raw.writeOnly === true) {
-      return { unsupported: `The agent asks for a secret (${title}). Tandem does not take secrets in the panel: provide it the way the agent documents (an environment variable or its own login).` };
+      return { unsupported: l10n.t('The agent asks for a secret ({0}). Tandem does not take secrets in the panel: provide it the way the agent documents (an environment variable or its own login).', title) };
     }
     const field: QuestionFieldView = { name, title, type: 'string', required: required.has(name) };
     const description = text(raw.description, 1000);
@@ -71,14 +73,14 @@ export function parseRequestedSchema(schema: unknown): { fields: QuestionFieldVi
         break;
       case 'array': {
         const items = isRecord(raw.items) ? choicesOf(raw.items) : undefined;
-        if (!items) return { unsupported: `The field ${title} is a list Tandem cannot show.` };
+        if (!items) return { unsupported: l10n.t('The field {0} is a list Tandem cannot show.', title) };
         field.type = 'choices';
         field.choices = items;
         if (Array.isArray(raw.default)) field.default = raw.default.filter((v): v is string => typeof v === 'string');
         break;
       }
       default:
-        return { unsupported: `The field ${title} has a type (${describe(raw.type)}) Tandem cannot show.` };
+        return { unsupported: l10n.t('The field {0} has a type ({1}) Tandem cannot show.', title, describe(raw.type)) };
     }
     fields.push(field);
   }
@@ -98,17 +100,17 @@ function formatProblem(format: string | undefined, value: string): string | unde
       new URL(value);
       return undefined;
     } catch {
-      return 'must be a full URL';
+      return l10n.t('must be a full URL');
     }
   }
   const pattern = FORMATS[format];
-  return pattern && !pattern.test(value) ? `must be a valid ${format}` : undefined;
+  return pattern && !pattern.test(value) ? l10n.t('must be a valid {0}', format) : undefined;
 }
 
 function patternProblem(pattern: string | undefined, value: string): string | undefined {
   if (!pattern) return undefined;
   try {
-    return new RegExp(pattern, 'u').test(value) ? undefined : 'does not have the expected form';
+    return new RegExp(pattern, 'u').test(value) ? undefined : l10n.t('does not have the expected form');
   } catch {
     return undefined; // an agent's broken pattern is not the user's problem
   }
@@ -116,26 +118,26 @@ function patternProblem(pattern: string | undefined, value: string): string | un
 
 function fieldProblem(field: QuestionFieldView, value: AnswerValue | undefined): string | undefined {
   const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-  if (empty) return field.required ? 'is required' : undefined;
+  if (empty) return field.required ? l10n.t('is required') : undefined;
   switch (field.type) {
     case 'string':
-      if (typeof value !== 'string') return 'must be text';
-      if (field.minLength !== undefined && value.length < field.minLength) return `needs at least ${field.minLength} characters`;
-      if (field.maxLength !== undefined && value.length > field.maxLength) return `takes at most ${field.maxLength} characters`;
+      if (typeof value !== 'string') return l10n.t('must be text');
+      if (field.minLength !== undefined && value.length < field.minLength) return l10n.t('needs at least {0} characters', field.minLength);
+      if (field.maxLength !== undefined && value.length > field.maxLength) return l10n.t('takes at most {0} characters', field.maxLength);
       return formatProblem(field.format, value) ?? patternProblem(field.pattern, value);
     case 'number':
     case 'integer':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
-      if (field.type === 'integer' && !Number.isInteger(value)) return 'must be a whole number';
-      if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
-      if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return l10n.t('must be a number');
+      if (field.type === 'integer' && !Number.isInteger(value)) return l10n.t('must be a whole number');
+      if (field.minimum !== undefined && value < field.minimum) return l10n.t('must be at least {0}', field.minimum);
+      if (field.maximum !== undefined && value > field.maximum) return l10n.t('must be at most {0}', field.maximum);
       return undefined;
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be yes or no';
+      return typeof value === 'boolean' ? undefined : l10n.t('must be yes or no');
     case 'choice':
-      return typeof value === 'string' && field.choices?.some((c) => c.value === value) ? undefined : 'must be one of the choices';
+      return typeof value === 'string' && field.choices?.some((c) => c.value === value) ? undefined : l10n.t('must be one of the choices');
     case 'choices':
-      return Array.isArray(value) && value.every((v) => field.choices?.some((c) => c.value === v)) ? undefined : 'must be among the choices';
+      return Array.isArray(value) && value.every((v) => field.choices?.some((c) => c.value === v)) ? undefined : l10n.t('must be among the choices');
   }
 }
 
@@ -148,7 +150,7 @@ export function validateAnswer(fields: readonly QuestionFieldView[], content: un
     const raw = given[field.name];
     const value = typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' || Array.isArray(raw) ? (raw as AnswerValue) : undefined;
     const problem = fieldProblem(field, value);
-    if (problem) errors[field.name] = `${field.title} ${problem}.`;
+    if (problem) errors[field.name] = l10n.t('{0} {1}.', field.title, problem);
     else if (value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0)) out[field.name] = value;
   }
   return Object.keys(errors).length > 0 ? { errors } : { content: out };
@@ -156,19 +158,19 @@ export function validateAnswer(fields: readonly QuestionFieldView[], content: un
 
 /** A url-mode question's link: only http(s); the host shown, punycode or mixed scripts flagged. */
 export function inspectUrl(raw: unknown): { url: string; host: string; warning?: string } | { problem: string } {
-  if (typeof raw !== 'string') return { problem: 'The agent asked to open a link but sent no URL.' };
+  if (typeof raw !== 'string') return { problem: l10n.t('The agent asked to open a link but sent no URL.') };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { problem: `The agent asked to open a malformed link (${raw.slice(0, 200)}).` };
+    return { problem: l10n.t('The agent asked to open a malformed link ({0}).', raw.slice(0, 200)) };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `The agent asked to open a ${url.protocol} link; only web links are opened.` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: l10n.t('The agent asked to open a {0} link; only web links are opened.', url.protocol) };
   const host = url.hostname;
   const warning = host.split('.').some((label) => label.startsWith('xn--'))
-    ? `The host ${host} is an internationalised name (punycode): check it is the site you expect, as it may imitate another.`
+    ? l10n.t('The host {0} is an internationalised name (punycode): check it is the site you expect, as it may imitate another.', host)
     : url.protocol === 'http:'
-      ? 'This link is not encrypted (http).'
+      ? l10n.t('This link is not encrypted (http).')
       : undefined;
   return warning ? { url: url.href, host, warning } : { url: url.href, host };
 }

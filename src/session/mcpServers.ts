@@ -5,8 +5,11 @@
  * headers}`). Untrusted JSON: a server that cannot be used is dropped with the reason, and so is one
  * of a transport the agent does not support (`mcpCapabilities.http` / `.sse`).
  */
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
-import { describe, isRecord } from './updateParsing';
+import { isRecord } from '../protocol/guards';
+import type { Conversation } from './conversation';
+import { describe } from './updateParsing';
 
 export interface McpServerSpec {
   name: string;
@@ -35,10 +38,10 @@ function resolve(text: string, vars: McpVariables): string {
 
 function pairs(value: unknown, vars: McpVariables): Array<{ name: string; value: string }> | string {
   if (value === undefined) return [];
-  if (!isRecord(value)) return 'must be an object of strings';
+  if (!isRecord(value)) return l10n.t('must be an object of strings');
   const out: Array<{ name: string; value: string }> = [];
   for (const [name, v] of Object.entries(value)) {
-    if (typeof v !== 'string') return `${name} is not a string`;
+    if (typeof v !== 'string') return l10n.t('{0} is not a string', name);
     out.push({ name, value: resolve(v, vars) });
   }
   return out;
@@ -53,33 +56,33 @@ export function parseMcpServers(raw: unknown, source: string, vars: McpVariables
   const servers: McpServerSpec[] = [];
   const dropped: McpDropped[] = [];
   if (raw === undefined || raw === null) return { servers, dropped };
-  if (!isRecord(raw)) return { servers, dropped: [{ name: source, reason: `${source} is not an object of servers` }] };
+  if (!isRecord(raw)) return { servers, dropped: [{ name: source, reason: l10n.t('{0} is not an object of servers', source) }] };
   for (const [name, config] of Object.entries(raw)) {
-    const drop = (reason: string): void => void dropped.push({ name, reason: `${reason} (in ${source})` });
+    const drop = (reason: string): void => void dropped.push({ name, reason: l10n.t('{0} (in {1})', reason, source) });
     if (!isRecord(config)) {
-      drop(`its configuration is not an object (got ${describe(config)})`);
+      drop(l10n.t('its configuration is not an object (got {0})', describe(config)));
       continue;
     }
     if (needsInput(config)) {
-      drop('it needs ${input:…} variables, which only VS Code\'s own MCP support can ask for');
+      drop(l10n.t("it needs ${input:…} variables, which only VS Code's own MCP support can ask for"));
       continue;
     }
     const type = config.type ?? (typeof config.command === 'string' ? 'stdio' : undefined);
     if (type === 'stdio') {
       const env = pairs(config.env, vars);
       const args = Array.isArray(config.args) && config.args.every((a) => typeof a === 'string') ? (config.args as string[]).map((a) => resolve(a, vars)) : config.args === undefined ? [] : undefined;
-      if (typeof config.command !== 'string' || config.command.trim() === '') drop('it has no command');
-      else if (args === undefined) drop('its args are not a list of strings');
-      else if (typeof env === 'string') drop(`its env ${env}`);
+      if (typeof config.command !== 'string' || config.command.trim() === '') drop(l10n.t('it has no command'));
+      else if (args === undefined) drop(l10n.t('its args are not a list of strings'));
+      else if (typeof env === 'string') drop(l10n.t('its env {0}', env));
       else servers.push({ name, source, server: { name, command: resolve(config.command, vars), args, env } });
     } else if (type === 'http' || type === 'sse') {
       const headers = pairs(config.headers, vars);
       const url = typeof config.url === 'string' ? resolve(config.url, vars) : '';
-      if (!/^https?:\/\//i.test(url)) drop('its url is not an http(s) URL');
-      else if (typeof headers === 'string') drop(`its headers ${headers}`);
+      if (!/^https?:\/\//i.test(url)) drop(l10n.t('its url is not an http(s) URL'));
+      else if (typeof headers === 'string') drop(l10n.t('its headers {0}', headers));
       else servers.push({ name, source, server: { type, name, url, headers } as acp.McpServer });
     } else {
-      drop(`its type ${describe(type)} is not stdio, http or sse`);
+      drop(l10n.t('its type {0} is not stdio, http or sse', describe(type)));
     }
   }
   return { servers, dropped };
@@ -94,7 +97,7 @@ export function serversForAgent(specs: readonly McpServerSpec[], caps: acp.McpCa
   for (const spec of byName.values()) {
     const type = 'type' in spec.server ? spec.server.type : 'stdio';
     if ((type === 'http' && !caps?.http) || (type === 'sse' && !caps?.sse)) {
-      dropped.push({ name: spec.name, reason: `the agent does not support ${type} MCP servers` });
+      dropped.push({ name: spec.name, reason: l10n.t('the agent does not support {0} MCP servers', type) });
       continue;
     }
     servers.push(spec.server);
@@ -110,4 +113,19 @@ export function mcpSecrets(specs: readonly McpServerSpec[]): string[] {
     for (const pair of list) if (pair.value.length >= 4) out.push(pair.value);
   }
   return out;
+}
+
+/**
+ * The configured servers a conversation's agent can use; each one it cannot is noted in the thread
+ * once per conversation (`noted` remembers which).
+ */
+export function offerMcpServers(c: Conversation, caps: acp.McpCapabilities | undefined, noted: Set<string>): acp.McpServer[] {
+  const { servers, dropped } = serversForAgent(c.deps.mcpServers?.() ?? [], caps);
+  for (const { name, reason } of [...dropped, ...(c.deps.mcpProblems?.() ?? [])]) {
+    const key = `${name}\u0000${reason}`;
+    if (noted.has(key)) continue;
+    noted.add(key);
+    c.emit(c.thread.reducer.addNotice('info', l10n.t('The MCP server "{0}" is not given to {1}: {2}.', name, c.agentName, reason)));
+  }
+  return servers;
 }

@@ -1,5 +1,5 @@
 import type { WebviewMessage } from '../protocol/messages';
-import { assertNever } from '../protocol/messages';
+import { assertNever } from '../protocol/guards';
 import type { ConversationManager } from './conversationManager';
 
 /** Panel commands about conversations: the core serves them; the rest needs the editor. */
@@ -91,7 +91,7 @@ export async function runConversationCommand(manager: ConversationManager, messa
       await conversation?.link.signIn();
       return;
     case 'setMode':
-      await conversation?.link.setMode(message.modeId);
+      await conversation?.link.settings.setMode(message.modeId);
       return;
     case 'queueEdit':
       conversation?.queue.edit(message.itemId, message.text);
@@ -131,7 +131,7 @@ export async function runConversationCommand(manager: ConversationManager, messa
       await conversation?.review.hunk(message.path, message.index, message.action);
       return;
     case 'setConfigOption':
-      await conversation?.link.setConfigOption(message.configId, message.value);
+      await conversation?.link.settings.setConfigOption(message.configId, message.value);
       return;
     case 'authenticate':
       await conversation?.signIn.authenticate(message.methodId);

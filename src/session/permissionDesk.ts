@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { PermissionBroker } from '../client/permissionBroker';
@@ -9,6 +10,7 @@ import { proposeRule, ruleLabel } from '../permissions/ruleProposal';
 import type { RuleStore } from '../permissions/ruleStore';
 import type { PermissionView, RuleProposalView } from '../protocol/messages';
 import type { Conversation } from './conversation';
+import { fallbackToolTitle } from './toolCallMerge';
 
 /** What the desk needs besides its conversation: the rules, and where they apply. */
 export interface PermissionRules {
@@ -75,7 +77,7 @@ export class PermissionDesk {
       c.emit(reducer.annotatePermission(requestId, { rule: { id: ruled.rule.id, label: ruleLabel(ruled.rule), decision: ruled.rule.decision } }));
       return { outcome: { outcome: 'selected', optionId: ruled.optionId } };
     }
-    const title = reducer.findToolCall(toolCallId)?.title ?? 'Tool call';
+    const title = reducer.findToolCall(toolCallId)?.title ?? fallbackToolTitle();
     c.deps.onPermissionRequested?.(c, { requestId, title, options: params.options });
     const result = await response!;
     const state: PermissionView['state'] =
@@ -98,13 +100,13 @@ export class PermissionDesk {
     const shown = this.c.meta.cwd && path.startsWith(`${this.c.meta.cwd}/`) ? path.slice(this.c.meta.cwd.length + 1) : path;
     const toolCall = card
       ? { toolCallId: (card as { toolCallId: string }).toolCallId }
-      : { toolCallId: `write-${++this.writeReviews}`, title: `Write ${shown}`, kind: 'edit' as const, status: 'pending' as const, locations: [{ path }], content: [{ type: 'diff' as const, path, oldText: before ?? null, newText: after }] };
+      : { toolCallId: `write-${++this.writeReviews}`, title: l10n.t('Write {0}', shown), kind: 'edit' as const, status: 'pending' as const, locations: [{ path }], content: [{ type: 'diff' as const, path, oldText: before ?? null, newText: after }] };
     const params: acp.RequestPermissionRequest = {
       sessionId: '',
       toolCall,
       options: [
-        { optionId: 'accept', name: 'Accept this write', kind: 'allow_once' },
-        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+        { optionId: 'accept', name: l10n.t('Accept this write'), kind: 'allow_once' },
+        { optionId: 'reject', name: l10n.t('Reject'), kind: 'reject_once' },
       ],
     };
     const result = await this.request(params, new AbortController().signal);

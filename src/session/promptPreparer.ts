@@ -1,12 +1,13 @@
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PathStyle } from '../context/contextUri';
-import { specToMention } from '../context/mentionSpecs';
+import { specToMention, specView } from '../context/mentionSpecs';
 import type { ContextSources } from '../context/mentionSpecs';
 import type { Mention } from '../context/mentions';
 import { buildPrompt } from '../context/promptBlocks';
 import type { MentionReader } from '../context/promptBlocks';
 import type { PromptLimits } from '../context/promptOutcome';
-import type { MentionChip, MentionView } from '../protocol/messages';
+import type { MentionChip, MentionSpec, MentionView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 
 /** What a conversation needs to turn the composer's chips into prompt content. */
@@ -55,7 +56,7 @@ export async function preparePrompt(
       mentions.push(await specToMention(chip.spec, context.sources));
     } catch (err) {
       // A failing source (git missing, say) costs this chip only; the prompt still goes.
-      notes.push(`${chip.view.label} was not sent: ${errorMessage(err)}`);
+      notes.push(l10n.t('{0} was not sent: {1}', chip.view.label, errorMessage(err)));
     }
   }
   const built = await buildPrompt(
@@ -73,4 +74,10 @@ function toView(view: MentionView): MentionView {
   if (view.uri !== undefined) out.uri = view.uri;
   if (view.range !== undefined) out.range = { ...view.range };
   return out;
+}
+
+/** Chips for the composer's specs: how each is shown (paths relative to the workspace). */
+export function chipsFor(specs: readonly MentionSpec[], context: Pick<PromptContext, 'pathStyle' | 'workspaceRoots'>): MentionChip[] {
+  const display = { pathStyle: context.pathStyle, workspaceRoots: context.workspaceRoots() };
+  return specs.map((spec) => ({ spec, view: toView(specView(spec, display)) }));
 }

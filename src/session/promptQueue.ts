@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { MentionChip, QueueView, QueuedPromptView } from '../protocol/messages';
 
 /** Longest prompt kept in the queue; longer text is refused rather than silently cut. */
@@ -48,7 +49,7 @@ export class PromptQueue {
       if (typeof item?.text === 'string' && (item.text.trim() !== '' || mentions.length > 0)) this.items.push({ id: `q${this.nextNumber++}`, text: item.text, ...(mentions.length > 0 ? { mentions } : {}) });
       if (this.items.length >= MAX_QUEUED_ITEMS) break;
     }
-    this.pausedReason = this.items.length > 0 ? 'These prompts were waiting when VS Code closed.' : undefined;
+    this.pausedReason = this.items.length > 0 ? l10n.t('These prompts were waiting when VS Code closed.') : undefined;
     this.notify();
   }
 

@@ -1,8 +1,9 @@
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { QuestionEntry } from '../protocol/messages';
 import type { Conversation } from './conversation';
 import { inspectUrl, parseRequestedSchema, validateAnswer } from './elicitationSchema';
-import { isRecord } from './updateParsing';
+import { isRecord } from '../protocol/guards';
 
 interface Open {
   entry: QuestionEntry;
@@ -24,7 +25,7 @@ export class QuestionDesk {
   ask(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
     const c = this.c;
     const raw = params as unknown as Record<string, unknown>;
-    const message = typeof raw.message === 'string' && raw.message.trim() !== '' ? raw.message.slice(0, 4000) : 'The agent has a question.';
+    const message = typeof raw.message === 'string' && raw.message.trim() !== '' ? raw.message.slice(0, 4000) : l10n.t('The agent has a question.');
     let build: (id: string) => QuestionEntry;
     let elicitationId: string | undefined;
     if (raw.mode === 'url') {

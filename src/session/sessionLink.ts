@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AgentConnection } from '../acp/agentConnection';
 import { Disposable, type IDisposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
@@ -5,20 +6,9 @@ import type { AgentRuntime, RuntimeExit, SessionEndpoint } from './agentRuntime'
 import type { Conversation } from './conversation';
 import { PermissionDesk } from './permissionDesk';
 import { ReplayBuffer } from './replayBuffer';
-import { describeStartFailure } from './startFailure';
-import { valueProblem } from './configOptions';
-import { serversForAgent } from './mcpServers';
-import type * as acp from '@agentclientprotocol/sdk';
-
-/** Error code ACP agents use for "authentication required". */
-export const AUTH_REQUIRED = -32000;
-/** ACP/JSON-RPC "Resource not found": what agents answer for a session id they do not know. */
-const RESOURCE_NOT_FOUND = -32002;
-
-/** A restore failed because the agent no longer has the session (rather than for another reason). */
-function isUnknownSession(err: unknown): boolean {
-  return errorCode(err) === RESOURCE_NOT_FOUND || /\b(not found|unknown session|no such session|does not exist)\b/i.test(errorMessage(err));
-}
+import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from './startFailure';
+import { SessionSettings } from './sessionSettings';
+import { offerMcpServers } from './mcpServers';
 
 /**
  * Binds a conversation to its agent: a runtime (shared process) and one ACP session in it. Opens
@@ -37,9 +27,13 @@ export class SessionLink extends Disposable {
   /** The connect in progress (only while the conversation is `starting`: its outcome sets another status). */
   private connecting: Promise<void> | undefined;
   private readonly replay: ReplayBuffer;
+  private readonly mcpNoted = new Set<string>();
+  /** Mode and config options as the user changes them. */
+  readonly settings: SessionSettings;
 
   constructor(private readonly c: Conversation) {
     super();
+    this.settings = new SessionSettings(c, this);
     this.replay = this.register(new ReplayBuffer(c));
     this.permissions = new PermissionDesk(c, c.deps.rules);
     this.register({ dispose: () => this.permissions.dispose() });
@@ -77,9 +71,10 @@ export class SessionLink extends Disposable {
     if (blocked) return c.setStatus(blocked);
     const runtime = c.deps.runtimeFor(c.agentName);
     if (!runtime) {
-      c.addError(`${c.agentName || 'The agent'} is not configured any more. Pick another agent in the header; it starts a new session.`);
-      c.queue.pause('The agent is not configured.');
-      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Not configured' });
+      const gone = c.agentName ? l10n.t('{0} is not configured any more.', c.agentName) : l10n.t('The agent is not configured any more.');
+      c.addError(`${gone} ${l10n.t('Pick another agent in the header; it starts a new session.')}`);
+      c.queue.pause(l10n.t('The agent is not configured.'));
+      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('Not configured') });
     }
     const token = this.bind(runtime);
     c.setStatus({ kind: 'starting', agentName: c.agentName });
@@ -97,7 +92,7 @@ export class SessionLink extends Disposable {
     const c = this.c;
     const support = runtime.sessionSupport;
     const previous = fresh ? undefined : c.meta.sessionId;
-    const mcp = this.mcpServers(runtime);
+    const mcp = offerMcpServers(c, runtime.initializeResult?.agentCapabilities?.mcpCapabilities ?? undefined, this.mcpNoted);
     this.permissions.reset();
     c.emit(c.info.clear());
     try {
@@ -105,7 +100,7 @@ export class SessionLink extends Disposable {
         // Resume shows nothing of the past: a conversation Tandem has no transcript of (opened from
         // the agent's own list) is loaded, so its history becomes the thread.
         const resume = support.resume && !(support.load && c.thread.reducer.size === 0);
-        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: `${resume ? 'Resuming' : 'Loading'} the conversation…` });
+        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: resume ? l10n.t('Resuming the conversation…') : l10n.t('Loading the conversation…') });
         if (resume) {
           const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token), mcp);
           if (token !== this.token) return;
@@ -120,15 +115,15 @@ export class SessionLink extends Disposable {
         this.attached = previous;
       } else {
         const spoken = c.thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
-        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: 'Opening a session…' });
+        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: l10n.t('Opening a session…') });
         const result = await runtime.newSession(c.meta.cwd, this.endpoint(token), mcp);
         if (token !== this.token) return;
         this.attached = result.sessionId;
         c.setSessionId(result.sessionId);
         c.emit(c.info.setSessionResult(result));
-        void this.applyRemembered(token);
+        void this.settings.applyRemembered(token);
         if (spoken && !fresh) {
-          c.emit(c.thread.reducer.addNotice('warning', `${c.agentName} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.`));
+          c.emit(c.thread.reducer.addNotice('warning', l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', c.agentName)));
         }
       }
     } catch (err) {
@@ -136,12 +131,12 @@ export class SessionLink extends Disposable {
       if (token !== this.token) return;
       if (previous !== undefined && isUnknownSession(err) && errorCode(err) !== AUTH_REQUIRED) {
         c.addError(
-          `${c.agentName} no longer knows this conversation (session ${previous}). Start fresh to go on in a new session; the transcript above stays.`,
+          l10n.t('{0} no longer knows this conversation (session {1}). Start fresh to go on in a new session; the transcript above stays.', c.agentName, previous),
           errorMessage(err),
           'startFresh',
         );
-        c.queue.pause('The agent lost this conversation.');
-        return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Session not found' });
+        c.queue.pause(l10n.t('The agent lost this conversation.'));
+        return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('Session not found') });
       }
       throw err;
     }
@@ -152,7 +147,7 @@ export class SessionLink extends Disposable {
   /** The user gave up on the lost session: a new one, with the transcript kept above. */
   async startFresh(): Promise<void> {
     this.c.setSessionId(undefined);
-    this.c.emit(this.c.thread.reducer.addNotice('info', `New session: ${this.c.agentName} starts fresh and does not remember the conversation above.`));
+    this.c.emit(this.c.thread.reducer.addNotice('info', l10n.t('New session: {0} starts fresh and does not remember the conversation above.', this.c.agentName)));
     this.unbind();
     await this.connect(true);
   }
@@ -161,105 +156,22 @@ export class SessionLink extends Disposable {
   async signIn(): Promise<void> {
     const method = this.runtime?.authMethods[0];
     if (!this.runtime?.alive || !method) return this.connect();
-    if (this.c.thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(this.runtime, 'Sign-in required');
+    if (this.c.thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(this.runtime, l10n.t('Sign-in required'));
     await this.c.signIn.authenticate(method.id);
   }
 
   /** The agent needs the user to sign in: the card lists its methods; afterwards the session opens. */
   private showSignIn(runtime: AgentRuntime, message: string): void {
-    const c = this.c;
-    c.signIn.show(runtime.authMethods, message, async () => {
-      c.queue.resume();
+    this.c.signIn.show(runtime.authMethods, message, async () => {
+      this.c.queue.resume();
       await this.connect();
     });
   }
 
-  /**
-   * The user picked a mode: `session/set_mode`, and the picker follows once the agent agreed (it may
-   * also send current_mode_update). A refusal becomes an error entry and the picker reverts.
-   */
-  async setMode(modeId: string): Promise<void> {
-    const c = this.c;
-    const conn = this.connection();
-    const sessionId = this.attached;
-    if (!conn || sessionId === undefined || !c.info.hasMode(modeId)) {
-      c.deps.log.warn(`Mode ${modeId} not set: ${conn ? `${c.agentName} does not offer it` : 'there is no session'}.`);
-      c.emit(c.info.restate());
-      return;
-    }
-    const token = this.token;
-    try {
-      await conn.setMode(sessionId, modeId);
-      if (token === this.token) c.emit(c.info.setCurrentMode(modeId));
-    } catch (err) {
-      if (token !== this.token) return;
-      const name = c.info.modes()?.available.find((m) => m.id === modeId)?.name ?? modeId;
-      c.addError(`${c.agentName} could not switch to the ${name} mode: ${errorMessage(err)}`, undefined, 'showLog');
-      c.emit(c.info.restate());
-    }
+  /** The current connect attempt; settings answers of an older one are ignored. */
+  get attempt(): number {
+    return this.token;
   }
-
-  /**
-   * The user changed a session setting: `session/set_config_option` (the answer is the full list,
-   * rendered as is), or the older `session/set_model`. A refusal says why and the picker reverts.
-   */
-  async setConfigOption(configId: string, value: string | boolean, quiet = false): Promise<boolean> {
-    const c = this.c;
-    const conn = this.connection();
-    const sessionId = this.attached;
-    const option = c.info.configOption(configId);
-    const problem = !conn || sessionId === undefined ? 'there is no session' : !option ? 'the agent does not offer it' : valueProblem(option, value);
-    if (problem !== undefined || !conn || sessionId === undefined || !option) {
-      c.deps.log.warn(`Setting ${configId} not changed: ${problem}.`);
-      c.emit(c.info.restate());
-      return false;
-    }
-    const token = this.token;
-    try {
-      if (option.legacy) {
-        await conn.setModel(sessionId, String(value));
-        if (token === this.token) c.emit(c.info.setCurrentModel(String(value)));
-      } else {
-        const result = await conn.setConfigOption(sessionId, configId, value);
-        if (token === this.token) c.emit(c.info.setConfigOptions(result.configOptions));
-      }
-      if (!quiet) c.deps.rememberOption?.(c.agentName, configId, value);
-      return true;
-    } catch (err) {
-      if (token !== this.token) return false;
-      const shown = option.type === 'select' ? (option.choices?.find((x) => x.value === value)?.name ?? String(value)) : value ? 'on' : 'off';
-      if (quiet) c.deps.log.warn(`${c.agentName} did not take the remembered ${option.name} ${shown}: ${errorMessage(err)}`);
-      else c.addError(`${c.agentName} could not change ${option.name} to ${shown}: ${errorMessage(err)}`, undefined, 'showLog');
-      c.emit(c.info.restate());
-      return false;
-    }
-  }
-
-  /** A new session gets the settings the user chose last time for this agent (when enabled). */
-  private async applyRemembered(token: number): Promise<void> {
-    const remembered = this.c.deps.rememberedOptions?.(this.c.agentName) ?? {};
-    for (const [configId, value] of Object.entries(remembered)) {
-      if (token !== this.token) return;
-      const option = this.c.info.configOption(configId);
-      if (!option || option.currentValue === value || valueProblem(option, value) !== undefined) continue;
-      await this.setConfigOption(configId, value, true);
-    }
-  }
-
-  /** The configured MCP servers this agent can use; each one it cannot is noted in the thread once. */
-  private mcpServers(runtime: AgentRuntime): acp.McpServer[] {
-    const specs = this.c.deps.mcpServers?.() ?? [];
-    const { servers, dropped } = serversForAgent(specs.concat(), runtime.initializeResult?.agentCapabilities?.mcpCapabilities ?? undefined);
-    for (const { name, reason } of [...dropped, ...(this.c.deps.mcpProblems?.() ?? [])]) {
-      const key = `${name}\u0000${reason}`;
-      if (this.mcpNoted.has(key)) continue;
-      this.mcpNoted.add(key);
-      this.c.emit(this.c.thread.reducer.addNotice('info', `The MCP server "${name}" is not given to ${this.c.agentName}: ${reason}.`));
-    }
-    return servers;
-  }
-
-  private readonly mcpNoted = new Set<string>();
 
   /** Settles a replay still streaming in: a turn is about to start. */
   finishReplay(): void {
@@ -346,7 +258,11 @@ export class SessionLink extends Disposable {
   private onExit(runtime: AgentRuntime, exit: RuntimeExit): void {
     if (runtime !== this.runtime) return;
     const c = this.c;
-    const during = c.turns.active ? ' during the turn' : c.status.kind === 'starting' ? ' while starting' : '';
+    const stopped = c.turns.active
+      ? l10n.t('{0} {1} during the turn.', c.agentName, exit.description)
+      : c.status.kind === 'starting'
+        ? l10n.t('{0} {1} while starting.', c.agentName, exit.description)
+        : l10n.t('{0} {1}.', c.agentName, exit.description);
     const wasRunning = c.turns.active;
     this.unbind();
     c.questions.cancelAll();
@@ -357,9 +273,9 @@ export class SessionLink extends Disposable {
       if (wasRunning) c.emit(c.thread.reducer.endTurn('cancelled'));
       return c.setStatus({ kind: 'idle', agentName: c.agentName });
     }
-    c.addError(`${c.agentName} ${exit.description}${during}.`, exit.stderrTail || undefined, 'restart');
-    c.queue.pause(`${c.agentName} stopped.`);
-    c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: `The agent ${exit.description}.` });
+    c.addError(stopped, exit.stderrTail || undefined, 'restart');
+    c.queue.pause(l10n.t('{0} stopped.', c.agentName));
+    c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('The agent {0}.', exit.description) });
   }
 
   private fail(err: unknown, runtime: AgentRuntime): void {
@@ -367,13 +283,13 @@ export class SessionLink extends Disposable {
     if (c.status.kind === 'stopped') return; // the exit handler already reported a process that died
     if (errorCode(err) === AUTH_REQUIRED) {
       if (runtime.authMethods.length > 0) this.showSignIn(runtime, errorMessage(err));
-      else c.addError(`${c.agentName} needs you to sign in, but offers no way to do it from the editor: ${errorMessage(err)}`, runtime.stderrTail() || undefined, 'showLog');
-      c.queue.pause('Waiting for you to sign in.');
-      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: 'Sign-in required' });
+      else c.addError(l10n.t('{0} needs you to sign in, but offers no way to do it from the editor: {1}', c.agentName, errorMessage(err)), runtime.stderrTail() || undefined, 'showLog');
+      c.queue.pause(l10n.t('Waiting for you to sign in.'));
+      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('Sign-in required') });
     }
     const failure = describeStartFailure(err, c.agentName, runtime.stderrTail());
     c.addError(failure.message, failure.detail, failure.action, true);
-    c.queue.pause(`${c.agentName} could not start.`);
+    c.queue.pause(l10n.t('{0} could not start.', c.agentName));
     c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: failure.message });
     // A runtime that failed here is not reused: the next attempt spawns with the current settings.
     if (runtime.sessionCount === 0) void runtime.stop();

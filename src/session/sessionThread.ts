@@ -1,5 +1,7 @@
-import type { Entry, ConversationChange, TerminalView } from '../protocol/messages';
+import * as l10n from '@vscode/l10n';
+import type { Entry, ConversationChange, HostMessage, TerminalView, WebviewMessage } from '../protocol/messages';
 import type { IDisposable } from '../util/disposable';
+import type { DiffLinesResult } from './diffContent';
 import { SessionReducer } from './sessionReducer';
 import { terminalMetaEvents, TerminalViews, type TerminalViewEvent } from './terminalViews';
 
@@ -64,6 +66,11 @@ export class SessionThread {
     return this.reducer.entries();
   }
 
+  /** The entries for a stored transcript: diffs keep their texts there (never sent to the panel). */
+  storedEntries(): Entry[] {
+    return this.reducer.storedEntries();
+  }
+
   /** The host keeps terminal output for the webview and for "Open in terminal". */
   terminalView(terminalId: string): TerminalView | undefined {
     return this.terminals.get(terminalId);
@@ -73,12 +80,29 @@ export class SessionThread {
     return this.terminals.onAppend(listener);
   }
 
+  /** The whole texts of a diff the panel shows, for "Open diff" (whatever their size). */
   findDiff(entryId: string, index: number): { path: string; oldText: string | null; newText: string; title: string } | undefined {
+    const record = this.reducer.diffRecord(entryId, index);
+    if (!record) return undefined;
+    const { path, oldText, newText } = record.source;
     const entry = this.reducer.entries().find((e) => e.id === entryId);
-    if (!entry || entry.kind !== 'tool_call') return undefined;
-    const item = entry.content[index];
-    if (!item || item.type !== 'diff') return undefined;
-    return { path: item.path, oldText: item.oldText, newText: item.newText, title: entry.title };
+    return { path, oldText, newText, title: entry?.kind === 'tool_call' ? entry.title : path };
+  }
+
+  /** Answers the panel's request for lines of a diff that were not sent with it. */
+  diffLines(request: Extract<WebviewMessage, { type: 'fetchDiffLines' }>): Extract<HostMessage, { type: 'diffLines' }> {
+    const record = this.reducer.diffRecord(request.entryId, request.index);
+    let result: DiffLinesResult;
+    try {
+      result = record ? record.lines(request.diffId, request.row, request.count) : { error: l10n.t('The lines of this diff were not kept.') };
+    } catch (error) {
+      // The panel waits for an answer: a bug here must still give it one.
+      this.opts.warn(`Reading lines of a diff failed: ${error instanceof Error ? error.message : String(error)}`);
+      result = { error: l10n.t('The lines could not be read.') };
+    }
+    return 'error' in result
+      ? { type: 'diffLines', requestId: request.requestId, lines: [], oldLine: 0, newLine: 0, error: result.error }
+      : { type: 'diffLines', requestId: request.requestId, ...result };
   }
 
   /** Follow-along from tool call locations: agents that edit the disk themselves only report these. */

@@ -1,8 +1,10 @@
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AuthEntry, AuthMethodView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 import type { Conversation } from './conversation';
-import { describe, isRecord, type Warn } from './updateParsing';
+import { isRecord } from '../protocol/guards';
+import { describe, type Warn } from './updateParsing';
 
 /** A sign-in command run in a terminal the user sees (the agent's own login). */
 export interface TerminalSignIn {
@@ -109,7 +111,7 @@ export class SignIn {
       if (method.kind === 'terminal') await this.runTerminal(method);
       else {
         const runtime = c.link.agentRuntime;
-        if (!runtime?.alive) throw new Error(`${c.agentName} is not running; restart it and try again`);
+        if (!runtime?.alive) throw new Error(l10n.t('{0} is not running; restart it and try again', c.agentName));
         await runtime.connection().authenticate(methodId);
       }
       this.setState({ kind: 'done', methodId });
@@ -117,7 +119,7 @@ export class SignIn {
       this.retry = undefined;
       await retry?.();
     } catch (err) {
-      const hint = method.kind === 'envVar' && method.envVar ? ` Set ${method.envVar} in the environment VS Code starts from (your shell profile), then restart VS Code; Tandem does not store keys.` : '';
+      const hint = method.kind === 'envVar' && method.envVar ? ` ${l10n.t('Set {0} in the environment VS Code starts from (your shell profile), then restart VS Code; Tandem does not store keys.', method.envVar)}` : '';
       this.setState({ kind: 'failed', methodId, error: `${errorMessage(err)}.${hint}`.replace(/\.\./g, '.') });
     }
   }
@@ -127,17 +129,17 @@ export class SignIn {
     const c = this.c;
     const run = c.deps.runSignInTerminal;
     const agent = c.deps.agentLaunch?.(c.agentName);
-    if (!run || !agent || !method.terminal) throw new Error('Signing in through a terminal is not available here');
+    if (!run || !agent || !method.terminal) throw new Error(l10n.t('Signing in through a terminal is not available here'));
     const { command, args, env } = method.terminal;
     const spec: TerminalSignIn = {
-      name: `Sign in: ${c.agentName}`,
+      name: l10n.t('Sign in: {0}', c.agentName),
       command: command ?? agent.command,
       args: command ? args : [...agent.args, ...args],
       env: { ...agent.env, ...env },
       cwd: agent.cwd,
     };
     const code = await run(spec);
-    if (code !== 0) throw new Error(code === undefined ? 'The sign-in terminal was closed before it finished' : `The sign-in command exited with code ${code}`);
+    if (code !== 0) throw new Error(code === undefined ? l10n.t('The sign-in terminal was closed before it finished') : l10n.t('The sign-in command exited with code {0}', code));
     // A fresh process picks up the new credentials.
     await c.deps.restartAgent?.(c.agentName);
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTempPath } from '../util/atomicFile';
@@ -46,7 +47,7 @@ export async function readStored<T>(file: string, parse: (text: string) => Parse
 async function setAside(file: string, reason: string, ctx: ReadContext): Promise<void> {
   // A save already on its way replaces the bad file anyway; moving it now could move the good one.
   if (ctx.busy(file)) {
-    ctx.warn(`Could not read ${ctx.what} (${reason}); it is being replaced.`);
+    ctx.warn(l10n.t('Could not read {0} ({1}); it is being replaced.', ctx.what, reason));
     return;
   }
   const aside = `${file}.corrupt-${Date.now()}`;
@@ -55,10 +56,10 @@ async function setAside(file: string, reason: string, ctx: ReadContext): Promise
   } catch (err) {
     if (ctx.reported.has(file)) return;
     ctx.reported.add(file);
-    ctx.warn(`Could not read ${ctx.what} (${reason}) nor set it aside (${errorMessage(err)}).`);
+    ctx.warn(l10n.t('Could not read {0} ({1}) nor set it aside ({2}).', ctx.what, reason, errorMessage(err)));
     return;
   }
-  ctx.warn(`Could not read ${ctx.what} (${reason}); it was set aside as ${path.basename(aside)}.`);
+  ctx.warn(l10n.t('Could not read {0} ({1}); it was set aside as {2}.', ctx.what, reason, path.basename(aside)));
   await removeCorruptCopies(file, CORRUPT_COPIES_KEPT);
 }
 

@@ -3,12 +3,16 @@
  * treated alike: agents repeat `tool_call` for a known id (an upsert) and send `tool_call_update` for ids
  * never announced, so only the fields an update carries change; `content` and `locations` replace the lists.
  */
+import * as l10n from '@vscode/l10n';
 import type { ToolCallEntry, ToolStatus } from '../protocol/messages';
-import { inferToolKind } from './toolKinds';
+import { contentViews, restoredContentViews, type DiffRecord } from './diffContent';
+import { inferToolKind } from './toolKindInference';
 import { describe, formatRaw, isAbsent, parseLocations, parseToolContent, type Warn } from './updateParsing';
 
 /** Title of a card whose agent never sent one. */
-export const FALLBACK_TOOL_TITLE = 'Tool call';
+export function fallbackToolTitle(): string {
+  return l10n.t('Tool call');
+}
 
 /** A card plus what the reducer needs to re-infer its kind when a later update sharpens the title. */
 export interface ToolCallRecord {
@@ -19,6 +23,8 @@ export interface ToolCallRecord {
   rawInputValue: unknown;
   /** The last `_meta` the agent sent (tool names for permission rules); not shown. */
   metaValue?: unknown;
+  /** By position in `entry.content`: the texts behind each diff view (undefined for other items). */
+  diffs: (DiffRecord | undefined)[];
 }
 
 const ACP_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
@@ -42,7 +48,7 @@ export function newToolCallRecord(entryId: string, toolCallId: string): ToolCall
       kind: 'tool_call',
       id: entryId,
       toolCallId,
-      title: FALLBACK_TOOL_TITLE,
+      title: fallbackToolTitle(),
       toolKind: 'other',
       status: 'pending',
       content: [],
@@ -50,6 +56,7 @@ export function newToolCallRecord(entryId: string, toolCallId: string): ToolCall
     },
     agentKind: undefined,
     rawInputValue: undefined,
+    diffs: [],
   };
 }
 
@@ -83,8 +90,12 @@ export function mergeToolCallFields(record: ToolCallRecord, fields: Record<strin
   }
 
   if (!isAbsent(fields.content)) {
-    const content = parseToolContent(fields.content, ctx.warn);
-    if (content !== undefined) entry.content = content;
+    const parsed = parseToolContent(fields.content, ctx.warn);
+    if (parsed !== undefined) {
+      const { content, diffs } = contentViews(parsed, record.diffs);
+      entry.content = content;
+      record.diffs = diffs;
+    }
   }
 
   if (!isAbsent(fields.locations)) {
@@ -104,9 +115,20 @@ export function mergeToolCallFields(record: ToolCallRecord, fields: Record<strin
 }
 
 /**
- * A card rebuilt from a stored entry. Its kind stays as shown (the agent's raw kind and input are
- * not stored), so a later update that sharpens the title may re-infer it from the title alone.
+ * A card rebuilt from a stored entry (a fresh copy, whose content is replaced here). Its kind stays
+ * as shown (the agent's raw kind and input are not stored), so a later update that sharpens the
+ * title may re-infer it from the title alone. Stored diffs carry their texts: the views are computed
+ * again and the texts stay in the record.
  */
 export function restoredRecord(entry: ToolCallEntry): ToolCallRecord {
-  return { entry, agentKind: entry.toolKind, rawInputValue: undefined };
+  const { content, diffs } = restoredContentViews(entry.content);
+  entry.content = content;
+  return { entry, agentKind: entry.toolKind, rawInputValue: undefined, diffs };
+}
+
+/** The card as a stored transcript keeps it: diff items with their texts (see StoredDiffContent). */
+export function storedToolCall(record: ToolCallRecord): ToolCallEntry {
+  const { entry, diffs } = record;
+  if (!diffs.some((d) => d !== undefined)) return { ...entry };
+  return { ...entry, content: entry.content.map((item, i) => diffs[i]?.stored() ?? item) };
 }

@@ -1,10 +1,11 @@
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentExitedError } from '../acp/agentConnection';
 import type { QueuedPromptView } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
 import type { Conversation } from './conversation';
-import { AUTH_REQUIRED } from './sessionLink';
+import { AUTH_REQUIRED } from './startFailure';
 import { describeTurnUsage } from './configOptions';
 import { preparePrompt, type PreparedPrompt } from './promptPreparer';
 
@@ -12,17 +13,17 @@ import { preparePrompt, type PreparedPrompt } from './promptPreparer';
 function pauseReason(stopReason: string): string {
   switch (stopReason) {
     case 'cancelled':
-      return 'The last turn was cancelled.';
+      return l10n.t('The last turn was cancelled.');
     case 'error':
-      return 'The last turn failed.';
+      return l10n.t('The last turn failed.');
     case 'refusal':
-      return 'The agent refused the last prompt.';
+      return l10n.t('The agent refused the last prompt.');
     case 'max_tokens':
-      return 'The last turn stopped at the token limit.';
+      return l10n.t('The last turn stopped at the token limit.');
     case 'max_turn_requests':
-      return 'The last turn stopped at the request limit.';
+      return l10n.t('The last turn stopped at the request limit.');
     default:
-      return `The last turn stopped: ${stopReason}.`;
+      return l10n.t('The last turn stopped: {0}.', stopReason);
   }
 }
 
@@ -92,7 +93,7 @@ export class TurnRunner extends Disposable {
     this.cancelTimer = setTimeout(() => {
       if (token !== this.token || c.status.kind !== 'cancelling') return;
       c.addError(
-        `${c.agentName} did not confirm the cancellation within ${Math.round(grace / 1000)} s; the turn was ended here. Restart the agent if it keeps working.`,
+        l10n.t('{0} did not confirm the cancellation within {1} s; the turn was ended here. Restart the agent if it keeps working.', c.agentName, Math.round(grace / 1000)),
         undefined,
         'restart',
       );
@@ -132,7 +133,7 @@ export class TurnRunner extends Disposable {
     const sessionId = c.link.sessionId;
     if (!conn || sessionId === undefined) {
       // Ready without a session cannot happen; if it did, the prompt must not be lost.
-      c.queue.unsend(item, 'The agent is not connected.');
+      c.queue.unsend(item, l10n.t('The agent is not connected.'));
       return;
     }
     const token = ++this.token;
@@ -147,13 +148,13 @@ export class TurnRunner extends Disposable {
       checkpoint = await c.review.beginTurn(text);
     } catch (err) {
       this.preparing = false;
-      c.queue.unsend(item, 'The prompt could not be prepared.');
-      c.addError(`The prompt could not be prepared: ${errorMessage(err)}`, undefined, 'showLog');
+      c.queue.unsend(item, l10n.t('The prompt could not be prepared.'));
+      c.addError(l10n.t('The prompt could not be prepared: {0}', errorMessage(err)), undefined, 'showLog');
       return;
     }
     this.preparing = false;
     if (token !== this.token || c.link.connection() !== conn) {
-      c.queue.unsend(item, 'The agent stopped before this prompt was sent.');
+      c.queue.unsend(item, l10n.t('The agent stopped before this prompt was sent.'));
       return;
     }
     const note = c.review.takeNotes();
@@ -161,7 +162,7 @@ export class TurnRunner extends Disposable {
     if (prepared.blocks.length === 0) {
       // Only chips, none of which the agent takes (an image to a text-only agent): nothing to send.
       c.emit(c.thread.reducer.addUserMessage(text, extras));
-      c.addError(`Nothing was sent to ${c.agentName}: ${prepared.notes.join(' ') || 'the prompt is empty.'}`);
+      c.addError(l10n.t('Nothing was sent to {0}: {1}', c.agentName, prepared.notes.join(' ') || l10n.t('the prompt is empty.')));
       this.token++;
       this.pump();
       return;
@@ -185,17 +186,17 @@ export class TurnRunner extends Disposable {
         // The exit handler reports the crash with the stderr tail.
       } else if (errorCode(err) === AUTH_REQUIRED) {
         // Kept for after the sign-in: it goes again once the user signed in.
-        c.queue.unsend(item, 'Waiting for you to sign in.');
+        c.queue.unsend(item, l10n.t('Waiting for you to sign in.'));
         const runtime = c.link.agentRuntime;
         if (runtime && runtime.authMethods.length > 0) {
           c.signIn.show(runtime.authMethods, errorMessage(err), async () => {
             c.queue.resume();
             this.pump();
           });
-        } else c.addError(`${c.agentName} needs you to sign in before it can answer: ${errorMessage(err)}`, undefined, 'showLog');
+        } else c.addError(l10n.t('{0} needs you to sign in before it can answer: {1}', c.agentName, errorMessage(err)), undefined, 'showLog');
         this.finish(token, 'error');
       } else {
-        c.addError(`The agent could not complete the turn: ${errorMessage(err)}`, undefined, 'showLog');
+        c.addError(l10n.t('The agent could not complete the turn: {0}', errorMessage(err)), undefined, 'showLog');
         this.finish(token, 'error');
       }
     }

@@ -3,6 +3,7 @@
  * permission options, raw values) into the view DTOs of `src/protocol/messages.ts`.
  * Nothing here throws on malformed input: bad parts are dropped and reported through `warn`.
  */
+import * as l10n from '@vscode/l10n';
 import type {
   LocationView,
   PermissionOptionKind,
@@ -10,31 +11,13 @@ import type {
   PlanItemView,
   ToolContentView,
 } from '../protocol/messages';
+import { isRecord } from '../protocol/guards';
+import type { ParsedToolContent } from './diffContent';
 
 export type Warn = (text: string) => void;
 
 /** Largest rawInput/rawOutput kept as formatted JSON; bigger ones are cut with a note. */
 export const RAW_JSON_LIMIT = 200 * 1024;
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Updates the thread does not render; they are dropped silently (everything else unknown is logged).
- * Commands and modes reach the panel through SessionInfo, which AgentSession consults first.
- */
-const UNRENDERED_UPDATES: ReadonlySet<string> = new Set([
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
-]);
-
-export function isUnrenderedUpdate(sessionUpdate: unknown): boolean {
-  return typeof sessionUpdate === 'string' && UNRENDERED_UPDATES.has(sessionUpdate);
-}
 
 /** ACP optional fields may be absent or `null`; both mean "not sent". */
 export function isAbsent(value: unknown): value is null | undefined {
@@ -120,7 +103,7 @@ export function contentBlockToMarkdown(block: unknown, warn: Warn): string | und
 }
 
 /** One `{type:'content', content}` item of a tool call: images and links keep their own view. */
-function toolContentBlock(block: unknown, warn: Warn): ToolContentView | undefined {
+function toolContentBlock(block: unknown, warn: Warn): Exclude<ToolContentView, { type: 'diff' }> | undefined {
   if (isRecord(block) && block.type === 'image') {
     if (typeof block.data === 'string' && typeof block.mimeType === 'string') {
       return { type: 'image', mimeType: block.mimeType, data: block.data };
@@ -136,7 +119,7 @@ function toolContentBlock(block: unknown, warn: Warn): ToolContentView | undefin
   return text === undefined ? undefined : { type: 'markdown', text };
 }
 
-function toolContentItem(item: unknown, warn: Warn): ToolContentView | undefined {
+function toolContentItem(item: unknown, warn: Warn): ParsedToolContent | undefined {
   if (!isRecord(item)) {
     warn(`Ignored a tool call content item that is not an object (got ${describe(item)}).`);
     return undefined;
@@ -168,13 +151,16 @@ function toolContentItem(item: unknown, warn: Warn): ToolContentView | undefined
   }
 }
 
-/** A tool call's `content` list; undefined (with a warning) when the field is not a list at all. */
-export function parseToolContent(value: unknown, warn: Warn): ToolContentView[] | undefined {
+/**
+ * A tool call's `content` list (diffs still as whole texts: see diffContent.ts); undefined (with a
+ * warning) when the field is not a list at all.
+ */
+export function parseToolContent(value: unknown, warn: Warn): ParsedToolContent[] | undefined {
   if (!Array.isArray(value)) {
     warn(`Ignored tool call content that is not a list (got ${describe(value)}).`);
     return undefined;
   }
-  const views: ToolContentView[] = [];
+  const views: ParsedToolContent[] = [];
   for (const item of value) {
     const view = toolContentItem(item, warn);
     if (view !== undefined) views.push(view);
@@ -277,7 +263,7 @@ export function formatRaw(value: unknown): string {
   } catch {
     json = undefined;
   }
-  if (json === undefined) return '(not representable as JSON)';
+  if (json === undefined) return l10n.t('(not representable as JSON)');
   if (json.length <= RAW_JSON_LIMIT) return json;
-  return `${json.slice(0, RAW_JSON_LIMIT)}\n… (truncated: ${json.length} characters in total)`;
+  return `${json.slice(0, RAW_JSON_LIMIT)}\n${l10n.t('… (truncated: {0} characters in total)', json.length)}`;
 }

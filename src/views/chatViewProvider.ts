@@ -1,11 +1,14 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
 import { BatchedPoster } from './batchedPoster';
+import { versionMismatchFor } from '../protocol/versionHandshake';
 import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
 import { errorMessage } from '../util/errors';
+import { panelLocale } from '../vscode/localization';
 
 /** Least time between two posts to the panel while messages stream. */
 const FLUSH_MS = 16;
@@ -39,7 +42,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     };
-    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, vscode.Uri.joinPath);
+    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, vscode.Uri.joinPath, panelLocale());
     const subscriptions = [
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidChangeVisibility(() => {
@@ -79,22 +82,35 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       this.focused = message.focused;
       return;
     }
+    if (message.type === 'reloadView') {
+      // Each render has a fresh nonce, so the HTML differs and the webview really loads again.
+      this.ready = false;
+      this.poster.discard();
+      if (this.view) this.view.webview.html = renderWebviewHtml(this.view.webview, this.extensionUri, vscode.Uri.joinPath, panelLocale());
+      return;
+    }
     if (message.type === 'ready') {
       this.ready = false;
       this.poster.discard();
-      // The stored conversations load on the first ready; the snapshot then carries everything so far.
-      void this.host
-        .init()
-        .catch((err) => void vscode.window.showErrorMessage(`Tandem could not load its conversations: ${errorMessage(err)}`))
-        .then(() => {
-          this.ready = true;
-          void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
-          // Chips added while the panel was loading (Add Selection opened it) follow the snapshot.
-          for (const added of this.unclaimed.splice(0)) this.poster.push(added);
-        });
+      const mismatch = versionMismatchFor(message);
+      if (mismatch) {
+        // A panel of another version would misread the snapshot: it gets the reload notice instead.
+        this.view?.webview.postMessage(mismatch).then(undefined, (err: unknown) => console.warn('Tandem: posting to the panel failed', err));
+      } else {
+        // The stored conversations load on the first ready; the snapshot then carries everything so far.
+        void this.host
+          .init()
+          .catch((err) => void vscode.window.showErrorMessage(l10n.t('Tandem could not load its conversations: {0}', errorMessage(err))))
+          .then(() => {
+            this.ready = true;
+            void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
+            // Chips added while the panel was loading (Add Selection opened it) follow the snapshot.
+            for (const added of this.unclaimed.splice(0)) this.poster.push(added);
+          });
+      }
     }
     this.host.handle(message).catch((err) => {
-      void vscode.window.showErrorMessage(`Tandem: ${errorMessage(err)}`);
+      void vscode.window.showErrorMessage(l10n.t('Tandem: {0}', errorMessage(err)));
     });
   }
 

@@ -1,69 +1,90 @@
 import { isMentionSpec } from '../context/mentionSpecs';
+import { isRecord } from '../protocol/guards';
 import type { WebviewMessage } from '../protocol/messages';
 
-const STRING_FIELDS: Partial<Record<WebviewMessage['type'], string[]>> = {
-  prompt: ['text'],
-  mentionQuery: ['query'],
-  openMention: ['uri'],
-  selectConversation: ['conversationId'],
-  closeConversation: ['conversationId'],
-  queueEdit: ['itemId', 'text'],
-  queueRemove: ['itemId'],
-  queueMove: ['itemId'],
-  queueSendNow: ['itemId'],
-  saveRule: ['requestId', 'value', 'scope'],
-  reviewOpenDiff: ['path'],
-  reviewHunks: ['path'],
-  reviewHunk: ['path', 'action'],
-  rewind: ['entryId'],
-  setConfigOption: ['configId'],
-  authenticate: ['methodId'],
-  answerQuestion: ['entryId', 'action'],
-  openQuestionUrl: ['entryId'],
-  dismissRule: ['requestId'],
-  respondPermission: ['requestId', 'optionId'],
-  selectAgent: ['name'],
-  addPreset: ['presetId'],
-  openLocation: ['path'],
-  openDiff: ['entryId'],
-  openTerminal: ['terminalId'],
-  openLink: ['href'],
-  setMode: ['modeId'],
-};
-
-const TYPES = new Set<string>([
-  'ready', 'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation',
-  'showHistory', 'restart', 'retry', 'startFresh', 'selectAgent', 'addPreset', 'openLocation', 'openDiff',
-  'openTerminal', 'openLink', 'showLog', 'signIn', 'focusChanged', 'setMode', 'queueEdit', 'queueRemove',
-  'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'manageRules',
-  'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind',
-  'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl', 'checkAgent',
-  'mentionQuery', 'dropUris', 'openMention',
-]);
+/** Checks the fields of one message whose `type` is already known. */
+type FieldCheck = (m: Record<string, unknown>) => boolean;
 
 /** Most chips one prompt may carry, and most URIs one drop may name. */
 const MAX_MENTIONS = 100;
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isInteger = (value: unknown): boolean => Number.isInteger(value);
+const isNonNegativeInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+const optional = (check: (value: unknown) => boolean) => (value: unknown): boolean => value === undefined || check(value);
+const oneOf = (...allowed: string[]) => (value: unknown): boolean => isString(value) && allowed.includes(value);
+/** Only the string fields named must be present; for messages with nothing else to check. */
+const strings = (...fields: string[]): FieldCheck => (m) => fields.every((f) => isString(m[f]));
+const none: FieldCheck = () => true;
+
+const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
+const isMentionList = (value: unknown): boolean => Array.isArray(value) && value.length <= MAX_MENTIONS && value.every(isMentionSpec);
+const isUriList = (value: unknown): boolean =>
+  Array.isArray(value) && value.length <= MAX_MENTIONS && value.every((u) => isString(u) && u.length < 8192);
+
+/**
+ * One validator per webview → host message type. The mapped type makes a type missing here a
+ * compile error, so a new message cannot reach the host unchecked (nor be silently refused).
+ */
+const VALIDATORS: { [T in WebviewMessage['type']]: FieldCheck } = {
+  // Any `ready` passes: a panel from another version must still reach the host, which compares
+  // `protocolVersion` and answers a mismatch with the reload notice instead of a snapshot.
+  ready: none,
+  reloadView: none,
+  prompt: (m) => isString(m.text) && optional(isMentionList)(m.mentions),
+  mentionQuery: (m) => isString(m.query) && isInteger(m.requestId),
+  dropUris: (m) => isUriList(m.uris),
+  openMention: (m) => isString(m.uri) && optional(isInteger)(m.line),
+  cancel: none,
+  respondPermission: strings('requestId', 'optionId'),
+  newConversation: none,
+  selectConversation: strings('conversationId'),
+  closeConversation: strings('conversationId'),
+  showHistory: none,
+  restart: none,
+  retry: none,
+  startFresh: none,
+  selectAgent: strings('name'),
+  addPreset: strings('presetId'),
+  openLocation: (m) => isString(m.path) && optional(isInteger)(m.line),
+  openDiff: (m) => isString(m.entryId) && isInteger(m.index),
+  fetchDiffLines: (m) =>
+    isInteger(m.requestId) && isString(m.entryId) && isInteger(m.index) && isInteger(m.diffId) && isNonNegativeInteger(m.row) && isNonNegativeInteger(m.count),
+  openTerminal: strings('terminalId'),
+  openLink: strings('href'),
+  showLog: none,
+  signIn: none,
+  setMode: strings('modeId'),
+  queueEdit: strings('itemId', 'text'),
+  queueRemove: strings('itemId'),
+  queueMove: (m) => isString(m.itemId) && isInteger(m.offset),
+  queueSendNow: strings('itemId'),
+  queueResume: none,
+  queueClear: none,
+  saveRule: (m) => isString(m.requestId) && isString(m.value) && oneOf('conversation', 'workspace', 'global')(m.scope),
+  dismissRule: strings('requestId'),
+  reviewKeep: (m) => optional(isStringList)(m.paths),
+  reviewUndo: (m) => optional(isStringList)(m.paths),
+  reviewOpenDiff: strings('path'),
+  reviewHunks: (m) => isString(m.path) && typeof m.open === 'boolean',
+  reviewHunk: (m) => isString(m.path) && isInteger(m.index) && oneOf('accept', 'reject')(m.action),
+  rewind: strings('entryId'),
+  setConfigOption: (m) => isString(m.configId) && (isString(m.value) || typeof m.value === 'boolean'),
+  authenticate: strings('methodId'),
+  answerQuestion: (m) => isString(m.entryId) && oneOf('accept', 'decline', 'cancel')(m.action) && optional(isRecord)(m.content),
+  openQuestionUrl: strings('entryId'),
+  checkAgent: none,
+  manageRules: (m) => optional(isString)(m.ruleId),
+  focusChanged: (m) => typeof m.focused === 'boolean',
+};
+
 /** The webview renders agent content, so treat what it posts as untrusted input. */
 export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
-  if (typeof raw !== 'object' || raw === null) return false;
-  const type = (raw as { type?: unknown }).type;
-  if (typeof type !== 'string' || !TYPES.has(type)) return false;
-  const record = raw as Record<string, unknown>;
-  const fields = STRING_FIELDS[type as WebviewMessage['type']] ?? [];
-  if (!fields.every((f) => typeof record[f] === 'string')) return false;
+  if (!isRecord(raw)) return false;
+  const type = raw.type;
+  // Own keys only: `constructor` or `toString` must not find Object.prototype's functions.
+  if (!isString(type) || !Object.hasOwn(VALIDATORS, type)) return false;
   // Optional everywhere it appears: when present it must be a string.
-  if (record.conversationId !== undefined && typeof record.conversationId !== 'string') return false;
-  if ((type === 'reviewKeep' || type === 'reviewUndo') && record.paths !== undefined && !(Array.isArray(record.paths) && record.paths.every((p) => typeof p === 'string'))) return false;
-  if (type === 'reviewHunk' && (!Number.isInteger(record.index) || (record.action !== 'accept' && record.action !== 'reject'))) return false;
-  if (type === 'reviewHunks' && typeof record.open !== 'boolean') return false;
-  if (type === 'setConfigOption' && typeof record.value !== 'string' && typeof record.value !== 'boolean') return false;
-  if (type === 'answerQuestion' && (!['accept', 'decline', 'cancel'].includes(String(record.action)) || (record.content !== undefined && (typeof record.content !== 'object' || record.content === null)))) return false;
-  if (type === 'saveRule' && !['conversation', 'workspace', 'global'].includes(String(record.scope))) return false;
-  if (type === 'manageRules' && record.ruleId !== undefined && typeof record.ruleId !== 'string') return false;
-  if (type === 'prompt' && record.mentions !== undefined && !(Array.isArray(record.mentions) && record.mentions.length <= MAX_MENTIONS && record.mentions.every(isMentionSpec))) return false;
-  if (type === 'mentionQuery' && !Number.isInteger(record.requestId)) return false;
-  if (type === 'dropUris' && !(Array.isArray(record.uris) && record.uris.length <= MAX_MENTIONS && record.uris.every((u) => typeof u === 'string' && u.length < 8192))) return false;
-  if (type === 'openMention' && record.line !== undefined && !Number.isInteger(record.line)) return false;
-  return type !== 'queueMove' || Number.isInteger(record.offset);
+  if (!optional(isString)(raw.conversationId)) return false;
+  return VALIDATORS[type as WebviewMessage['type']](raw);
 }

@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
+import type { PanelLocale } from '../protocol/displayLanguage';
+import { PANEL_LOCALE_ELEMENT_ID } from '../protocol/displayLanguage';
 
 /**
  * The panel's HTML. Scripts run only with the per-load nonce; no remote origin is allowed anywhere.
  * Styles take the same nonce instead of 'unsafe-inline': xterm.js adds <style> elements at run time
  * and the panel stamps them with the nonce of its own script tag (webview/styleNonce.ts).
+ * The display language and its string bundle travel as a JSON data block, which the browser never
+ * executes (webview/l10n.ts reads it before anything renders).
  */
-export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, joinPath: (base: vscode.Uri, ...p: string[]) => vscode.Uri): string {
+export function renderWebviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  joinPath: (base: vscode.Uri, ...p: string[]) => vscode.Uri,
+  locale: PanelLocale = { language: 'en' },
+): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]) => webview.asWebviewUri(joinPath(extensionUri, ...p)).toString();
   const csp = [
@@ -20,7 +29,7 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttribute(locale.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -31,7 +40,17 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
 </head>
 <body>
 <div id="root"></div>
+<script type="application/json" id="${PANEL_LOCALE_ELEMENT_ID}" nonce="${nonce}">${scriptSafeJson(locale)}</script>
 <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>
 </html>`;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON that cannot end its <script> element or open a comment in it: every `<` is escaped. */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }

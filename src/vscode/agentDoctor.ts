@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ProtocolLog } from '../acp/protocolLog';
@@ -28,14 +29,14 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
   if (!name) return undefined;
   const agent = settings.find(name);
   if (!agent) {
-    void vscode.window.showErrorMessage(`There is no agent named "${name}" in tandem.agents.`);
+    void vscode.window.showErrorMessage(l10n.t('There is no agent named "{0}" in tandem.agents.', name));
     return undefined;
   }
   // Agents never start inside an untrusted workspace (they may run its code); the check then runs
   // in the home folder, which is what starting the command in a terminal would do.
   const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Checking ${name}…`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: l10n.t('Checking {0}…', name), cancellable: true },
     (_progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
@@ -57,14 +58,14 @@ export class AgentDoctor {
     try {
       await checkAgent(this.deps, typeof agentName === 'string' && agentName ? agentName : undefined);
     } catch (err) {
-      void vscode.window.showErrorMessage(`The agent check failed: ${errorMessage(err)}`);
+      void vscode.window.showErrorMessage(l10n.t('The agent check failed: {0}', errorMessage(err)));
     }
   }
 }
 
 async function pickAgent(settings: AgentSettings): Promise<string | undefined> {
   const items = settings.choices().map((c) => ({ label: c.name, description: c.commandLine }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Check Agent', placeHolder: 'Which agent? It is started once to see whether it answers.' });
+  const picked = await vscode.window.showQuickPick(items, { title: l10n.t('Check Agent'), placeHolder: l10n.t('Which agent? It is started once to see whether it answers.') });
   return picked?.label;
 }
 

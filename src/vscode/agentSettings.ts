@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentChoice, AgentPreset } from '../protocol/messages';
@@ -10,6 +11,11 @@ export interface AgentServerConfig {
 }
 
 export const DEMO_AGENT_NAME = 'Tandem Demo';
+
+/** What the built-in demo agent runs, in words (read when shown, so it is in the display language). */
+function builtInNote(): string {
+  return l10n.t('built in (no model needed)');
+}
 
 /** Well-known ACP agents offered with one click when nothing is configured. */
 export const AGENT_PRESETS: ReadonlyArray<AgentPreset & { config: AgentServerConfig }> = [
@@ -78,13 +84,13 @@ export class AgentSettings {
   choices(): AgentChoice[] {
     return this.all().map((a) => ({
       name: a.name,
-      commandLine: a.builtIn ? 'built in (no model needed)' : [a.command, ...a.args].join(' '),
+      commandLine: a.builtIn ? builtInNote() : [a.command, ...a.args].join(' '),
       builtIn: a.builtIn,
     }));
   }
 
   presets(): AgentPreset[] {
-    return AGENT_PRESETS.map(({ id, name, commandLine }) => ({ id, name, commandLine }));
+    return AGENT_PRESETS.map(({ id, name, commandLine }) => ({ id, name, commandLine: id === 'demo' ? builtInNote() : commandLine }));
   }
 
   /** Adds a preset to the user's `tandem.agents` and makes it the default. */

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CheckpointStore } from '../review/checkpointStore';
@@ -70,7 +71,7 @@ export class EditorReview extends Disposable implements ReviewHost {
         edit.createFile(uri, { overwrite: true, contents: bytes }, { label, needsConfirmation: false });
       }
     }
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(l10n.t('the editor refused the edit'));
     for (const uri of toSave) {
       const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (document?.isDirty) await document.save();
@@ -78,14 +79,15 @@ export class EditorReview extends Disposable implements ReviewHost {
   }
 
   async confirmRewind(plan: readonly RestoreStep[]): Promise<boolean> {
-    const lines = plan.slice(0, 20).map((s) => `${s.relPath} — ${s.kind === 'delete' ? 'deleted (it did not exist then)' : 'restored'}`);
-    if (plan.length > 20) lines.push(`… and ${plan.length - 20} more`);
+    const lines = plan.slice(0, 20).map((s) => (s.kind === 'delete' ? l10n.t('{0} — deleted (it did not exist then)', s.relPath) : l10n.t('{0} — restored', s.relPath)));
+    if (plan.length > 20) lines.push(l10n.t('… and {0} more', plan.length - 20));
+    const restore = l10n.t('Restore');
     const answer = await vscode.window.showWarningMessage(
-      `Restore ${plan.length} file${plan.length === 1 ? '' : 's'} to how they were before this turn?`,
-      { modal: true, detail: `${lines.join('\n')}\n\nThis is one step you can undo in the editor. The agent is told with your next message.` },
-      'Restore',
+      plan.length === 1 ? l10n.t('Restore 1 file to how it was before this turn?') : l10n.t('Restore {0} files to how they were before this turn?', plan.length),
+      { modal: true, detail: `${lines.join('\n')}\n\n${l10n.t('This is one step you can undo in the editor. The agent is told with your next message.')}` },
+      restore,
     );
-    return answer === 'Restore';
+    return answer === restore;
   }
 
   private async openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {

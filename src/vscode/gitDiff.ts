@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { execFile } from 'node:child_process';
 
 /** A diff larger than this is refused by git's reader here; the prompt limits cut far lower anyway. */
@@ -19,11 +20,11 @@ function git(cwd: string, args: string[]): Promise<string> {
  * leaves out and which are often what the agent should look at.
  */
 export async function gitDiff(root: string | undefined): Promise<{ diff: string; root?: string }> {
-  if (!root) throw new Error('there is no folder open');
+  if (!root) throw new Error(l10n.t('there is no folder open'));
   try {
     await git(root, ['rev-parse', '--is-inside-work-tree']);
   } catch {
-    throw new Error('the workspace is not a git repository');
+    throw new Error(l10n.t('the workspace is not a git repository'));
   }
   const hasHead = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(
     () => true,

@@ -1,6 +1,8 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { ConversationManager } from '../session/conversationManager';
 import type { ConversationMeta } from '../session/conversationMeta';
+import { relativeTime } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
 
 /** A session an agent knows (session/list) that Tandem has no record of. */
@@ -13,21 +15,6 @@ export interface AgentSessionItem {
 
 type Item = vscode.QuickPickItem & ({ kind?: undefined; meta: ConversationMeta } | { kind?: undefined; external: AgentSessionItem });
 
-const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
-
-/** "5 minutes ago", in the display language. */
-export function relativeTime(then: number, now = Date.now()): string {
-  const format = new Intl.RelativeTimeFormat(vscode.env.language || 'en', { numeric: 'auto' });
-  const seconds = Math.round((then - now) / 1000);
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [['second', 60], ['minute', 60], ['hour', 24], ['day', 7], ['week', 4.35], ['month', 12], ['year', Infinity]];
-  let value = seconds;
-  for (const [unit, size] of steps) {
-    if (Math.abs(value) < size) return format.format(Math.round(value), unit);
-    value /= size;
-  }
-  return format.format(Math.round(value), 'year');
-}
 
 /**
  * `Tandem: Show History` and the panel's History button: the workspace's conversations newest
@@ -35,15 +22,17 @@ export function relativeTime(then: number, now = Date.now()): string {
  * CLI); open, rename or delete (after a confirmation) from the keyboard or the mouse.
  */
 export async function showHistory(manager: ConversationManager, listAgentSessions: () => Promise<AgentSessionItem[]>): Promise<void> {
+  const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: l10n.t('Rename') };
+  const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: l10n.t('Delete') };
   const pick = vscode.window.createQuickPick<Item>();
-  pick.placeholder = 'Open a conversation (type to filter)';
+  pick.placeholder = l10n.t('Open a conversation (type to filter)');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   let external: AgentSessionItem[] = [];
   const refresh = (): void => {
     const own: Item[] = manager.all().map(({ meta, open }) => ({
       label: meta.title,
-      description: `${meta.agentName} · ${relativeTime(meta.updatedAt)}${open ? ' · open' : ''}`,
+      description: open ? l10n.t('{0} · {1} · open', meta.agentName, relativeTime(meta.updatedAt)) : `${meta.agentName} · ${relativeTime(meta.updatedAt)}`,
       buttons: [RENAME, DELETE],
       meta,
     }));
@@ -51,12 +40,12 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     const theirs: Item[] = external
       .filter((s) => !known.has(`${s.agentName}\u0000${s.sessionId}`))
       .map((s) => ({
-        label: s.title || `Session ${s.sessionId.slice(0, 8)}`,
-        description: `${s.agentName} · ${s.updatedAt ? relativeTime(s.updatedAt) : 'time unknown'}`,
-        detail: `Started outside Tandem (${s.agentName}'s own sessions)`,
+        label: s.title || l10n.t('Session {0}', s.sessionId.slice(0, 8)),
+        description: `${s.agentName} · ${s.updatedAt ? relativeTime(s.updatedAt) : l10n.t('time unknown')}`,
+        detail: l10n.t("Started outside Tandem ({0}'s own sessions)", s.agentName),
         external: s,
       }));
-    pick.items = [...own, ...(theirs.length > 0 ? [{ label: 'From the agents', kind: vscode.QuickPickItemKind.Separator } as unknown as Item] : []), ...theirs];
+    pick.items = [...own, ...(theirs.length > 0 ? [{ label: l10n.t('From the agents'), kind: vscode.QuickPickItemKind.Separator } as unknown as Item] : []), ...theirs];
   };
   refresh();
   pick.busy = true;
@@ -74,13 +63,14 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     if (!('meta' in item)) return;
     inDialog = true;
     if (button === RENAME) {
-      const title = await vscode.window.showInputBox({ prompt: 'Rename the conversation', value: item.meta.title, validateInput: (v) => (v.trim() === '' ? 'A title cannot be empty' : undefined) });
+      const title = await vscode.window.showInputBox({ prompt: l10n.t('Rename the conversation'), value: item.meta.title, validateInput: (v) => (v.trim() === '' ? l10n.t('A title cannot be empty') : undefined) });
       if (title !== undefined) manager.rename(item.meta.id, title);
       refresh();
       pick.show();
     } else if (button === DELETE) {
-      const answer = await vscode.window.showWarningMessage(`Delete the conversation "${item.meta.title}"? Its transcript is removed from this workspace; this cannot be undone.`, { modal: true }, 'Delete');
-      if (answer === 'Delete') await manager.delete(item.meta.id);
+      const remove = l10n.t('Delete');
+      const answer = await vscode.window.showWarningMessage(l10n.t('Delete the conversation "{0}"? Its transcript is removed from this workspace; this cannot be undone.', item.meta.title), { modal: true }, remove);
+      if (answer === remove) await manager.delete(item.meta.id);
       refresh();
       pick.show();
     }

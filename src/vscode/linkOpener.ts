@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -21,13 +22,14 @@ export class LinkOpener {
 
   async openLocation(file: string, line: number | undefined): Promise<void> {
     if (!this.policy.isInWorkspace(file)) {
-      const choice = await vscode.window.showWarningMessage(`${file} is outside the workspace. Open it anyway?`, { modal: true }, 'Open');
-      if (choice !== 'Open') return;
+      const open = l10n.t('Open');
+      const choice = await vscode.window.showWarningMessage(l10n.t('{0} is outside the workspace. Open it anyway?', file), { modal: true }, open);
+      if (choice !== open) return;
     }
     try {
       await this.follow.open(file, line, true);
     } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem could not open ${file}: ${errorMessage(err)}`);
+      void vscode.window.showErrorMessage(l10n.t('Tandem could not open {0}: {1}', file, errorMessage(err)));
     }
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 // The ESM build: the UMD main loads its parts with a dynamic require that bundling cannot follow.
@@ -63,14 +64,14 @@ export class McpSettings extends Disposable {
       try {
         const errors: ParseError[] = [];
         const json = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true }) as { servers?: unknown } | undefined;
-        if (errors.length > 0) problems.push({ name: '.vscode/mcp.json', reason: 'the file is not valid JSON' });
+        if (errors.length > 0) problems.push({ name: '.vscode/mcp.json', reason: l10n.t('the file is not valid JSON') });
         else {
           const fromFile = parseMcpServers(json?.servers, '.vscode/mcp.json', vars);
           servers.push(...fromFile.servers);
           problems.push(...fromFile.dropped);
         }
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ name: '.vscode/mcp.json', reason: `it could not be read (${(err as Error).message})` });
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ name: '.vscode/mcp.json', reason: l10n.t('it could not be read ({0})', (err as Error).message) });
       }
     }
     this.cached = { servers, problems };

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { rankByQuery } from '../context/fuzzy';
@@ -64,17 +65,17 @@ export class MentionSource extends Disposable {
     const [files, symbols] = await Promise.all([this.files.list(), this.symbols(q)]);
     const groups: Array<{ group: string; specs: MentionSpec[]; limit: number }> = [];
     const selection = this.selectionSpec();
-    if (selection) groups.push({ group: 'Selection', specs: [selection], limit: 1 });
+    if (selection) groups.push({ group: l10n.t('Selection'), specs: [selection], limit: 1 });
     const open = this.openEditorPaths();
-    groups.push({ group: 'Open editors', specs: open.map((path) => ({ kind: 'file', path })), limit: 8 });
+    groups.push({ group: l10n.t('Open editors'), specs: open.map((path) => ({ kind: 'file', path })), limit: 8 });
     const openSet = new Set(open);
-    groups.push({ group: 'Files', specs: files.files.filter((p) => !openSet.has(p)).map((path) => ({ kind: 'file', path })), limit: q === '' ? 10 : 25 });
-    groups.push({ group: 'Folders', specs: files.folders.map((path) => ({ kind: 'folder', path })), limit: q === '' ? 3 : 8 });
-    groups.push({ group: 'Symbols', specs: symbols, limit: 15 });
+    groups.push({ group: l10n.t('Files'), specs: files.files.filter((p) => !openSet.has(p)).map((path) => ({ kind: 'file', path })), limit: q === '' ? 10 : 25 });
+    groups.push({ group: l10n.t('Folders'), specs: files.folders.map((path) => ({ kind: 'folder', path })), limit: q === '' ? 3 : 8 });
+    groups.push({ group: l10n.t('Symbols'), specs: symbols, limit: 15 });
     const problems: MentionSpec[] = [{ kind: 'problems' }, ...problemFiles().map((file): MentionSpec => ({ kind: 'problems', file }))];
-    groups.push({ group: 'Problems', specs: problems, limit: 5 });
-    groups.push({ group: 'Terminals', specs: this.terminals.terminals().map((t): MentionSpec => ({ kind: 'terminal', name: t.name })), limit: 5 });
-    if (this.root()) groups.push({ group: 'Git', specs: [{ kind: 'gitDiff' }], limit: 1 });
+    groups.push({ group: l10n.t('Problems'), specs: problems, limit: 5 });
+    groups.push({ group: l10n.t('Terminals'), specs: this.terminals.terminals().map((t): MentionSpec => ({ kind: 'terminal', name: t.name })), limit: 5 });
+    if (this.root()) groups.push({ group: l10n.t('Git'), specs: [{ kind: 'gitDiff' }], limit: 1 });
     const out: MentionCandidate[] = [];
     for (const { group, specs, limit } of groups) {
       const chips = this.chips(specs);

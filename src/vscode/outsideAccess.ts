@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 
 /**
@@ -6,16 +7,17 @@ import * as vscode from 'vscode';
  * choice is visible and reversible in Settings.
  */
 export async function askOutsideWorkspace(path: string, op: 'read' | 'write'): Promise<boolean> {
-  const verb = op === 'read' ? 'read' : 'write to';
+  const allowOnce = l10n.t('Allow Once');
+  const alwaysAllow = l10n.t('Always Allow');
   const choice = await vscode.window.showWarningMessage(
-    `The agent wants to ${verb} a file outside the workspace:\n${path}`,
-    { modal: true, detail: 'Allow this once, or always allow access outside the workspace (tandem.allowFileAccessOutsideWorkspace).' },
-    'Allow Once',
-    'Always Allow',
+    op === 'read' ? l10n.t('The agent wants to read a file outside the workspace:\n{0}', path) : l10n.t('The agent wants to write to a file outside the workspace:\n{0}', path),
+    { modal: true, detail: l10n.t('Allow this once, or always allow access outside the workspace (tandem.allowFileAccessOutsideWorkspace).') },
+    allowOnce,
+    alwaysAllow,
   );
-  if (choice === 'Always Allow') {
+  if (choice === alwaysAllow) {
     await vscode.workspace.getConfiguration('tandem').update('allowFileAccessOutsideWorkspace', true, vscode.ConfigurationTarget.Global);
     return true;
   }
-  return choice === 'Allow Once';
+  return choice === allowOnce;
 }

@@ -1,17 +1,20 @@
+import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
 import type { HostMessage, SessionSnapshot, SessionStatus, WebviewMessage } from '../protocol/messages';
-import { assertNever, PROTOCOL_VERSION } from '../protocol/messages';
-import type { Conversation } from '../session/conversation';
+import { assertNever } from '../protocol/guards';
+import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ConversationManager } from '../session/conversationManager';
 import { ConversationStore } from '../session/conversationStore';
 import { RuleStore } from '../permissions/ruleStore';
-import type { RuleFileProblem } from '../permissions/ruleFile';
+import { describeRuleProblem } from '../permissions/ruleFile';
 import { isConversationCommand, runConversationCommand } from '../session/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
 import { AGENT_PRESETS, AgentSettings } from './agentSettings';
+import { HostCommands } from './hostCommands';
+import { RememberedOptions } from './rememberedOptions';
 import { DiffEditor } from './diffEditor';
 import { EditorReview } from './editorReview';
 import { runSignInTerminal } from './signInTerminal';
@@ -19,15 +22,10 @@ import { McpSettings } from './mcpSettings';
 import { MentionSource } from './mentionSource';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
-import { showHistory, type AgentSessionItem } from './historyPicker';
 import { LinkOpener } from './linkOpener';
-import { manageRules } from './rulesPicker';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
-
-/** globalState key of the session settings remembered per agent (`tandem.rememberSessionOptions`). */
-const REMEMBERED_KEY = 'tandem.rememberedSessionOptions';
 
 /** What the host asks of the chat view (kept as an interface so the host does not own the view). */
 export interface ChatSurface {
@@ -55,6 +53,8 @@ export class SessionHost extends Disposable {
   private readonly mcp: McpSettings;
   private surface: ChatSurface | undefined;
   private readonly mentions: MentionSource;
+  /** What the command palette and menus run. */
+  readonly commands: HostCommands;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -77,13 +77,14 @@ export class SessionHost extends Disposable {
       new RuleStore({
         globalFile: vscode.Uri.joinPath(context.globalStorageUri, 'permission-rules.json').fsPath,
         workspaceFile: context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'permission-rules.json').fsPath : undefined,
-        onProblem: (problem) => this.reportStorage(`Permission rules: ${describeRuleProblem(problem)}`),
+        onProblem: (problem) => this.reportStorage(l10n.t('Permission rules: {0}', describeRuleProblem(problem))),
       }),
     );
     this.mcp = this.register(new McpSettings());
     this.register(this.mcp.onDidChange(() => this.updateSecrets()));
     this.mentions = this.register(new MentionSource((specs) => this.manager.chips(specs)));
-    this.review = this.register(new EditorReview(context.storageUri?.fsPath, log, () => this.manager.filesChanged()));
+    this.review = this.register(new EditorReview(context.storageUri?.fsPath, log, () => this.manager.active?.review.refreshSoon()));
+    const remembered = new RememberedOptions(context.globalState);
     this.manager = this.register(
       new ConversationManager({
         agents: { launchConfig: (name) => this.launchConfig(name), defaultName: () => this.settings.defaultAgentName() },
@@ -95,7 +96,7 @@ export class SessionHost extends Disposable {
         policy: this.policy,
         blocked: (): SessionStatus | undefined => (vscode.workspace.isTrusted ? undefined : { kind: 'untrusted' }),
         follow: (file, line) => this.follow.reveal(file, line),
-        onPermissionRequested: (conversation, info) => this.notifyPermission(conversation, info.requestId, info.title, info.options),
+        onPermissionRequested: (conversation, info) => this.commands.notifyPermission(conversation, info.requestId, info.title, info.options),
         rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
         review: this.review,
         runSignInTerminal,
@@ -103,16 +104,22 @@ export class SessionHost extends Disposable {
         mcpProblems: () => this.mcp.problems(),
         contextSources: this.mentions.sources,
         openExternal: (url) => void vscode.env.openExternal(vscode.Uri.parse(url, true)),
-        rememberedOptions: (agent) => (this.rememberOptions() ? (context.globalState.get<Record<string, Record<string, string | boolean>>>(REMEMBERED_KEY)?.[agent] ?? {}) : {}),
-        rememberOption: (agent, configId, value) => {
-          if (!this.rememberOptions()) return;
-          const all = { ...(context.globalState.get<Record<string, Record<string, string | boolean>>>(REMEMBERED_KEY) ?? {}) };
-          all[agent] = { ...all[agent], [configId]: value };
-          void context.globalState.update(REMEMBERED_KEY, all);
-        },
+        rememberedOptions: (agent) => remembered.get(agent),
+        rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
         reviewEdits: () => (vscode.workspace.getConfiguration('tandem').get<string>('reviewEdits') === 'before' ? 'before' : 'after'),
       }),
     );
+    this.commands = new HostCommands({
+      manager: this.manager,
+      settings: this.settings,
+      rules: this.rules,
+      mentions: this.mentions,
+      surface: () => this.surface,
+      post: (message) => this.changes.fire(message),
+      init: () => this.init(),
+      cwd: () => this.cwd(),
+      followEnabled: () => this.followEnabled(),
+    });
     this.register(this.manager.onMessage((m) => this.changes.fire(m)));
     this.updateSecrets();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)));
@@ -155,10 +162,14 @@ export class SessionHost extends Disposable {
     const active = this.manager.active;
     switch (message.type) {
       case 'ready':
-        if (message.protocolVersion !== PROTOCOL_VERSION) this.log.warn('The panel and the extension disagree on the protocol version; reload the window.');
+        // The view provider answers a mismatch with the reload notice instead of a snapshot.
+        if (message.protocolVersion !== PROTOCOL_VERSION) this.log.warn(`The panel speaks protocol ${String(message.protocolVersion)}, the extension ${PROTOCOL_VERSION}; the panel asks to be reloaded.`);
+        return;
+      case 'reloadView':
+        // The view provider reloads the panel; nothing for the session to do.
         return;
       case 'showHistory':
-        await this.showHistory();
+        await this.commands.showHistory();
         return;
       case 'selectAgent':
         if (this.settings.find(message.name)) await this.manager.selectAgent(message.name);
@@ -174,6 +185,11 @@ export class SessionHost extends Disposable {
         if (diff) await this.diffs.open(diff);
         return;
       }
+      case 'fetchDiffLines': {
+        const thread = this.manager.get(message.conversationId)?.thread;
+        this.changes.fire(thread ? thread.diffLines(message) : { type: 'diffLines', requestId: message.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') });
+        return;
+      }
       case 'openTerminal':
         if (active) this.mirror.show(active.thread, message.terminalId);
         return;
@@ -187,11 +203,11 @@ export class SessionHost extends Disposable {
         const conversation = this.manager.get(message.conversationId);
         if (!conversation) return;
         const before = await conversation.review.baselineText(message.path).catch(() => undefined);
-        await this.diffs.openAgainstFile(message.path, before, `changes by ${conversation.agentName}`);
+        await this.diffs.openAgainstFile(message.path, before, l10n.t('changes by {0}', conversation.agentName));
         return;
       }
       case 'manageRules':
-        await this.manageRules(message.ruleId);
+        await this.commands.manageRules(message.ruleId);
         return;
       case 'checkAgent':
         await vscode.commands.executeCommand('tandem.checkAgent', active?.agentName);
@@ -222,101 +238,6 @@ export class SessionHost extends Disposable {
     }
   }
 
-  // --- commands ---------------------------------------------------------------------------------
-
-  stop(): void {
-    this.manager.active?.turns.cancel();
-  }
-
-  async restart(): Promise<void> {
-    await this.manager.restart();
-  }
-
-  async newConversation(): Promise<void> {
-    await this.init();
-    this.manager.newConversation(this.manager.active?.agentName || undefined);
-    this.surface?.reveal();
-  }
-
-  async closeConversation(): Promise<void> {
-    const active = this.manager.active;
-    if (active) await this.manager.close(active.id);
-  }
-
-  /** Ctrl+PageDown-like switching from the keyboard: the next (or previous) tab, wrapping. */
-  cycleConversation(step: 1 | -1): void {
-    const tabs = this.manager.tabs();
-    const index = tabs.findIndex((t) => t.id === this.manager.active?.id);
-    const next = tabs[(index + step + tabs.length) % tabs.length];
-    if (next) this.manager.show(next.id);
-  }
-
-  async showHistory(): Promise<void> {
-    await this.init();
-    await showHistory(this.manager, () => this.listAgentSessions());
-    this.surface?.reveal();
-  }
-
-  /** `Tandem: Sign Out`: the shown conversation's agent forgets its credentials (when it supports that). */
-  async signOut(): Promise<void> {
-    await this.init();
-    const conversation = this.manager.active;
-    const runtime = conversation?.link.agentRuntime;
-    if (!conversation || !runtime?.alive) {
-      void vscode.window.showInformationMessage('Tandem: the agent is not running; start a conversation with it first.');
-      return;
-    }
-    if (!runtime.initializeResult?.agentCapabilities?.auth?.logout) {
-      void vscode.window.showInformationMessage(`Tandem: ${conversation.agentName} does not support signing out from the editor; use its own command line.`);
-      return;
-    }
-    try {
-      await runtime.connection().logout();
-      conversation.emit(conversation.thread.reducer.addNotice('info', `Signed out of ${conversation.agentName}. It asks you to sign in again when it needs to.`));
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Tandem: signing out of ${conversation.agentName} failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  async manageRules(ruleId?: string): Promise<void> {
-    await this.init();
-    await manageRules(this.rules, this.manager.active?.id, ruleId);
-  }
-
-  /** `Tandem: Add Selection to Chat` / `Add File to Chat`: chips in the shown conversation's composer. */
-  async addToChat(uris: readonly vscode.Uri[] | undefined): Promise<void> {
-    await this.init();
-    let chips;
-    if (uris && uris.length > 0) chips = await this.mentions.chipsForUris(uris.map((u) => u.toString()));
-    else {
-      const selection = this.mentions.selectionSpec();
-      const file = vscode.window.activeTextEditor?.document.uri;
-      if (selection) chips = this.manager.chips([selection]);
-      else if (file) chips = await this.mentions.chipsForUris([file.toString()]);
-    }
-    if (!chips || chips.length === 0) {
-      void vscode.window.showInformationMessage('Tandem: select text in an editor, or pick files in the Explorer, to add them to the chat.');
-      return;
-    }
-    let conversation = this.manager.active;
-    if (!conversation) conversation = this.manager.newConversation(undefined);
-    this.changes.fire({ type: 'mentionsAdded', conversationId: conversation.id, chips });
-    this.surface?.reveal();
-  }
-
-  async pickAgent(): Promise<void> {
-    const current = this.manager.active?.agentName;
-    const picked = await vscode.window.showQuickPick(
-      this.settings.choices().map((c) => ({ label: c.name, description: c.commandLine, picked: c.name === current })),
-      { placeHolder: 'Select the ACP agent to chat with' },
-    );
-    if (picked) await this.manager.selectAgent(picked.label);
-  }
-
-  async toggleFollow(): Promise<void> {
-    await vscode.workspace.getConfiguration('tandem').update('followAgent', !this.followEnabled(), vscode.ConfigurationTarget.Global);
-  }
-
   override dispose(): void {
     this.manager.flushSync();
     super.dispose();
@@ -338,22 +259,6 @@ export class SessionHost extends Disposable {
     this.log.setSecrets([...this.settings.all().flatMap((a) => Object.values(a.env)), ...this.mcp.secrets()]);
   }
 
-  /** Sessions the running agents know for this folder (`session/list`), for the history. */
-  private async listAgentSessions(): Promise<AgentSessionItem[]> {
-    const names = new Set(this.manager.all().map((c) => c.meta.agentName).filter((n) => n !== ''));
-    const lists = await Promise.all(
-      [...names].map(async (agentName) => {
-        const runtime = this.manager.runtimeFor(agentName);
-        if (!runtime) return [];
-        await runtime.start();
-        if (!runtime.sessionSupport.list) return [];
-        const sessions = await runtime.listSessions(this.cwd());
-        return sessions.map((s) => ({ agentName, sessionId: s.sessionId, title: s.title ?? undefined, updatedAt: s.updatedAt ? Date.parse(s.updatedAt) || undefined : undefined }));
-      }),
-    );
-    return lists.flat();
-  }
-
   private async addPreset(presetId: string): Promise<void> {
     const name = AGENT_PRESETS.find((p) => p.id === presetId)?.name;
     if (!name) return;
@@ -369,10 +274,6 @@ export class SessionHost extends Disposable {
   }
 
   private addingPreset = false;
-
-  private rememberOptions(): boolean {
-    return vscode.workspace.getConfiguration('tandem').get<boolean>('rememberSessionOptions') === true;
-  }
 
   private followEnabled(): boolean {
     return vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent') !== false;
@@ -394,28 +295,6 @@ export class SessionHost extends Disposable {
 
   private reportStorage(text: string): void {
     this.log.warn(text);
-    void vscode.window.showWarningMessage(`Tandem: ${text}`);
+    void vscode.window.showWarningMessage(l10n.t('Tandem: {0}', text));
   }
-
-  private notifyPermission(conversation: Conversation, requestId: string, title: string, options: Array<{ optionId: string; name: string; kind?: string }>): void {
-    if (this.surface?.isVisible() && conversation === this.manager.active) return;
-    const where = this.manager.tabs().length > 1 ? ` in "${conversation.meta.title}"` : '';
-    // Only one-time answers here: a standing "always" is chosen deliberately, in the panel.
-    const labels = options.filter((o) => o.kind === 'allow_once' || o.kind === 'reject_once').slice(0, 2).map((o) => o.name);
-    void vscode.window.showInformationMessage(`${conversation.agentName} asks permission${where}: ${title}`, ...labels, 'Show Panel').then((choice) => {
-      if (choice === 'Show Panel') {
-        this.manager.show(conversation.id);
-        this.surface?.reveal();
-      }
-      const option = options.find((o) => o.name === choice);
-      if (option) conversation.link.respondPermission(requestId, option.optionId);
-    });
-  }
-}
-
-
-function describeRuleProblem(problem: RuleFileProblem): string {
-  if (problem.kind === 'droppedRule') return `a rule in ${problem.file} was ignored: ${problem.message}`;
-  const where = problem.movedTo ? ` It was set aside as ${problem.movedTo}; the rules start empty.` : '';
-  return `${problem.file} could not be read (${problem.message}).${where}`;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { TerminalSignIn } from '../session/signIn';
 
@@ -15,7 +16,7 @@ export function runSignInTerminal(spec: TerminalSignIn): Promise<number | undefi
       cwd: spec.cwd,
       env: spec.env,
       isTransient: true,
-      message: 'Tandem: the agent\'s sign-in. When it is done, this terminal closes and Tandem goes on.',
+      message: l10n.t("Tandem: the agent's sign-in. When it is done, this terminal closes and Tandem goes on."),
     });
     const subscription = vscode.window.onDidCloseTerminal((closed) => {
       if (closed !== terminal) return;

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { SessionThread } from '../session/sessionThread';
 import type { IDisposable } from '../util/disposable';
@@ -12,7 +13,7 @@ export class TerminalMirror implements IDisposable {
   show(thread: Pick<SessionThread, 'terminalView' | 'onTerminalOutput'>, terminalId: string): void {
     const view = thread.terminalView(terminalId);
     if (!view) {
-      void vscode.window.showWarningMessage('That terminal is not known to Tandem (the agent may have run the command itself).');
+      void vscode.window.showWarningMessage(l10n.t('That terminal is not known to Tandem (the agent may have run the command itself).'));
       return;
     }
     const writeEmitter = new vscode.EventEmitter<string>();

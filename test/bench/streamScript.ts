@@ -3,6 +3,8 @@
 export const CHUNK_COUNT = 20_000;
 /** Chunks per paragraph: agents stream prose in paragraphs, which the markdown renderer can freeze. */
 export const PARAGRAPH = 20;
+/** Text of the first chunk (of every paragraph): its first paint is the first-chunk latency. */
+export const FIRST_MARKER = 'lorem ipsum';
 /** Unique text of the very last chunk; its paint ends the measurement. */
 export const END_MARKER = 'ENDOFSTREAM7f3a';
 

@@ -11,7 +11,6 @@ import { agentEnv, editOnDiskFiles, startFakeAnthropic } from '../fixtures/fakeA
 import { agentAcpScenario } from '../fixtures/fakeAnthropic/agentAcpScenarios';
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
 import { scenario, useE2e } from './harness/e2e';
-import type { Scenario } from './harness/e2e';
 import { repoRoot } from './harness/paths';
 import type { Chat } from './harness/workbench';
 import { waitUntil } from './harness/workbench';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { codiconFor } from '../../src/session/toolKinds';
+import { codiconFor } from '../../src/protocol/toolKinds';
 import type { ToolKind } from '../../src/protocol/messages';
 import { scenario, useE2e } from './harness/e2e';
 import type { Scenario } from './harness/e2e';
@@ -188,7 +188,9 @@ scenario(e2e, 'follow-along reveals line 40 of app.ts in the editor while typing
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
 }, 90_000);
 
-scenario(e2e, '"Open diff" opens the native diff editor titled with the file name and the tool call title', async (s) => {
+scenario(e2e, '"Open diff" opens the native diff editor titled with the file name and the tool call title; inline diffs fetch collapsed lines and refuse huge files', async (s) => {
+  const app = Array.from({ length: 100 }, (_, i) => `export const line${i + 1} = ${i + 1};`);
+  const huge = 'x'.repeat(5 * 1024 * 1024 + 1000);
   const { workspace } = setup(s, {
     turns: [
       {
@@ -200,6 +202,22 @@ scenario(e2e, '"Open diff" opens the native diff editor titled with the file nam
             kind: 'edit',
             status: 'completed',
             content: [{ type: 'diff', path: '${cwd}/src/other.ts', oldText: 'export const other = 1;\n', newText: 'export const other = 2;\n' }],
+          }),
+          update({
+            sessionUpdate: 'tool_call',
+            toolCallId: 'edit-app',
+            title: 'Edit line 50',
+            kind: 'edit',
+            status: 'completed',
+            content: [{ type: 'diff', path: '${cwd}/src/app.ts', oldText: `${app.join('\n')}\n`, newText: `${app.map((l, i) => (i === 49 ? 'export const line50 = 5000;' : l)).join('\n')}\n` }],
+          }),
+          update({
+            sessionUpdate: 'tool_call',
+            toolCallId: 'edit-huge',
+            title: 'Write a huge file',
+            kind: 'edit',
+            status: 'completed',
+            content: [{ type: 'diff', path: '${cwd}/huge.txt', oldText: null, newText: huge }],
           }),
         ],
         stopReason: 'end_turn',
@@ -223,7 +241,19 @@ scenario(e2e, '"Open diff" opens the native diff editor titled with the file nam
   // Old text on the left (read-only), new text on the right (the editor renders spaces as U+00A0, which \s matches).
   await waitUntil(async () => /other\s=\s1/.test((await diff.locator('.editor.original .view-lines').textContent()) ?? ''), 'the old text in the left editor');
   await waitUntil(async () => /other\s=\s2/.test((await diff.locator('.editor.modified .view-lines').textContent()) ?? ''), 'the new text in the right editor');
-}, 90_000);
+
+  // Only the hunk came with the update; the lines above it come from the extension on request.
+  const appDiff = card(chat, 'edit-app').locator('[role="region"][data-path$="/src/app.ts"]');
+  assert.equal(await appDiff.locator('[data-line-type]').count(), 8);
+  await appDiff.getByRole('button', { name: 'Show 46 unchanged lines' }).click();
+  await appDiff.locator('[data-line-type]', { hasText: 'export const line1 = 1;' }).waitFor({ timeout: 15_000 });
+  assert.equal(await appDiff.locator('[data-line-type]').count(), 8 + 46);
+  // Over 5 MB: no inline diff, a note saying why, and the diff editor one click away.
+  const hugeCard = card(chat, 'edit-huge');
+  assert.match((await hugeCard.locator('.diff-too-large').textContent()) ?? '', /over the 5 MB limit.*Open diff shows it in the editor/);
+  assert.equal(await hugeCard.locator('[data-line-type]').count(), 0);
+  assert.equal(await chat.button('Open diff', hugeCard).count(), 1);
+}, 120_000);
 
 scenario(e2e, 'a location outside the workspace is shown on the card but not opened automatically', async (s) => {
   const outsideDir = mkdtempSync(join(tmpdir(), 'tandem-outside-'));

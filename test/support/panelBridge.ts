@@ -125,6 +125,12 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
           post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
         });
         return;
+      case 'fetchDiffLines': {
+        // As SessionHost: the thread answers from the texts it keeps, through the same batches.
+        const thread = session.manager.get(message.conversationId)?.thread;
+        if (thread && ready) poster.push(thread.diffLines(message));
+        return;
+      }
       default:
         // Editor-side commands (open a diff, a link, the log, …) have no core method: recorded only.
         if (isConversationCommand(message)) run(() => runConversationCommand(session.manager, message, () => undefined));

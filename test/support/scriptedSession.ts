@@ -14,7 +14,8 @@ import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
 import type { ConversationSnapshot, HostMessage, SessionStatus } from '../../src/protocol/messages';
 import type { Conversation } from '../../src/session/conversation';
-import { ConversationManager, type ConversationManagerDeps } from '../../src/session/conversationManager';
+import { ConversationManager } from '../../src/session/conversationManager';
+import type { ConversationManagerDeps } from '../../src/session/conversationWiring';
 import type { ConversationStore } from '../../src/session/conversationStore';
 import type { PermissionRules } from '../../src/session/permissionDesk';
 import type { ReviewHost } from '../../src/session/conversationReview';
@@ -132,7 +133,7 @@ export class TestSession {
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.conversation.link.setMode(modeId);
+    await this.conversation.link.settings.setMode(modeId);
   }
 
   /** Settings changed: the next start uses `agent`. */

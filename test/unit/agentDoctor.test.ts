@@ -14,7 +14,7 @@ import type { DoctorReport, DoctorTarget } from '../../src/agents/agentDiagnosis
 import { nextSteps, renderDoctorReport } from '../../src/agents/doctorReport';
 import { runtimesFor } from '../../src/agents/runtimeCheck';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { cleanup, ensureScriptedAgentBuilt, isAlive, prepareScripted, trackUnhandledRejections } from './helpers/scriptedAgentHarness';
+import { cleanup, ensureScriptedAgentBuilt, isAlive, prepareScripted, trackUnhandledRejections } from '../support/scriptedAgentHarness';
 
 /** Live processes whose command line mentions `needle` (Linux /proc; elsewhere nothing to check). */
 function processesRunning(needle: string): number[] {

@@ -7,7 +7,7 @@ import { AgentStartError, agentEnvironment } from '../../src/acp/agentProcess';
 import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { resolveCommand } from '../../src/acp/commandResolver';
 import { MemoryProtocolLog, redactSecrets } from '../../src/acp/protocolLog';
-import { cleanup, isAlive, startTracked, trackUnhandledRejections, waitFor } from './helpers/scriptedAgentHarness';
+import { cleanup, isAlive, startTracked, trackUnhandledRejections, waitFor } from '../support/scriptedAgentHarness';
 
 const unhandled = trackUnhandledRejections();
 const tmp = mkdtempSync(path.join(tmpdir(), 'tandem-proc-'));

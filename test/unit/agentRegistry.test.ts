@@ -17,8 +17,8 @@ import type { BinaryPlan, InstallPlan, PackagePlan } from '../../src/agents/inst
 import { RegistryClient } from '../../src/agents/registryClient';
 import { parseRegistry, RegistryFormatError } from '../../src/agents/registryParse';
 import type { RegistryAgent } from '../../src/agents/registryTypes';
-import { makeTarGz, makeZip, sampleRegistry, sha256, startConnectProxy, startServer } from './helpers/registryFixtures';
-import type { TestServer } from './helpers/registryFixtures';
+import { makeTarGz, makeZip, sampleRegistry, sha256, startConnectProxy, startServer } from '../support/registryFixtures';
+import type { TestServer } from '../support/registryFixtures';
 
 let server: TestServer;
 let root: string;

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckpointStore } from '../../src/review/checkpointStore';
-import type { CheckpointStoreOptions } from '../../src/review/checkpointStore';
+import type { CheckpointStoreOptions } from '../../src/review/checkpointTypes';
 import { CheckpointError } from '../../src/review/checkpointTypes';
 import type { FileChange } from '../../src/review/checkpointTypes';
 import { computeHunks, revertHunks } from '../../src/review/hunks';

@@ -1,6 +1,6 @@
 /**
  * The real Claude Code agent (@zed-industries/claude-code-acp) as a child process over stdio, driven
- * by a bare ACP client of Tandem's core handlers (helpers/claudeClient.ts), with its model replaced by
+ * by a bare ACP client of Tandem's core handlers (test/support/claudeClient.ts), with its model replaced by
  * the fake Anthropic server. Proves the fixture works before the e2e tests of issue 4 use it through
  * Tandem. The newer adapter (claude-agent-acp) and session persistence: claudeAgentAcp.test.ts.
  */
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { agentEnv, fullScenarioFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import type { ScenarioName } from '../fixtures/fakeAnthropic/index';
-import { connectClient, spawnAgent, textOf } from './helpers/claudeClient';
+import { connectClient, spawnAgent, textOf } from '../support/claudeClient';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const AGENT = join(ROOT, 'node_modules/@zed-industries/claude-code-acp/dist/index.js');

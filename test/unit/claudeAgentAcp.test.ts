@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { REMEMBER_NAME, agentEnv, editOnDiskFiles, promptTexts, scenario, startFakeAnthropic, userTextOf } from '../fixtures/fakeAnthropic/index';
 import type { FakeAnthropic, ScenarioName, ScenarioOptions } from '../fixtures/fakeAnthropic/index';
-import { connectClient, spawnAgent, textOf } from './helpers/claudeClient';
+import { connectClient, spawnAgent, textOf } from '../support/claudeClient';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const AGENT_ACP = { name: 'claude-agent-acp 0.23.1', entry: join(ROOT, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js') };

@@ -14,7 +14,7 @@ import { ConversationStore } from '../../src/session/conversationStore';
 import { runConversationCommand } from '../../src/session/panelCommands';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 
 let dir: string;
 const open: ScriptedSession[] = [];
@@ -94,7 +94,9 @@ test('a cancelled turn pauses the queue until the user resumes it', async () => 
   session.cancel();
   await until(() => conversation.status.kind === 'ready', 'the cancelled turn to end');
   assert.match(conversation.queue.view().paused ?? '', /cancelled/);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Settled: no turn runs and no prompt is about to go out (a queue that flushed would still be busy).
+  await session.settled();
+  assert.equal(conversation.queue.size, 1);
   assert.equal(prompts(r).length, 1, 'nothing was flushed silently');
   await runConversationCommand(session.manager, { type: 'queueResume' }, () => undefined);
   await session.settled();

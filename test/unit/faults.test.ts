@@ -13,7 +13,7 @@ import type { Entry, ToolCallEntry } from '../../src/protocol/messages';
 import type { TestSession } from '../support/scriptedSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt, isAlive, waitFor } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt, isAlive, waitFor } from '../support/scriptedAgentHarness';
 
 const posix = process.platform !== 'win32';
 let dir: string;

@@ -8,7 +8,7 @@ import { FileAccessError, FsHandler, dominantEol, sliceLines } from '../../src/c
 import type { FileAccess } from '../../src/client/fsHandler';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
-import { bareClient, rejection } from './helpers/bareClient';
+import { bareClient, rejection } from '../support/bareClient';
 
 type Touch = { path: string; line: number | undefined; op: 'read' | 'write' };
 

@@ -1,6 +1,6 @@
 /**
  * The real Gemini CLI (`gemini --acp`, @google/gemini-cli) as a child process over stdio, driven by
- * a bare ACP client of Tandem's core handlers (helpers/claudeClient.ts: FsHandler on the plain disk
+ * a bare ACP client of Tandem's core handlers (test/support/claudeClient.ts: FsHandler on the plain disk
  * with the workspace path policy, TerminalManager, PermissionBroker answering "allow once"), with its
  * model replaced by the fake Gemini server. Guards the issue "Gemini CLI cannot create new files
  * through Tandem": its write tool reads the target first and fails on any error answer.
@@ -17,9 +17,9 @@ import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
 import { FAKE_GEMINI_MODEL, GEMINI_SETTINGS, functionResponses, geminiAgentEnv, geminiScenario, geminiScenarioFiles, minimalValue, startFakeGemini } from '../fixtures/fakeGemini/index';
 import type { FakeGemini, GeminiScenarioName } from '../fixtures/fakeGemini/index';
-import { connectClient, textOf } from './helpers/claudeClient';
-import type { ClaudeClient } from './helpers/claudeClient';
-import { rejection } from './helpers/bareClient';
+import { connectClient, textOf } from '../support/claudeClient';
+import type { ClaudeClient } from '../support/claudeClient';
+import { rejection } from '../support/bareClient';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const GEMINI = join(ROOT, 'node_modules/@google/gemini-cli/bundle/gemini.js');

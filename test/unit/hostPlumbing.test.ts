@@ -88,22 +88,70 @@ test('a flood of terminal output is posted as the tail the panel keeps', () => {
   assert.equal(only.truncated, true);
 });
 
-test('the poster sends an isolated update on the next tick and paces a burst to one post per interval', async () => {
+test('the poster sends an isolated update (and one right after it) on the next tick, and paces a burst to one post per interval', (t) => {
+  // A fake clock: the pacing is asserted exactly, never by sleeping and hoping.
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 10_000 });
   const posts: HostMessage[] = [];
   const poster = new BatchedPoster((m) => posts.push(m), 50);
   poster.push({ type: 'textAppended', id: 'e1', text: 'a' });
   poster.push({ type: 'textAppended', id: 'e1', text: 'b' });
-  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(posts.length, 0, 'nothing is posted within the pushing tick');
+  t.mock.timers.tick(0);
   assert.deepEqual(posts, [{ type: 'textAppended', id: 'e1', text: 'ab' }], 'same-tick messages merge and go out at once');
+  t.mock.timers.tick(5);
   poster.push({ type: 'textAppended', id: 'e1', text: 'c' });
-  await new Promise((r) => setTimeout(r, 5));
-  assert.equal(posts.length, 1, 'a message right after a post waits for the interval');
+  t.mock.timers.tick(0);
+  assert.deepEqual(posts[1], { type: 'textAppended', id: 'e1', text: 'c' }, 'one more right after is not held back (the first chunk after the prompt)');
+  t.mock.timers.tick(5);
   poster.push({ type: 'textAppended', id: 'e1', text: 'd' });
-  await new Promise((r) => setTimeout(r, 80));
-  assert.deepEqual(posts[1], { type: 'textAppended', id: 'e1', text: 'cd' });
+  t.mock.timers.tick(5);
+  poster.push({ type: 'textAppended', id: 'e1', text: 'e' });
+  // Tokens: 2 - 1 (at 0) - 1 (at 5) + 10/50 (refilled by 10) = 0.2; the next one is whole at 5 + 40 = 45.
+  t.mock.timers.tick(34);
+  assert.equal(posts.length, 2, 'then messages wait for the interval');
+  t.mock.timers.tick(1);
+  assert.deepEqual(posts[2], { type: 'textAppended', id: 'e1', text: 'de' }, 'and then go out together');
   assert.equal(poster.idle, true);
   poster.push({ type: 'entriesCleared' });
   poster.discard();
-  await new Promise((r) => setTimeout(r, 80));
-  assert.equal(posts.length, 2, 'discarded messages are never posted');
+  assert.equal(poster.idle, true);
+  t.mock.timers.tick(1000);
+  assert.equal(posts.length, 3, 'discarded messages are never posted');
+});
+
+test('the poster posts a status change at once with what waits, and stretches its interval in a flood', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 10_000 });
+  const times: number[] = [];
+  const posts: HostMessage[] = [];
+  const poster = new BatchedPoster((m) => {
+    posts.push(m);
+    times.push(Date.now());
+  }, 16);
+  // A flood: 100 chunks every millisecond for 400 ms.
+  for (let ms = 0; ms < 400; ms++) {
+    for (let i = 0; i < 100; i++) poster.push({ type: 'textAppended', id: 'e1', text: 'x' });
+    t.mock.timers.tick(1);
+  }
+  const gaps = times.slice(1).map((time, i) => time - times[i]);
+  assert.ok(gaps[0] <= 16, `the flood starts at the minimum pace: ${gaps.join(' ')}`);
+  assert.deepEqual(gaps.slice(-4), [50, 50, 50, 50], 'a flood is posted every 50 ms');
+  const before = posts.length;
+  poster.push({ type: 'textAppended', id: 'e1', text: 'last' });
+  poster.push({ type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } });
+  assert.equal(posts.length, before + 1, 'the status change went out at once');
+  const flushed = posts[before];
+  assert.ok(flushed.type === 'batch');
+  assert.deepEqual(flushed.messages.at(-1), { type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } });
+  assert.ok(flushed.messages.some((m) => m.type === 'textAppended' && m.text.endsWith('last')), 'with the text that waited');
+  // Calm again: single messages bring the interval back to 16 ms.
+  t.mock.timers.tick(1000);
+  for (let i = 0; i < 4; i++) {
+    poster.push({ type: 'textAppended', id: 'e1', text: 'y' });
+    t.mock.timers.tick(16);
+  }
+  const calm = times.slice(-3);
+  assert.deepEqual(calm.slice(1).map((time, i) => time - calm[i]), [16, 16]);
+  let text = '';
+  for (const post of posts) for (const m of post.type === 'batch' ? post.messages : [post]) if (m.type === 'textAppended') text += m.text;
+  assert.equal(text, 'x'.repeat(40_000) + 'last' + 'yyyy', 'nothing lost, nothing doubled, in order');
 });

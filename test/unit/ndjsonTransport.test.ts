@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { createNdJsonTransport } from '../../src/acp/ndjsonTransport';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { trackUnhandledRejections } from './helpers/scriptedAgentHarness';
+import { trackUnhandledRejections } from '../support/scriptedAgentHarness';
 
 const unhandled = trackUnhandledRejections();
 after(() => assert.deepEqual(unhandled.list, [], 'no unhandled rejections'));

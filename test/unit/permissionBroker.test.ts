@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as acp from '@agentclientprotocol/sdk';
 import { PermissionBroker } from '../../src/client/permissionBroker';
 import type { PermissionEvent } from '../../src/client/permissionBroker';
-import { bareClient } from './helpers/bareClient';
+import { bareClient } from '../support/bareClient';
 
 const options: acp.PermissionOption[] = [
   { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
@@ -16,9 +16,12 @@ function req(kind?: acp.ToolKind, sessionId = 's1', toolCallId = 'call_1'): acp.
   return { sessionId, toolCall: { toolCallId, kind, title: 'Run ls' }, options };
 }
 
-/** Resolves to 'pending' when the promise has not settled after a macrotask. */
+/**
+ * Resolves to 'pending' when the promise has not settled after a macrotask: everything already
+ * resolved has run its microtasks by then, so no fixed wait is needed.
+ */
 async function state<T>(p: Promise<T>): Promise<T | 'pending'> {
-  return Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), 10))]);
+  return Promise.race([p, new Promise<'pending'>((r) => setImmediate(() => r('pending')))]);
 }
 
 test('respond answers with the chosen option and removes the request', async () => {

@@ -13,7 +13,7 @@ import { RuleStore } from '../../src/permissions/ruleStore';
 import type { ToolCallEntry } from '../../src/protocol/messages';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 
 let dir: string;
 const open: ScriptedSession[] = [];

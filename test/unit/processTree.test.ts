@@ -24,6 +24,12 @@ async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
+/**
+ * The background child prints its pid only once it ignores TERM (printing `$!` from the parent raced
+ * the child's `trap`: a TERM sent before it landed killed the child early).
+ */
+const STUBBORN = `sh -c 'trap "" TERM; echo $$; exec sleep 100' & wait`;
+
 /** A shell leading its own group, with a background child that ignores SIGTERM; its pid is printed. */
 async function stubbornTree(script: string): Promise<{ tree: ProcessTree; exited: Promise<unknown>; background: number; leader: number }> {
   const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'], ...processTreeSpawnOptions() });
@@ -39,7 +45,7 @@ test('spawn options: a new process group on POSIX, no detached console on Window
 });
 
 test('kill: TERM to the group, KILL after the grace for what ignores it, even once the leader is gone', { skip: !posix }, async () => {
-  const { tree, exited, background, leader } = await stubbornTree(`(trap '' TERM; sleep 100) & echo $!; wait`);
+  const { tree, exited, background, leader } = await stubbornTree(STUBBORN);
   assert.ok(alive(background));
   const t0 = Date.now();
   await tree.kill(exited, 300);
@@ -51,13 +57,18 @@ test('kill: TERM to the group, KILL after the grace for what ignores it, even on
   assert.ok(Date.now() - t0 >= 250, 'only after the grace');
 });
 
-test('dispose cancels a pending escalation', { skip: !posix }, async () => {
-  const { tree, exited, background } = await stubbornTree(`(trap '' TERM; sleep 100) & echo $!; wait`);
+test('dispose cancels a pending escalation', { skip: !posix }, async (t) => {
+  const { tree, exited, background } = await stubbornTree(STUBBORN);
+  // A fake clock carries the test past the grace; the signals sent are recorded, not guessed from timing.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const kill = t.mock.method(process, 'kill');
   assert.equal(tree.terminate(200), true);
   tree.dispose();
   await exited;
-  await new Promise((r) => setTimeout(r, 400));
-  assert.ok(alive(background), 'no KILL was sent');
+  t.mock.timers.tick(10_000);
+  assert.deepEqual(kill.mock.calls.map((c) => c.arguments[1]).filter((s) => s !== 0), ['SIGTERM'], 'no KILL was sent');
+  assert.ok(alive(background));
+  t.mock.timers.reset();
   assert.equal(tree.signal('SIGKILL'), true, 'the group still exists after its leader exited');
   await waitFor(() => !alive(background));
 });

@@ -18,7 +18,7 @@ import { isWebviewMessage } from '../../src/views/messageGuard';
 import { runConversationCommand } from '../../src/session/panelCommands';
 import { SessionReducer } from '../../src/session/sessionReducer';
 import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 
 let dir: string;
 const open: ScriptedSession[] = [];

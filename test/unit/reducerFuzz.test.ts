@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { Entry, HostMessage, PermissionView } from '../../src/protocol/messages';
-import { INTERNAL_ERROR_PREFIX, SessionReducer } from '../../src/session/sessionReducer';
+import { INTERNAL_ERROR_PREFIX } from '../../src/session/entryList';
+import { SessionReducer } from '../../src/session/sessionReducer';
 
 type Op =
   | { op: 'update'; update: unknown }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ToolCallEntry } from '../../src/protocol/messages';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { nodeReviewHost, scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 
 let root: string;
 const open: ScriptedSession[] = [];
@@ -125,7 +125,7 @@ test('reviewEdits "before": a client write waits for the user; Reject leaves the
   await until(() => pending() !== undefined, 'the write review');
   const first = pending()!;
   assert.equal(first.title, 'Write a.txt');
-  assert.ok(first.content.some((c) => c.type === 'diff' && c.newText === 'agent text\n'), 'the card shows the diff');
+  assert.ok(first.content.some((c) => c.type === 'diff' && c.hunks[0]?.lines.some((l) => l.kind === 'add' && l.text === 'agent text')), 'the card shows the diff');
   assert.equal(readFileSync(path('a.txt'), 'utf8'), 'mine\n', 'nothing written yet');
   r.session.respondPermission(first.permission!.requestId, 'reject');
   await until(() => pending() !== undefined && pending()!.title === 'Write b.txt', 'the second write review');

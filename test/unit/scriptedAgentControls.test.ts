@@ -13,8 +13,8 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { rejection } from './helpers/bareClient';
-import { cleanup, ensureScriptedAgentBuilt, prepareScripted, waitFor } from './helpers/scriptedAgentHarness';
+import { rejection } from '../support/bareClient';
+import { cleanup, ensureScriptedAgentBuilt, prepareScripted, waitFor } from '../support/scriptedAgentHarness';
 
 let agentJs: string;
 const running: ChildProcess[] = [];

@@ -12,9 +12,9 @@ import * as path from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentScript, StoredSession } from '../fixtures/scriptedAgent';
-import { rejection } from './helpers/bareClient';
-import { cleanup, ensureScriptedAgentBuilt, prepareScripted, waitFor } from './helpers/scriptedAgentHarness';
-import type { ScriptedRun } from './helpers/scriptedAgentHarness';
+import { rejection } from '../support/bareClient';
+import { cleanup, ensureScriptedAgentBuilt, prepareScripted, waitFor } from '../support/scriptedAgentHarness';
+import type { ScriptedRun } from '../support/scriptedAgentHarness';
 
 let agentJs: string;
 const running: ChildProcess[] = [];

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scriptedSession, type ScriptedSession } from '../support/scriptedSession';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { ensureScriptedAgentBuilt, waitFor } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt, waitFor } from '../support/scriptedAgentHarness';
 
 let dir: string;
 let preload: string;
@@ -84,7 +84,8 @@ test('env values printed to stderr, echoed in messages, tool calls and terminal 
     // The crash takes the `exit` stderr line (no trailing newline) into the log and the error entry.
     await session.prompt('crash now');
     await waitFor(() => session.status.kind === 'stopped', 5000, 'the crash');
-    await new Promise((r) => setTimeout(r, 200));
+    // The last stderr line (no newline) is logged when the stream ends; the leak checks below run after it.
+    await waitFor(() => log.of('stderr').some((l) => l.includes('dying with key')), 5000, 'the last stderr line');
 
     const all = log.toString();
     // The test really exercised the paths: the redacted forms are there.

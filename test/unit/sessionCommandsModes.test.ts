@@ -12,7 +12,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { HostMessage, ModesView } from '../../src/protocol/messages';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, until } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from './helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 
 let dir: string;
 before(async () => {
@@ -112,7 +112,7 @@ test('modes from session/new; setMode reaches the agent and the current mode fol
 });
 
 test('a current_mode_update from the agent (after set_mode, or on its own mid-turn) changes the mode', async () => {
-  const { session, messages } = makeSession({
+  const { session, messages, log } = makeSession({
     newSession: { modes: MODES },
     turns: [{ steps: [{ update: { sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' } }, { update: { sessionUpdate: 'current_mode_update', currentModeId: 'nope' } }, { echo: true }] }],
   });
@@ -126,7 +126,9 @@ test('a current_mode_update from the agent (after set_mode, or on its own mid-tu
     messages.length = 0;
     await session.setMode('default');
     // The scripted agent confirms with a current_mode_update after its answer: one change, no duplicate.
-    await new Promise((r) => setTimeout(r, 200));
+    // Read off the wire, it is handled within the microtasks after; a macrotask lets that finish.
+    await until(() => log.of('in').some((l) => l.includes('current_mode_update') && l.includes('"currentModeId":"default"')), 'the agent\'s confirmation');
+    await new Promise((r) => setImmediate(r));
     assert.equal(session.snapshotParts().modes?.currentModeId, 'default');
     assert.equal(messages.filter((m) => m.type === 'modesChanged').length, 1);
   } finally {

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Entry, HostMessage, ToolCallEntry } from '../../src/protocol/messages';
-import { INTERNAL_ERROR_PREFIX, SessionReducer } from '../../src/session/sessionReducer';
+import { INTERNAL_ERROR_PREFIX } from '../../src/session/entryList';
+import { SessionReducer } from '../../src/session/sessionReducer';
 import { RAW_JSON_LIMIT } from '../../src/session/updateParsing';
 
 /** A reducer plus a mirror that applies its messages the way the webview store does. */
@@ -282,15 +283,26 @@ test('tool call content items: markdown, image, link, diffs (new files), termina
       'text',
     ],
   });
-  assert.deepEqual(h.tool('c').content, [
+  // Diffs reach the panel as hunks (no whole texts); "", null and a missing old text all mean a new file.
+  const diffOf = (path: string, isNew: boolean, lines: Array<[string, string]>) => ({
+    type: 'diff',
+    path,
+    isNew,
+    added: lines.filter(([k]) => k === 'add').length,
+    removed: lines.filter(([k]) => k === 'del').length,
+    hunks: [{ oldStart: 1, oldLines: isNew ? 0 : 1, newStart: 1, newLines: 1, row: 0, lines: lines.map(([kind, text]) => ({ kind, text, noEol: true })), more: 0, collapsedBefore: 0 }],
+    collapsedAfter: 0,
+  });
+  const content = h.tool('c').content.map((item) => (item.type === 'diff' ? { ...item, diffId: 0 } : item));
+  assert.deepEqual(content, [
     { type: 'markdown', text: '**done**' },
     { type: 'image', mimeType: 'image/png', data: 'iVBO' },
     { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts' },
     { type: 'markdown', text: '\n```\nbody\n```\n' },
-    { type: 'diff', path: '/ws/a.ts', oldText: 'old', newText: 'new' },
-    { type: 'diff', path: '/ws/new1.ts', oldText: null, newText: 'n1' },
-    { type: 'diff', path: '/ws/new2.ts', oldText: null, newText: 'n2' },
-    { type: 'diff', path: '/ws/new3.ts', oldText: null, newText: 'n3' },
+    { ...diffOf('/ws/a.ts', false, [['del', 'old'], ['add', 'new']]), diffId: 0 },
+    { ...diffOf('/ws/new1.ts', true, [['add', 'n1']]), diffId: 0 },
+    { ...diffOf('/ws/new2.ts', true, [['add', 'n2']]), diffId: 0 },
+    { ...diffOf('/ws/new3.ts', true, [['add', 'n3']]), diffId: 0 },
     { type: 'terminal', terminalId: 'term-never-created' },
   ]);
   assert.equal(h.warnings.length, 6);
@@ -353,6 +365,9 @@ test('unknown updates: known-but-unrendered kinds are silent, others warn, nothi
   ];
   for (const update of bad) assert.deepEqual(h.update(update), []);
   assert.equal(h.warnings.length, bad.length);
+  // A kind from a newer agent is named in a clear warning, never a reducer failure.
+  assert.ok(h.warnings.includes('Ignored a session update of unknown kind "made_up_kind".'), h.warnings.join('\n'));
+  assert.ok(!h.warnings.some((w) => w.startsWith(INTERNAL_ERROR_PREFIX)));
   assert.equal(h.entries().length, 0);
   h.check();
 });

@@ -10,7 +10,7 @@ import { PathPolicy } from '../../src/client/pathPolicy';
 import { OUTPUT_EVENT_WINDOW_BYTES } from '../../src/client/terminal';
 import { TerminalManager } from '../../src/client/terminalManager';
 import type { TerminalEvent } from '../../src/client/terminalManager';
-import { bareClient, rejection } from './helpers/bareClient';
+import { bareClient, rejection } from '../support/bareClient';
 
 const posix = process.platform !== 'win32';
 const S = 'sess-1';

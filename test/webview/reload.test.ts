@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { openPanel } from '../support/panelBridge';
 import { scriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../unit/helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 import { launchHarness } from './harness/harness';
 import type { Harness } from './harness/harness';
 

@@ -16,7 +16,7 @@ import type { AgentScript, Step } from '../fixtures/scriptedAgent';
 import { XSS_CORPUS, marker } from '../fixtures/xssCorpus';
 import { openPanel } from '../support/panelBridge';
 import { scriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt, waitFor } from '../unit/helpers/scriptedAgentHarness';
+import { ensureScriptedAgentBuilt, waitFor } from '../support/scriptedAgentHarness';
 import { launchHarness } from './harness/harness';
 import type { Harness } from './harness/harness';
 

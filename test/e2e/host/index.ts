@@ -12,7 +12,6 @@ import { registerFsEditorTests } from './fsEditor.hostTest';
 const suites: ReadonlyArray<() => void> = [registerActivationTests, registerFsEditorTests];
 
 // mocha is `external` in the bundle and resolved from the repo's node_modules at run time.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const Mocha = require('mocha') as typeof import('mocha');
 
 export function run(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { after, before } from 'node:test';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { HostMessage, WebviewMessage } from '../../../src/protocol/messages';
+import type { VersionMismatchMessage } from '../../../src/protocol/versionHandshake';
 
 const root = resolve(__dirname, '../../..');
 const harnessDir = __dirname;
@@ -76,7 +77,15 @@ function serve(): Promise<{ server: Server; origin: string }> {
       let body: Buffer | string = readFileSync(file);
       const headers: Record<string, string> = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
       if (file.endsWith('index.html')) {
-        body = body.toString('utf8').replaceAll('{{NONCE}}', NONCE);
+        // ?language=zh-cn serves the page as VS Code in that display language would: l10n/'s bundle.
+        const language = url.searchParams.get('language') ?? 'en';
+        const bundleFile = join(root, 'l10n', `bundle.l10n.${language}.json`);
+        const locale = language !== 'en' && existsSync(bundleFile) ? { language, bundle: JSON.parse(readFileSync(bundleFile, 'utf8')) as unknown } : { language };
+        body = body
+          .toString('utf8')
+          .replaceAll('{{NONCE}}', NONCE)
+          .replaceAll('{{LANG}}', language)
+          .replaceAll('{{LOCALE}}', JSON.stringify(locale).replace(/</g, '\\u003c'));
         headers['content-security-policy'] = contentSecurityPolicy(`http://127.0.0.1:${(server.address() as { port: number }).port}`, NONCE);
       }
       res.writeHead(200, headers).end(body);
@@ -96,7 +105,7 @@ export interface Panel {
   page: Page;
   /** Messages logged with console.error and uncaught page errors. */
   errors: string[];
-  post(message: HostMessage): Promise<void>;
+  post(message: HostMessage | VersionMismatchMessage): Promise<void>;
   /** Posts many messages in one go, from inside the page (like a burst from the host). */
   postMany(messages: HostMessage[]): Promise<void>;
   /** Waits until the panel has painted what was posted (two animation frames). */
@@ -107,7 +116,8 @@ export interface Panel {
 }
 
 export interface Harness {
-  open(options?: { width?: number; height?: number }): Promise<Panel>;
+  /** `language` is VS Code's display language, e.g. `zh-cn`: the panel gets that bundle of l10n/. */
+  open(options?: { width?: number; height?: number; language?: string }): Promise<Panel>;
   close(): Promise<void>;
 }
 
@@ -138,7 +148,7 @@ export async function launchHarness(): Promise<Harness> {
         if (m.type() === 'error') errors.push(m.text());
       });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      await page.goto(`${origin}/`);
+      await page.goto(options.language ? `${origin}/?language=${encodeURIComponent(options.language)}` : `${origin}/`);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
       const settle = (): Promise<void> =>
         page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));

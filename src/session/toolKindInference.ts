@@ -1,26 +1,10 @@
 /**
- * Tool kinds: normalising the agent's `kind`, inferring one from a recognisable tool name, and the
- * codicon shown for each. The webview imports `codiconFor`, so this module imports types only.
+ * Inferring a tool call's kind when the agent's `kind` is missing or `other`: from a recognisable
+ * tool name in the title or in rawInput, else from the shape of rawInput's arguments.
  */
 import type { ToolKind } from '../protocol/messages';
-
-const ACP_KINDS: ReadonlySet<string> = new Set<ToolKind>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'switch_mode',
-  'other',
-]);
-
-/** True for the kinds ACP defines (plus `other`). */
-export function isToolKind(value: unknown): value is ToolKind {
-  return typeof value === 'string' && ACP_KINDS.has(value);
-}
+import { isRecord } from '../protocol/guards';
+import { isToolKind } from '../protocol/toolKinds';
 
 /**
  * Tool names agents put in titles and raw inputs, keyed by their normalised form (lower case, no
@@ -104,8 +88,8 @@ const NAME_FIELDS = ['tool', 'toolName', 'tool_name', 'name', 'function'] as con
 
 /** Kind implied by rawInput: an explicit tool name field, else the shape of the arguments. */
 function kindFromRawInput(rawInput: unknown): ToolKind | undefined {
-  if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) return undefined;
-  const input = rawInput as Record<string, unknown>;
+  if (!isRecord(rawInput)) return undefined;
+  const input = rawInput;
   for (const field of NAME_FIELDS) {
     const value = input[field];
     if (typeof value === 'string') {
@@ -133,37 +117,4 @@ export function inferToolKind(kind: unknown, title: string | undefined, rawInput
     if (fromTitle !== undefined) return fromTitle;
   }
   return kindFromRawInput(rawInput) ?? 'other';
-}
-
-/** Codicon name (without the `codicon-` prefix) for a kind; each kind has its own icon. */
-export function codiconFor(kind: ToolKind): string {
-  switch (kind) {
-    case 'read':
-      return 'eye';
-    case 'edit':
-      return 'edit';
-    case 'delete':
-      return 'trash';
-    case 'move':
-      return 'move';
-    case 'search':
-      return 'search';
-    case 'execute':
-      return 'terminal';
-    case 'think':
-      return 'lightbulb';
-    case 'fetch':
-      return 'globe';
-    case 'switch_mode':
-      return 'arrow-swap';
-    case 'other':
-      return 'tools';
-    default: {
-      // Compile-time exhaustiveness (a new kind fails to compile here). At run time a stale webview
-      // may meet a kind it does not know: it gets `other`'s icon instead of a crashed render.
-      const unknownKind: never = kind;
-      void unknownKind;
-      return 'tools';
-    }
-  }
 }

@@ -2,12 +2,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import type { AgentScript } from '../../fixtures/scriptedAgent';
-import { AgentProcess } from '../../../src/acp/agentProcess';
-import type { AgentLaunchConfig } from '../../../src/acp/agentProcess';
-import { MemoryProtocolLog } from '../../../src/acp/protocolLog';
+import type { AgentScript } from '../fixtures/scriptedAgent';
+import { AgentProcess } from '../../src/acp/agentProcess';
+import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
+import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 
-const root = path.resolve(__dirname, '../../..');
+const root = path.resolve(__dirname, '../..');
 /** The built fixture, as `node scripts/build.mjs` writes it. */
 export const SCRIPTED_AGENT_JS = path.join(root, 'out/fixtures/scriptedAgent.js');
 const SOURCE = path.join(root, 'test/fixtures/scriptedAgent.ts');

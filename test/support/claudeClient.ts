@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { FsHandler } from '../../../src/client/fsHandler';
-import { NodeFileAccess } from '../../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../../src/client/pathPolicy';
-import { PermissionBroker } from '../../../src/client/permissionBroker';
-import { TerminalManager } from '../../../src/client/terminalManager';
+import { FsHandler } from '../../src/client/fsHandler';
+import { NodeFileAccess } from '../../src/client/nodeFileAccess';
+import { PathPolicy } from '../../src/client/pathPolicy';
+import { PermissionBroker } from '../../src/client/permissionBroker';
+import { TerminalManager } from '../../src/client/terminalManager';
 
 export interface TermRecord {
   command: string;

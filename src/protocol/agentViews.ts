@@ -1,0 +1,62 @@
+/**
+ * Host ⇄ webview protocol: what the header and composer offer of the agent — the agents to pick,
+ * its settings (config options, models), modes, slash commands and context usage. Part of the
+ * protocol re-exported by messages.ts.
+ */
+
+/** A session setting the agent offers: ACP config options, or the older `models`. */
+export interface ConfigOptionView {
+  id: string;
+  name: string;
+  description?: string;
+  /** `mode`, `model` and `thought_level` get pickers in the header; the rest go in the options menu. */
+  category?: string;
+  type: 'select' | 'boolean';
+  currentValue: string | boolean;
+  /** select: the choices in order; `group` names the group of grouped choices. */
+  choices?: Array<{ value: string; name: string; description?: string; group?: string }>;
+}
+
+/** How full the agent's context is (`usage_update`). */
+export interface UsageView {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+/** An agent the user can pick: configured in `tandem.agents`, or built in. */
+export interface AgentChoice {
+  name: string;
+  /** Command line for display (no env values: they may hold secrets). */
+  commandLine: string;
+  builtIn: boolean;
+}
+
+/** A well-known agent that can be added to `tandem.agents` with one click. */
+export interface AgentPreset {
+  id: string;
+  name: string;
+  commandLine: string;
+}
+
+/** A slash command the agent offers (`available_commands_update`); typed as `/name args`. */
+export interface CommandView {
+  /** Without the leading slash. */
+  name: string;
+  description: string;
+  /** What to type after the name, when the command takes input. */
+  hint?: string;
+}
+
+/** A mode the agent can run in (ACP session modes, e.g. "Ask", "Code", "Plan"). */
+export interface ModeView {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** The agent's modes and the current one; absent when the agent has none. */
+export interface ModesView {
+  currentModeId: string;
+  available: ModeView[];
+}

@@ -1,0 +1,189 @@
+/**
+ * Host ⇄ webview protocol: the entries of a thread (user and agent messages, thoughts, plans, tool
+ * calls, errors, notices, sign-in, questions, compaction, turn ends). Part of the protocol
+ * re-exported by messages.ts.
+ */
+
+import type { MentionView } from './mentionViews';
+import type { LocationView, PermissionView, ToolContentView, ToolKind, ToolStatus } from './toolCallViews';
+
+export interface UserEntry {
+  kind: 'user';
+  id: string;
+  /** Markdown text of the user's message. */
+  text: string;
+  /** The chips sent with it. */
+  mentions?: MentionView[];
+  /** What happened to context that could not be sent whole ("src/big.ts was cut to its first 200 KB"). */
+  contextNotes?: string[];
+  /** The checkpoint taken before this turn: its files can be restored ("rewind"). */
+  checkpoint?: string;
+  /** What Tandem told the agent along with this prompt (rejected hunks, restored files). */
+  note?: string;
+}
+
+export interface AgentMessageEntry {
+  kind: 'agent';
+  id: string;
+  /** Accumulated markdown; grows through `textAppended`. */
+  text: string;
+}
+
+export interface ThoughtEntry {
+  kind: 'thought';
+  id: string;
+  /** Accumulated markdown; grows through `textAppended`. */
+  text: string;
+}
+
+export interface PlanItemView {
+  content: string;
+  priority: 'high' | 'medium' | 'low';
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export interface PlanEntry {
+  kind: 'plan';
+  id: string;
+  /** The latest plan: each plan update replaces the whole list. */
+  items: PlanItemView[];
+}
+
+export interface ToolCallEntry {
+  kind: 'tool_call';
+  id: string;
+  /** The agent's toolCallId. */
+  toolCallId: string;
+  title: string;
+  /** Icon kind: the ACP kind, or one inferred from a recognisable tool name, else `other`. */
+  toolKind: ToolKind;
+  status: ToolStatus;
+  content: ToolContentView[];
+  locations: LocationView[];
+  /** rawInput as formatted JSON, when sent. */
+  rawInput?: string;
+  /** rawOutput as formatted JSON, when sent. */
+  rawOutput?: string;
+  /** The latest permission request for this call, if any. */
+  permission?: PermissionView;
+}
+
+export interface ErrorEntry {
+  kind: 'error';
+  id: string;
+  /** One sentence saying what happened. */
+  message: string;
+  /** Extra detail such as the agent's stderr tail. */
+  detail?: string;
+  /** What the user can do about it; rendered as a button. */
+  action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh';
+  /** The agent could not start: also offer `Tandem: Check Agent` (what is wrong and what to do). */
+  offerCheck?: boolean;
+}
+
+/** Something the user should know about the conversation itself (e.g. the agent starts fresh). */
+export interface NoticeEntry {
+  kind: 'notice';
+  id: string;
+  level: 'info' | 'warning' | 'error';
+  /** One or two sentences (an agent's notice: its title, then its description). */
+  message: string;
+  /** Set for notices the agent sent (`notice` updates), as opposed to Tandem's own. */
+  fromAgent?: boolean;
+}
+
+/** A way to sign in to an agent (`authMethods` of `initialize`). */
+export interface AuthMethodView {
+  id: string;
+  name: string;
+  description?: string;
+  /**
+   * `agent`: the agent signs in itself (`authenticate`); `terminal`: Tandem runs the agent's own
+   * command in a terminal; `envVar`: the user sets an environment variable (named in `envVar`).
+   */
+  kind: 'agent' | 'terminal' | 'envVar';
+  envVar?: string;
+}
+
+/** The agent needs the user to sign in before it can go on. */
+export interface AuthEntry {
+  kind: 'auth';
+  id: string;
+  agentName: string;
+  /** What the agent said (its auth-required message). */
+  message: string;
+  methods: AuthMethodView[];
+  state: { kind: 'waiting' } | { kind: 'working'; methodId: string } | { kind: 'done'; methodId: string } | { kind: 'failed'; methodId: string; error: string };
+}
+
+/** One field of an agent's question (elicitation form mode). */
+export interface QuestionFieldView {
+  name: string;
+  title: string;
+  description?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
+  required: boolean;
+  default?: string | number | boolean | string[];
+  /** `choice` / `choices`: the allowed values and their labels. */
+  choices?: Array<{ value: string; title: string }>;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  /** `string`: email, uri, date or date-time (checked before sending). */
+  format?: string;
+  pattern?: string;
+}
+
+/** A question the agent asks (`elicitation/create`), answered in the thread. */
+export interface QuestionEntry {
+  kind: 'question';
+  id: string;
+  message: string;
+  mode: 'form' | 'url';
+  fields?: QuestionFieldView[];
+  /** url mode: the full URL, its host, and a warning when the host looks deceptive (punycode). */
+  url?: string;
+  host?: string;
+  hostWarning?: string;
+  /** Why the form cannot be filled in here (then it can only be declined). */
+  unsupported?: string;
+  state: { kind: 'pending' } | { kind: 'answered'; action: 'accept' | 'decline' | 'cancel' } | { kind: 'completed' };
+  /** Validation problems of the last attempt, by field name. */
+  errors?: Record<string, string>;
+}
+
+/** The agent compacted its context: a divider with the summary. */
+export interface CompactionEntry {
+  kind: 'compaction';
+  id: string;
+  compactionId: string;
+  status: string;
+  /** Markdown summary (grows through compaction_summary_chunk). */
+  summary: string;
+  error?: string;
+}
+
+export interface TurnEndEntry {
+  kind: 'turn_end';
+  id: string;
+  /** ACP stop reason (end_turn, max_tokens, max_turn_requests, refusal, cancelled) or another string. */
+  stopReason: string;
+  /** The turn's token usage, when the agent reported it with its answer ("1.2k in · 300 out"). */
+  usage?: string;
+}
+
+export type Entry =
+  | UserEntry
+  | AgentMessageEntry
+  | ThoughtEntry
+  | PlanEntry
+  | ToolCallEntry
+  | ErrorEntry
+  | NoticeEntry
+  | AuthEntry
+  | QuestionEntry
+  | CompactionEntry
+  | TurnEndEntry;
+
+export type EntryKind = Entry['kind'];

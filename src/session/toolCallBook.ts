@@ -1,0 +1,163 @@
+import type { PermissionView } from '../protocol/messages';
+import type { PermissionOptionView } from '../protocol/messages';
+import { isOpenStatus, mergeToolCallFields, newToolCallRecord, restoredRecord, storedToolCall, type ToolCallRecord } from './toolCallMerge';
+import type { DiffRecord } from './diffContent';
+import type { Entry, ToolCallEntry } from '../protocol/messages';
+
+/** How merging reads paths and reports dropped fields. */
+export interface MergeContext {
+  isInWorkspace(path: string): boolean;
+  warn(text: string): void;
+}
+
+/**
+ * The thread's tool calls by id, and the state around them a turn must settle: which calls are
+ * still open (pending / in progress) and which cards show a permission prompt still waiting, with
+ * the request id that owns each prompt. The reducer turns what changes here into panel changes.
+ */
+export class ToolCallBook {
+  private readonly records = new Map<string, ToolCallRecord>();
+  /** toolCallIds whose status is pending/in_progress: what a turn end or Stop must settle. */
+  private readonly openCalls = new Set<string>();
+  /** requestId → toolCallId of every permission request, to find its card when it is answered. */
+  private readonly permissionOwners = new Map<string, string>();
+  /** toolCallIds whose card shows a prompt that is still pending. */
+  private readonly pendingCards = new Set<string>();
+
+  constructor(private readonly merge: MergeContext) {}
+
+  get(toolCallId: string): ToolCallRecord | undefined {
+    return this.records.get(toolCallId);
+  }
+
+  /**
+   * What the client knows of a tool call in ACP shape (title, kind, rawInput, locations, diff paths,
+   * _meta), for permission rules: a request often names only the toolCallId.
+   */
+  facts(toolCallId: string): Record<string, unknown> | undefined {
+    const record = this.records.get(toolCallId);
+    if (record === undefined) return undefined;
+    const { entry } = record;
+    const facts: Record<string, unknown> = {
+      title: entry.title,
+      kind: record.agentKind,
+      locations: entry.locations.map((l) => (l.line === undefined ? { path: l.path } : { path: l.path, line: l.line })),
+      content: entry.content.filter((c) => c.type === 'diff').map((c) => ({ type: 'diff', path: (c as { path: string }).path })),
+    };
+    if (record.rawInputValue !== undefined) facts.rawInput = record.rawInputValue;
+    if (record.metaValue !== undefined) facts._meta = record.metaValue;
+    return facts;
+  }
+
+  /** An entry as a stored transcript keeps it: a card's diff items with both texts. */
+  storedForm(entry: Entry): Entry {
+    const record = entry.kind === 'tool_call' ? this.records.get(entry.toolCallId) : undefined;
+    return record?.entry === entry ? storedToolCall(record) : { ...entry };
+  }
+
+  /** The texts behind item `index` of a card, when it is a diff. */
+  diffRecord(entry: Entry | undefined, index: number): DiffRecord | undefined {
+    if (entry?.kind !== 'tool_call') return undefined;
+    const record = this.records.get(entry.toolCallId);
+    return record?.entry === entry ? record.diffs[index] : undefined;
+  }
+
+  /** True while a permission prompt on a card waits for an answer. */
+  get hasPendingPermission(): boolean {
+    return this.pendingCards.size > 0;
+  }
+
+  /**
+   * Finds or creates the record for the id (a new one gets `entryId()` and is announced through
+   * `created`), merges the fields, and keeps the open-call set in step.
+   */
+  upsert(toolCallId: string, fields: Record<string, unknown>, entryId: () => string, created: (entry: ToolCallEntry) => void): ToolCallRecord {
+    let record = this.records.get(toolCallId);
+    if (record === undefined) {
+      record = newToolCallRecord(entryId(), toolCallId);
+      this.records.set(toolCallId, record);
+      created(record.entry);
+    }
+    mergeToolCallFields(record, fields, this.merge);
+    if (isOpenStatus(record.entry.status)) this.openCalls.add(toolCallId);
+    else this.openCalls.delete(toolCallId);
+    return record;
+  }
+
+  /**
+   * Puts a pending prompt on the record's card. Returns the card that lost the request id, when an
+   * agent reused it for another card (that older prompt can no longer be answered: cancelled).
+   */
+  attachPermission(record: ToolCallRecord, requestId: string, options: PermissionOptionView[]): ToolCallRecord | undefined {
+    const former = this.records.get(this.permissionOwners.get(requestId) ?? '');
+    const superseded = former !== undefined && former !== record && this.cancelPending(former) ? former : undefined;
+    record.entry.permission = { requestId, options, state: { kind: 'pending' } };
+    this.permissionOwners.set(requestId, record.entry.toolCallId);
+    this.pendingCards.add(record.entry.toolCallId);
+    return superseded;
+  }
+
+  /** Records an answer; the changed record, or undefined when the request is unknown or superseded. */
+  resolvePermission(requestId: string, state: PermissionView['state']): ToolCallRecord | undefined {
+    const record = this.owner(requestId);
+    if (!record?.entry.permission) return undefined;
+    const copy: PermissionView['state'] = state.kind === 'selected' ? { kind: 'selected', optionId: state.optionId } : { kind: state.kind };
+    record.entry.permission = { ...record.entry.permission, state: copy };
+    if (copy.kind === 'pending') this.pendingCards.add(record.entry.toolCallId);
+    else this.pendingCards.delete(record.entry.toolCallId);
+    return record;
+  }
+
+  /** Adds the rule that answered or a proposal to a request's card; the changed record. */
+  annotatePermission(requestId: string, patch: Pick<PermissionView, 'rule' | 'proposal'>): ToolCallRecord | undefined {
+    const record = this.owner(requestId);
+    if (!record?.entry.permission) return undefined;
+    record.entry.permission = { ...record.entry.permission, ...structuredClone(patch) };
+    return record;
+  }
+
+  /** Every open call → cancelled, every pending prompt → cancelled; the records that changed. */
+  settle(): ToolCallRecord[] {
+    const changed = new Set<string>(this.openCalls);
+    for (const toolCallId of this.openCalls) {
+      const record = this.records.get(toolCallId);
+      if (record !== undefined) record.entry.status = 'cancelled';
+    }
+    this.openCalls.clear();
+    for (const toolCallId of [...this.pendingCards]) {
+      const record = this.records.get(toolCallId);
+      if (record !== undefined && this.cancelPending(record)) changed.add(toolCallId);
+    }
+    this.pendingCards.clear();
+    return [...changed].map((id) => this.records.get(id)).filter((r): r is ToolCallRecord => r !== undefined);
+  }
+
+  /** A stored card shown again: known by id, open and pending as it was saved (settle next). */
+  restore(entry: ToolCallEntry): void {
+    this.records.set(entry.toolCallId, restoredRecord(entry));
+    if (isOpenStatus(entry.status)) this.openCalls.add(entry.toolCallId);
+    if (entry.permission?.state.kind === 'pending') this.pendingCards.add(entry.toolCallId);
+  }
+
+  clear(): void {
+    this.records.clear();
+    this.openCalls.clear();
+    this.permissionOwners.clear();
+    this.pendingCards.clear();
+  }
+
+  /** The card of a request, while the request is still the one its card shows. */
+  private owner(requestId: string): ToolCallRecord | undefined {
+    const record = this.records.get(this.permissionOwners.get(requestId) ?? '');
+    return record?.entry.permission?.requestId === requestId ? record : undefined;
+  }
+
+  /** Marks the card's prompt cancelled when it is pending; true when something changed. */
+  private cancelPending(record: ToolCallRecord): boolean {
+    const permission = record.entry.permission;
+    this.pendingCards.delete(record.entry.toolCallId);
+    if (permission === undefined || permission.state.kind !== 'pending') return false;
+    record.entry.permission = { ...permission, state: { kind: 'cancelled' } };
+    return true;
+  }
+}

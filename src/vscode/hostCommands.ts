@@ -1,0 +1,171 @@
+import * as l10n from '@vscode/l10n';
+import * as vscode from 'vscode';
+import type { HostMessage } from '../protocol/messages';
+import type { RuleStore } from '../permissions/ruleStore';
+import type { Conversation } from '../session/conversation';
+import type { ConversationManager } from '../session/conversationManager';
+import { DEMO_AGENT_NAME, type AgentSettings } from './agentSettings';
+import { showHistory, type AgentSessionItem } from './historyPicker';
+import type { MentionSource } from './mentionSource';
+import { manageRules } from './rulesPicker';
+import type { ChatSurface } from './sessionHost';
+
+/** The parts of the session host the commands use. */
+export interface CommandHost {
+  manager: ConversationManager;
+  settings: AgentSettings;
+  rules: RuleStore;
+  mentions: MentionSource;
+  surface(): ChatSurface | undefined;
+  post(message: HostMessage): void;
+  init(): Promise<void>;
+  cwd(): string;
+  followEnabled(): boolean;
+}
+
+/**
+ * What the command palette, menus and keybindings run (`Tandem: …`), and the notification for a
+ * permission prompt the user cannot see. Each acts on the shown conversation.
+ */
+export class HostCommands {
+  constructor(private readonly host: CommandHost) {}
+
+  stop(): void {
+    this.host.manager.active?.turns.cancel();
+  }
+
+  async restart(): Promise<void> {
+    await this.host.manager.restart();
+  }
+
+  async newConversation(): Promise<void> {
+    await this.host.init();
+    this.host.manager.newConversation(this.host.manager.active?.agentName || undefined);
+    this.host.surface()?.reveal();
+  }
+
+  async closeConversation(): Promise<void> {
+    const active = this.host.manager.active;
+    if (active) await this.host.manager.close(active.id);
+  }
+
+  /** Ctrl+PageDown-like switching from the keyboard: the next (or previous) tab, wrapping. */
+  cycleConversation(step: 1 | -1): void {
+    const tabs = this.host.manager.tabs();
+    const index = tabs.findIndex((t) => t.id === this.host.manager.active?.id);
+    const next = tabs[(index + step + tabs.length) % tabs.length];
+    if (next) this.host.manager.show(next.id);
+  }
+
+  async showHistory(): Promise<void> {
+    await this.host.init();
+    await showHistory(this.host.manager, () => this.listAgentSessions());
+    this.host.surface()?.reveal();
+  }
+
+  /** `Tandem: Sign Out`: the shown conversation's agent forgets its credentials (when it supports that). */
+  async signOut(): Promise<void> {
+    await this.host.init();
+    const conversation = this.host.manager.active;
+    const runtime = conversation?.link.agentRuntime;
+    if (!conversation || !runtime?.alive) {
+      void vscode.window.showInformationMessage(l10n.t('Tandem: the agent is not running; start a conversation with it first.'));
+      return;
+    }
+    if (!runtime.initializeResult?.agentCapabilities?.auth?.logout) {
+      void vscode.window.showInformationMessage(l10n.t('Tandem: {0} does not support signing out from the editor; use its own command line.', conversation.agentName));
+      return;
+    }
+    try {
+      await runtime.connection().logout();
+      conversation.emit(conversation.thread.reducer.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', conversation.agentName)));
+    } catch (err) {
+      void vscode.window.showErrorMessage(l10n.t('Tandem: signing out of {0} failed: {1}', conversation.agentName, err instanceof Error ? err.message : String(err)));
+    }
+  }
+
+  async manageRules(ruleId?: string): Promise<void> {
+    await this.host.init();
+    await manageRules(this.host.rules, this.host.manager.active?.id, ruleId);
+  }
+
+  /** `Tandem: Add Selection to Chat` / `Add File to Chat`: chips in the shown conversation's composer. */
+  async addToChat(uris: readonly vscode.Uri[] | undefined): Promise<void> {
+    await this.host.init();
+    let chips;
+    if (uris && uris.length > 0) chips = await this.host.mentions.chipsForUris(uris.map((u) => u.toString()));
+    else {
+      const selection = this.host.mentions.selectionSpec();
+      const file = vscode.window.activeTextEditor?.document.uri;
+      if (selection) chips = this.host.manager.chips([selection]);
+      else if (file) chips = await this.host.mentions.chipsForUris([file.toString()]);
+    }
+    if (!chips || chips.length === 0) {
+      void vscode.window.showInformationMessage(l10n.t('Tandem: select text in an editor, or pick files in the Explorer, to add them to the chat.'));
+      return;
+    }
+    let conversation = this.host.manager.active;
+    if (!conversation) conversation = this.host.manager.newConversation(undefined);
+    this.host.post({ type: 'mentionsAdded', conversationId: conversation.id, chips });
+    this.host.surface()?.reveal();
+  }
+
+  async pickAgent(): Promise<void> {
+    const current = this.host.manager.active?.agentName;
+    const picked = await vscode.window.showQuickPick(
+      this.host.settings.choices().map((c) => ({ label: c.name, description: c.commandLine, picked: c.name === current })),
+      { placeHolder: l10n.t('Select the ACP agent to chat with') },
+    );
+    if (picked) await this.host.manager.selectAgent(picked.label);
+  }
+
+  /**
+   * `Tandem: Try the Demo Agent` (the walkthrough's button): the built-in agent, which needs no
+   * install or sign-in, in the shown panel.
+   */
+  async tryDemo(): Promise<void> {
+    await this.host.init();
+    await this.host.manager.selectAgent(DEMO_AGENT_NAME);
+    this.host.surface()?.reveal();
+  }
+
+  async toggleFollow(): Promise<void> {
+    await vscode.workspace.getConfiguration('tandem').update('followAgent', !this.host.followEnabled(), vscode.ConfigurationTarget.Global);
+  }
+
+  /** A permission prompt the user may not see: a notification with the one-time answers. */
+  notifyPermission(conversation: Conversation, requestId: string, title: string, options: Array<{ optionId: string; name: string; kind?: string }>): void {
+    if (this.host.surface()?.isVisible() && conversation === this.host.manager.active) return;
+    const text =
+      this.host.manager.tabs().length > 1
+        ? l10n.t('{0} asks permission in "{1}": {2}', conversation.agentName, conversation.meta.title, title)
+        : l10n.t('{0} asks permission: {1}', conversation.agentName, title);
+    // Only one-time answers here: a standing "always" is chosen deliberately, in the panel.
+    const labels = options.filter((o) => o.kind === 'allow_once' || o.kind === 'reject_once').slice(0, 2).map((o) => o.name);
+    const showPanel = l10n.t('Show Panel');
+    void vscode.window.showInformationMessage(text, ...labels, showPanel).then((choice) => {
+      if (choice === showPanel) {
+        this.host.manager.show(conversation.id);
+        this.host.surface()?.reveal();
+      }
+      const option = options.find((o) => o.name === choice);
+      if (option) conversation.link.respondPermission(requestId, option.optionId);
+    });
+  }
+
+  /** Sessions the running agents know for this folder (`session/list`), for the history. */
+  private async listAgentSessions(): Promise<AgentSessionItem[]> {
+    const names = new Set(this.host.manager.all().map((c) => c.meta.agentName).filter((n) => n !== ''));
+    const lists = await Promise.all(
+      [...names].map(async (agentName) => {
+        const runtime = this.host.manager.runtimeFor(agentName);
+        if (!runtime) return [];
+        await runtime.start();
+        if (!runtime.sessionSupport.list) return [];
+        const sessions = await runtime.listSessions(this.host.cwd());
+        return sessions.map((s) => ({ agentName, sessionId: s.sessionId, title: s.title ?? undefined, updatedAt: s.updatedAt ? Date.parse(s.updatedAt) || undefined : undefined }));
+      }),
+    );
+    return lists.flat();
+  }
+}

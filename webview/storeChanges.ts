@@ -1,0 +1,50 @@
+/**
+ * What changed in the store since the renderer last looked (`Store.takeChanges()`): the keys the
+ * renderer updates, once per frame.
+ */
+
+/** What changed for one terminal since the last `takeChanges()`. */
+export interface TerminalChange {
+  /** The view was replaced: consumers re-read it whole and ignore `appended`. */
+  replaced: boolean;
+  /** Text appended since, in order (only meaningful when not replaced). */
+  appended: string;
+}
+
+export interface StoreChanges {
+  /** The whole entry list was replaced (snapshot or clear): reconcile everything. */
+  reset: boolean;
+  /** Ids of entries inserted, replaced or appended to. */
+  entries: Set<string>;
+  status: boolean;
+  agents: boolean;
+  follow: boolean;
+  commands: boolean;
+  modes: boolean;
+  /** The open conversations or the shown one's tab changed. */
+  tabs: boolean;
+  queue: boolean;
+  review: boolean;
+  /** The session's settings (pickers) or its usage meter changed. */
+  options: boolean;
+  usage: boolean;
+  /** Mention picker results or chips to add arrived; prompt capabilities changed. */
+  mentions: boolean;
+  /** The shown conversation's id, session id or title changed (or another one is shown). */
+  conversation: boolean;
+  terminals: Map<string, TerminalChange>;
+}
+
+export function emptyChanges(): StoreChanges {
+  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, mentions: false, conversation: false, terminals: new Map() };
+}
+
+/** Marks everything of the shown conversation changed (a snapshot or a switch of tab). */
+export function markConversationChanged(changes: StoreChanges, terminalIds: Iterable<string>): void {
+  changes.reset = true;
+  changes.entries.clear();
+  changes.terminals.clear();
+  changes.status = changes.commands = changes.modes = changes.queue = changes.review = true;
+  changes.options = changes.usage = changes.mentions = changes.conversation = true;
+  for (const id of terminalIds) changes.terminals.set(id, { replaced: true, appended: '' });
+}
