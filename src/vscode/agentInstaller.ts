@@ -38,7 +38,8 @@ export class AgentInstaller {
     const http = this.httpOptions.bind(this);
     this.service = new AgentInstallService({ root: path.join(storage, 'agents'), get http() { return http(); } });
     this.registry = new RegistryClient({
-      url: DEFAULT_REGISTRY_URL,
+      // The user's mirror, if any (an application-scoped setting: a workspace cannot redirect installs).
+      get url() { return vscode.workspace.getConfiguration('tandem').get<string>('registryUrl')?.trim() || DEFAULT_REGISTRY_URL; },
       cacheFile: path.join(storage, 'registry-cache.json'),
       snapshotFile: path.join(context.extensionPath, 'media', 'registry-snapshot.json'),
       get http() { return http(); },
