@@ -144,7 +144,7 @@ scenario(e2e, 'Install Agent: a registry download checked against its sha256 is 
     // Uninstalled, after a confirmation: gone from the settings (and the default) and from disk.
     const command = installed()!.command;
     await openInstalled(page);
-    await pickRow(page, /^Uninstall$/);
+    await pickRow(page, 'Uninstall');
     await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Uninstall' }).click();
     await waitUntil(async () => installed() === undefined && userSettings()['tandem.defaultAgent'] === undefined, 'the agent to leave the user settings');
     await waitUntil(async () => !existsSync(command), 'the downloaded files to be deleted');
