@@ -99,6 +99,8 @@ export class App {
       const switched = previousScope !== this.store.conversationId;
       this.host.scope = this.store.conversationId;
       this.thread.render(changes);
+      // The last screens are in the DOM and paint at the end of this frame; the rest may come now.
+      if (changes.reset && this.store.olderPending > 0) this.host.post({ type: 'olderEntriesWanted', conversationId: this.store.conversationId });
       if (changes.conversation) this.thread.renderConversation();
       if (switched) {
         this.composer.conversationChanged(previousScope);

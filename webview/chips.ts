@@ -103,7 +103,7 @@ export function composerChip(chip: MentionChip, onRemove: () => void): HTMLEleme
   });
   const element = h(
     'span',
-    { ...chipAttrs(view), role: 'listitem', tabindex: -1, 'aria-label': `${label}, ${kindName(view.kind)}` },
+    { ...chipAttrs(view), role: 'listitem', tabindex: -1, 'aria-label': l10n.t('{0}, {1}', label, kindName(view.kind)) },
     ...chipContent(view, spec),
     h('span', { class: 'mention-warning', hidden: true }, icon('warning')),
     remove,
@@ -119,7 +119,7 @@ export function setChipUnsupported(element: HTMLElement, chip: MentionChip, reas
   const warning = element.querySelector<HTMLElement>('.mention-warning');
   if (warning) warning.hidden = reason === undefined;
   element.title = reason ?? (chip.view.detail ? String(chip.view.detail) : label);
-  element.setAttribute('aria-label', reason ? `${label}, ${kindName(chip.view.kind)}: ${reason}` : `${label}, ${kindName(chip.view.kind)}`);
+  element.setAttribute('aria-label', reason ? l10n.t('{0}, {1}: {2}', label, kindName(chip.view.kind), reason) : l10n.t('{0}, {1}', label, kindName(chip.view.kind)));
 }
 
 /**

@@ -20,7 +20,7 @@ function statusText(status: SessionStatus): string {
     case 'idle':
       return l10n.t('{0} (not connected)', status.agentName);
     case 'starting':
-      return status.detail ? `${status.agentName}: ${status.detail}` : l10n.t('Starting {0}…', status.agentName);
+      return status.detail ? l10n.t('{0}: {1}', status.agentName, status.detail) : l10n.t('Starting {0}…', status.agentName);
     case 'ready':
       return l10n.t('{0} ready', status.agentName);
     case 'running':

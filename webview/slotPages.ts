@@ -4,14 +4,14 @@
  * of background slices.
  */
 import type { Entry } from '../src/protocol/messages';
-import { deferrable, estimateHeight, type LogMetrics, type Placeholder } from './entryPlaceholder';
+import { deferrable, entryWeight, estimateHeight, type LogMetrics, type Placeholder } from './entryPlaceholder';
 import type { Store } from './store';
 import type { EntryView } from './viewContext';
 
 export interface Slot {
   readonly id: string;
-  /** Position in the log. */
-  readonly index: number;
+  /** Position in the log (shifts when older entries are placed before it). */
+  index: number;
   readonly page: Page;
   view?: EntryView;
   placeholder?: Placeholder;
@@ -45,6 +45,18 @@ export const KEEP_TAIL = 20;
 export const PAGE_SIZE = 32;
 /** Most entries built with a reset (the last screenful is usually far fewer). */
 const SYNC_TAIL_ENTRIES = 40;
+
+/** The element in the slot's place: its view's, or its placeholder's. */
+export function elementOf(slot: Slot): HTMLElement {
+  return slot.view ? slot.view.element : slot.placeholder!.element;
+}
+
+/** Sum of entryWeight: how costly the thread is to build whole. */
+export function threadWeight(entries: readonly Entry[]): number {
+  let weight = 0;
+  for (const entry of entries) weight += entryWeight(entry);
+  return weight;
+}
 
 /** Estimated height of a page's entries (px): its `contain-intrinsic-size` until it is laid out. */
 export function pageEstimate(page: Page, store: Store, metrics: LogMetrics): number {

@@ -23,15 +23,13 @@ import type {
   UsageView,
 } from '../src/protocol/messages';
 import { assertNever, isRecord } from '../src/protocol/guards';
-import { TERMINAL_VIEW_LIMIT_CHARS } from '../src/protocol/messages';
 import { isChip, isEntry, parseCommands, parseModes, parseOptions, parseQueue, parseReview, parseTabs, parseUsage } from './snapshotFields';
 import type { StoreChanges } from './storeChanges';
 import { emptyChanges, markConversationChanged } from './storeChanges';
+import { addTerminals, appendTerminal, replaceTerminal } from './terminalOutputs';
 
 export type { StoreChanges, TerminalChange } from './storeChanges';
 
-/** Output kept per terminal in the webview; the host bounds it too, this only guards memory. */
-const MAX_TERMINAL_CHARS = TERMINAL_VIEW_LIMIT_CHARS;
 
 export class Store {
   status: SessionStatus = { kind: 'starting', agentName: '' };
@@ -70,6 +68,9 @@ export class Store {
   private readonly byId = new Map<string, Entry>();
   private changes: StoreChanges = emptyChanges();
 
+  /** Entries the snapshot announced before its own, not arrived yet (`olderEntries`). */
+  olderPending = 0;
+
   get entryIds(): readonly string[] {
     return this.order;
   }
@@ -92,7 +93,7 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.options || c.usage || c.mentions || c.conversation || c.terminals.size > 0;
+    return c.reset || c.prepended > 0 || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.options || c.usage || c.mentions || c.conversation || c.terminals.size > 0;
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */
@@ -106,6 +107,10 @@ export class Store {
         return;
       case 'conversationShown':
         this.applyConversation(message.conversation);
+        return;
+      case 'olderEntries':
+        // For another conversation (the user switched tabs meanwhile): its next snapshot has them.
+        if (message.conversationId === this.conversationId && this.olderPending > 0) this.prependEntries(message.entries, message.terminals);
         return;
       case 'tabsChanged':
         this.tabs = parseTabs(message.tabs);
@@ -159,6 +164,7 @@ export class Store {
       case 'entriesCleared':
         this.order = [];
         this.byId.clear();
+        this.olderPending = 0;
         this.changes.reset = true;
         this.changes.entries.clear();
         return;
@@ -168,10 +174,10 @@ export class Store {
         this.changes.status = true;
         return;
       case 'terminalChanged':
-        this.replaceTerminal(message.terminal);
+        replaceTerminal(this.terminals, this.changes, message.terminal);
         return;
       case 'terminalAppended':
-        this.appendTerminal(message.terminalId, message.text, message.truncated);
+        appendTerminal(this.terminals, this.changes, message.terminalId, message.text, message.truncated);
         return;
       case 'agentsChanged':
         this.agents = Array.isArray(message.agents) ? message.agents : [];
@@ -231,12 +237,11 @@ export class Store {
       this.byId.set(entry.id, entry);
     }
     this.terminals.clear();
-    for (const [id, view] of Object.entries(isRecord(c.terminals) ? c.terminals : {})) {
-      if (isRecord(view) && typeof view.output === 'string') this.terminals.set(id, { ...view, terminalId: id });
-    }
+    addTerminals(this.terminals, c.terminals);
     this.conversationId = typeof c.conversationId === 'string' ? c.conversationId : '';
     this.sessionId = typeof c.sessionId === 'string' ? c.sessionId : undefined;
     this.title = typeof c.title === 'string' ? c.title : '';
+    this.olderPending = typeof c.olderEntries === 'number' && c.olderEntries > 0 ? c.olderEntries : 0;
     this.status = isRecord(c.status) && typeof c.status.kind === 'string' ? c.status : { kind: 'no_agent' };
     this.commands = parseCommands(c.commands);
     this.modes = parseModes(c.modes);
@@ -246,6 +251,30 @@ export class Store {
     this.usage = parseUsage(c.usage);
     this.promptCapabilities = isRecord(c.promptCapabilities) ? c.promptCapabilities : undefined;
     markConversationChanged(this.changes, this.terminals.keys());
+  }
+
+  private prependEntries(entries: unknown, terminals: unknown): void {
+    if (!Array.isArray(entries)) throw new Error('Malformed olderEntries');
+    const ids: string[] = [];
+    let changedMeanwhile = false;
+    for (const entry of entries) {
+      if (!isEntry(entry)) continue;
+      // Changed since the snapshot (a permission answered, say): the version here is newer, in the wrong place.
+      if (this.byId.has(entry.id)) changedMeanwhile = true;
+      else this.byId.set(entry.id, entry);
+      ids.push(entry.id);
+    }
+    if (changedMeanwhile) {
+      const older = new Set(ids);
+      this.order = ids.concat(this.order.filter((id) => !older.has(id)));
+      this.changes.reset = true;
+    } else {
+      this.order = ids.concat(this.order);
+      this.changes.prepended += ids.length;
+    }
+    // A terminal already here is as new or newer (changes after the snapshot update it).
+    for (const id of addTerminals(this.terminals, terminals)) this.changes.terminals.set(id, { replaced: true, appended: '' });
+    this.olderPending = 0;
   }
 
   private upsert(entry: unknown): void {
@@ -264,34 +293,5 @@ export class Store {
     }
     this.byId.set(id, { ...entry, text: entry.text + text });
     this.changes.entries.add(id);
-  }
-
-  private replaceTerminal(view: unknown): void {
-    if (!isRecord(view) || typeof view.terminalId !== 'string' || typeof view.output !== 'string') {
-      throw new Error('Malformed terminal');
-    }
-    const terminal = view as unknown as TerminalView;
-    this.terminals.set(terminal.terminalId, terminal);
-    this.changes.terminals.set(terminal.terminalId, { replaced: true, appended: '' });
-  }
-
-  private appendTerminal(id: string, text: string, truncated: boolean): void {
-    if (typeof id !== 'string' || typeof text !== 'string') throw new Error('Malformed terminalAppended');
-    const old = this.terminals.get(id) ?? { terminalId: id, command: '', output: '', truncated: false };
-    let output = old.output + text;
-    let dropped = false;
-    if (output.length > MAX_TERMINAL_CHARS) {
-      output = output.slice(output.length - MAX_TERMINAL_CHARS);
-      dropped = true;
-    }
-    this.terminals.set(id, { ...old, output, truncated: old.truncated || truncated || dropped });
-    const change = this.changes.terminals.get(id) ?? { replaced: false, appended: '' };
-    if (!change.replaced) change.appended += text;
-    // More than the kept tail in one frame: redraw from the tail instead of writing it all.
-    if (change.appended.length > MAX_TERMINAL_CHARS) {
-      change.replaced = true;
-      change.appended = '';
-    }
-    this.changes.terminals.set(id, change);
   }
 }

@@ -14,6 +14,8 @@ export interface TerminalChange {
 export interface StoreChanges {
   /** The whole entry list was replaced (snapshot or clear): reconcile everything. */
   reset: boolean;
+  /** Entries placed before all others (the older part of a split snapshot): the first `prepended` ids. */
+  prepended: number;
   /** Ids of entries inserted, replaced or appended to. */
   entries: Set<string>;
   status: boolean;
@@ -36,12 +38,13 @@ export interface StoreChanges {
 }
 
 export function emptyChanges(): StoreChanges {
-  return { reset: false, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, mentions: false, conversation: false, terminals: new Map() };
+  return { reset: false, prepended: 0, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, mentions: false, conversation: false, terminals: new Map() };
 }
 
 /** Marks everything of the shown conversation changed (a snapshot or a switch of tab). */
 export function markConversationChanged(changes: StoreChanges, terminalIds: Iterable<string>): void {
   changes.reset = true;
+  changes.prepended = 0;
   changes.entries.clear();
   changes.terminals.clear();
   changes.status = changes.commands = changes.modes = changes.queue = changes.review = true;

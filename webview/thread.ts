@@ -23,6 +23,8 @@ export class Thread {
   private readonly pin: ScrollPin;
   private readonly slots: ThreadSlots;
   private streamingThought: ThoughtView | undefined;
+  /** Restores a saved scroll position once the older entries of a split snapshot arrived. */
+  private afterOlder: (() => void) | undefined;
 
   constructor(private readonly ctx: ViewContext) {
     this.element = h('div', { role: 'log', id: 'tandem-thread', class: 'thread', 'aria-label': l10n.t('Conversation'), 'aria-live': 'polite', tabindex: 0 });
@@ -36,7 +38,7 @@ export class Thread {
       this.empty,
       this.element,
       ctx,
-      (busy) => (busy ? this.element.setAttribute('aria-busy', 'true') : this.element.removeAttribute('aria-busy')),
+      () => this.showBusy(),
       (view) => view === this.streamingThought,
     );
     // While the panel waits for its snapshot.
@@ -59,8 +61,16 @@ export class Thread {
         const entry = store.entry(id);
         if (entry) entries.push(entry);
       }
-      this.slots.reset(entries);
+      this.slots.reset(entries, store.olderPending);
     } else {
+      if (changes.prepended > 0) {
+        const older: Entry[] = [];
+        for (const id of store.entryIds.slice(0, changes.prepended)) {
+          const entry = store.entry(id);
+          if (entry) older.push(entry);
+        }
+        this.slots.prepend(older);
+      }
       for (const id of changes.entries) {
         const entry = store.entry(id);
         if (entry) this.slots.change(entry);
@@ -68,6 +78,18 @@ export class Thread {
     }
     this.empty.hidden = store.entryIds.length > 0;
     this.updateStreamingThought();
+    this.showBusy();
+    if (store.olderPending === 0 && this.afterOlder) {
+      const restore = this.afterOlder;
+      this.afterOlder = undefined;
+      restore();
+    }
+  }
+
+  /** Busy while older entries are on their way or still being built (`aria-busy`, for tests and assistive tech). */
+  private showBusy(): void {
+    if (this.slots.busy || this.ctx.store.olderPending > 0) this.element.setAttribute('aria-busy', 'true');
+    else this.element.removeAttribute('aria-busy');
   }
 
   /** The shown conversation's ids, on the log (`data-session-id` once the agent named its session). */
@@ -109,8 +131,11 @@ export class Thread {
     const ui = this.ctx.host.ui;
     if (ui.atBottom) this.pin.stickToBottom();
     else {
+      // A position inside the thread is only meaningful once all of it is there.
       const top = ui.scrollTop;
-      this.slots.afterComplete(() => this.pin.restore(top));
+      const restore = (): void => this.slots.afterComplete(() => this.pin.restore(top));
+      if (this.ctx.store.olderPending > 0) this.afterOlder = restore;
+      else restore();
     }
   }
 }

@@ -15,26 +15,26 @@
 import type { Entry } from '../src/protocol/messages';
 import { h } from './dom';
 import { buildView, isDeferred, updateView } from './entryFactory';
-import { deferrable, entryWeight, Placeholder, type LogMetrics } from './entryPlaceholder';
+import { deferrable, Placeholder, type LogMetrics } from './entryPlaceholder';
 import type { EntryView, ViewContext } from './viewContext';
-import { BUILD_ALL_BELOW, SLICE_MS, NEAR_SLICE_MS, EAGER_WEIGHT, MAX_BUILT, KEEP_TAIL, mayLetGo, awaitsUser, farthestFirst, lastScreenStart, PAGE_SIZE, pageEstimate, showsTerminal, SliceScheduler, type Page, type Slot } from './slotPages';
+import { ViewportWatch } from './viewportWatch';
+import { elementOf, BUILD_ALL_BELOW, SLICE_MS, NEAR_SLICE_MS, EAGER_WEIGHT, MAX_BUILT, KEEP_TAIL, mayLetGo, awaitsUser, farthestFirst, lastScreenStart, PAGE_SIZE, pageEstimate, showsTerminal, SliceScheduler, threadWeight, type Page, type Slot } from './slotPages';
 
 export class ThreadSlots {
   private readonly slots = new Map<string, Slot>();
   private order: Slot[] = [];
   private pages: Page[] = [];
-  private readonly slotOf = new WeakMap<Element, Slot>();
-  private readonly pageOf = new WeakMap<Element, Page>();
   private lazy = false;
+  /** Sum of entryWeight over the thread: above EAGER_WEIGHT it is built near the viewport only. */
+  private weight = 0;
   private metrics: LogMetrics = { charsPerLine: 60 };
   /** A small thread's placeholders still to build, oldest first (built from the end). */
   private backlog: Slot[] = [];
   /** A small thread's views whose body is still to build, newest first. */
   private unhydrated: Slot[] = [];
-  /** Slots near the viewport waiting to be built or hydrated. */
-  private readonly wanted = new Set<Slot>();
   private readonly built = new Set<Slot>();
-  private readonly observer: IntersectionObserver;
+  /** Which pages and slots are near the viewport; `wanted`: the slots there waiting to be built or hydrated. */
+  private readonly watch: ViewportWatch;
   private readonly slices = new SliceScheduler(() => this.work());
   private whenComplete: Array<() => void> = [];
 
@@ -50,7 +50,9 @@ export class ThreadSlots {
     private readonly onBusy: (busy: boolean) => void,
     private readonly isPinned: (view: EntryView) => boolean,
   ) {
-    this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: scroller, rootMargin: '100% 0px' });
+    this.watch = new ViewportWatch(scroller, () => {
+      if (this.watch.wanted.size > 0 || this.overBuilt()) this.slices.schedule();
+    });
   }
 
   /** True while a small thread's older entries are still being built. */
@@ -73,8 +75,12 @@ export class ThreadSlots {
     const slot = this.slots.get(entry.id);
     if (!slot) {
       let page = this.pages[this.pages.length - 1];
-      if (!page || page.slots.length >= PAGE_SIZE) page = this.addPage();
-      this.addSlot(entry, page, true);
+      if (!page || page.slots.length >= PAGE_SIZE) {
+        page = this.newPage();
+        this.pages.push(page);
+        this.container.append(page.element);
+      }
+      this.order.push(this.addSlot(entry, page, this.order.length, true));
       return;
     }
     if (slot.placeholder) {
@@ -93,13 +99,13 @@ export class ThreadSlots {
 
   /**
    * Snapshot or clear: views whose id and kind survive are kept (same DOM nodes) and updated; every
-   * entry gets its place at once, the last screenful built, the rest as placeholders.
+   * entry gets its place at once, the last screenful built, the rest as placeholders. `older`
+   * entries of a split snapshot are still to come (prepend).
    */
-  reset(entries: Entry[]): void {
-    this.observer.disconnect();
+  reset(entries: Entry[], older = 0): void {
+    this.watch.reset();
     this.backlog = [];
     this.unhydrated = [];
-    this.wanted.clear();
     this.built.clear();
     const kept = new Map<string, EntryView>();
     for (const [id, slot] of this.slots) {
@@ -112,69 +118,88 @@ export class ThreadSlots {
     for (const page of this.pages) page.element.remove();
     this.pages = [];
     this.metrics = { charsPerLine: Math.max(20, Math.floor((window.innerWidth - 48) / 7)) };
-    let weight = 0;
-    let toBuild = 0;
-    for (const entry of entries) {
-      weight += entryWeight(entry);
-      if (!kept.has(entry.id)) toBuild++;
-    }
-    this.lazy = weight > EAGER_WEIGHT;
-    const tailStart = toBuild <= BUILD_ALL_BELOW ? 0 : lastScreenStart(entries, this.metrics);
-    const fragment = document.createDocumentFragment();
-    for (let i = 0; i < entries.length; i++) {
-      if (i % PAGE_SIZE === 0) fragment.append(this.addPage(false).element);
-      const page = this.pages[this.pages.length - 1];
-      const entry = entries[i];
-      const view = kept.get(entry.id);
-      if (!view) {
-        this.addSlot(entry, page, i >= tailStart);
-        continue;
-      }
-      const broken = updateView(view, entry);
-      if (broken) view.dispose();
-      this.addSlot(entry, page, true, broken ?? view);
-    }
-    for (const page of this.pages) page.element.style.containIntrinsicSize = `auto ${Math.round(pageEstimate(page, this.ctx.store, this.metrics))}px`;
-    this.before.after(fragment);
-    if (!this.lazy) {
-      this.backlog = this.order.filter((slot) => slot.placeholder !== undefined);
-      this.unhydrated = this.order.filter((slot) => slot.deferred).reverse();
-    }
+    this.weight = threadWeight(entries);
+    // Entries still on their way (`older`, see prepend) make a thread long before they are here.
+    this.lazy = this.weight > EAGER_WEIGHT || older > BUILD_ALL_BELOW;
+    const toBuild = entries.reduce((n, entry) => (kept.has(entry.id) ? n : n + 1), older);
+    const laid = this.layOut(entries, kept, toBuild <= BUILD_ALL_BELOW ? 0 : lastScreenStart(entries, this.metrics), 0);
+    this.pages = laid.pages;
+    this.order = laid.slots;
+    this.before.after(laid.fragment);
+    this.queueBackground();
     this.settle();
   }
 
-  private addPage(place = true): Page {
+  /** A small thread is built whole in the background; a long one near the viewport only. */
+  private queueBackground(): void {
+    this.backlog = this.lazy ? [] : this.order.filter((slot) => slot.placeholder !== undefined);
+    this.unhydrated = this.lazy ? [] : this.order.filter((slot) => slot.deferred).reverse();
+  }
+
+  /**
+   * The older part of a split snapshot, placed before every entry: new pages above the shown ones,
+   * as placeholders (built as they near the viewport, or in the background in a small thread).
+   */
+  prepend(entries: Entry[]): void {
+    const fresh = entries.filter((entry) => !this.slots.has(entry.id));
+    if (fresh.length === 0) return;
+    for (const slot of this.order) slot.index += fresh.length;
+    const laid = this.layOut(fresh, new Map(), fresh.length, 0);
+    this.pages = [...laid.pages, ...this.pages];
+    this.order = [...laid.slots, ...this.order];
+    this.before.after(laid.fragment);
+    this.weight += threadWeight(fresh);
+    this.lazy = this.weight > EAGER_WEIGHT;
+    this.queueBackground();
+    this.settle();
+  }
+
+  /** Pages and slots for `entries` (positions from `first`) in a fragment: kept views reused, views from `buildFrom` on, placeholders before. */
+  private layOut(entries: Entry[], kept: Map<string, EntryView>, buildFrom: number, first: number): { pages: Page[]; slots: Slot[]; fragment: DocumentFragment } {
+    const pages: Page[] = [];
+    const slots: Slot[] = [];
+    const fragment = document.createDocumentFragment();
+    for (let i = 0; i < entries.length; i++) {
+      if (i % PAGE_SIZE === 0) pages.push(this.newPage());
+      const entry = entries[i];
+      let view = kept.get(entry.id);
+      const broken = view && updateView(view, entry);
+      if (broken) {
+        view?.dispose();
+        view = broken;
+      }
+      slots.push(this.addSlot(entry, pages[pages.length - 1], first + i, i >= buildFrom, view));
+    }
+    for (const page of pages) {
+      page.element.style.containIntrinsicSize = `auto ${Math.round(pageEstimate(page, this.ctx.store, this.metrics))}px`;
+      fragment.append(page.element);
+    }
+    return { pages, slots, fragment };
+  }
+
+  private newPage(): Page {
     const page: Page = { element: h('div', { class: 'thread-page' }), slots: [], near: false };
-    this.pages.push(page);
-    this.pageOf.set(page.element, page);
-    this.observer.observe(page.element);
-    if (place) this.container.append(page.element);
+    this.watch.page(page);
     return page;
   }
 
-  private addSlot(entry: Entry, page: Page, buildNow: boolean, kept?: EntryView): void {
-    const slot: Slot = { id: entry.id, index: this.order.length, page, deferred: false, near: false, distance: Number.POSITIVE_INFINITY };
+  private addSlot(entry: Entry, page: Page, index: number, buildNow: boolean, kept?: EntryView): Slot {
+    const slot: Slot = { id: entry.id, index, page, deferred: false, near: false, distance: Number.POSITIVE_INFINITY };
     this.slots.set(entry.id, slot);
-    this.order.push(slot);
     page.slots.push(slot);
     if (kept) this.setView(slot, kept);
     else if (buildNow || !deferrable(entry.kind) || awaitsUser(entry)) this.setView(slot, buildView(entry, this.ctx));
     else this.setPlaceholder(slot, entry);
-    page.element.append(this.elementOf(slot));
+    page.element.append(elementOf(slot));
+    return slot;
   }
 
-  private elementOf(slot: Slot): HTMLElement {
-    return slot.view ? slot.view.element : slot.placeholder!.element;
-  }
-
-  /** Puts `next` in the slot's place (when it has one); the observer follows if the page is near. */
+  /** Puts `next` in the slot's place (when it has one); the viewport watch follows. */
   private swap(slot: Slot, previous: HTMLElement | undefined, next: HTMLElement): void {
-    if (previous && previous !== next) {
-      if (previous.isConnected) previous.replaceWith(next);
-      this.observer.unobserve(previous);
-    }
-    this.slotOf.set(next, slot);
-    if (slot.page.near) this.observer.observe(next);
+    if (previous && previous !== next && previous.isConnected) previous.replaceWith(next);
+    // Keyed in the DOM too: tests and find-the-entry code need no knowledge of views.
+    next.dataset.entryId = slot.id;
+    this.watch.placed(slot, previous, next);
   }
 
   private setView(slot: Slot, view: EntryView): void {
@@ -198,45 +223,12 @@ export class ThreadSlots {
     previous?.dispose();
   }
 
-  private onIntersect(records: IntersectionObserverEntry[]): void {
-    for (const record of records) {
-      const page = this.pageOf.get(record.target);
-      if (page) {
-        if (page.near !== record.isIntersecting) this.pageNear(page, record.isIntersecting);
-        continue;
-      }
-      const slot = this.slotOf.get(record.target);
-      if (!slot || this.elementOf(slot) !== record.target || !slot.page.near) continue;
-      const rect = record.boundingClientRect;
-      slot.near = record.isIntersecting;
-      const root = record.rootBounds;
-      slot.distance = root ? Math.abs(rect.top + rect.height / 2 - (root.top + root.height / 2)) : 0;
-      if (slot.near && (slot.placeholder || slot.deferred)) this.wanted.add(slot);
-      else this.wanted.delete(slot);
-    }
-    if (this.wanted.size > 0 || this.overBuilt()) this.slices.schedule();
-  }
-
-  /** Only the slots of pages near the viewport are watched one by one. */
-  private pageNear(page: Page, near: boolean): void {
-    page.near = near;
-    for (const slot of page.slots) {
-      const element = this.elementOf(slot);
-      if (near) this.observer.observe(element);
-      else {
-        this.observer.unobserve(element);
-        slot.near = false;
-        this.wanted.delete(slot);
-      }
-    }
-  }
-
   private overBuilt(): boolean {
     return this.lazy && this.built.size > MAX_BUILT;
   }
 
   private settle(): void {
-    if (this.busy || this.wanted.size > 0 || this.overBuilt()) this.slices.schedule();
+    if (this.busy || this.watch.wanted.size > 0 || this.overBuilt()) this.slices.schedule();
     this.onBusy(this.busy);
     if (this.busy) return;
     const waiting = this.whenComplete;
@@ -250,14 +242,14 @@ export class ThreadSlots {
    */
   private work(): void {
     const started = performance.now();
-    const budget = this.wanted.size > 0 ? NEAR_SLICE_MS : SLICE_MS;
+    const budget = this.watch.wanted.size > 0 ? NEAR_SLICE_MS : SLICE_MS;
     // A terminal costs the next two frames tens of milliseconds each: one terminal per two frames.
     let terminal = false;
     const spent = (): boolean => terminal || performance.now() - started >= budget;
-    if (this.wanted.size > 0) {
-      for (const slot of [...this.wanted].sort((a, b) => a.distance - b.distance)) {
+    if (this.watch.wanted.size > 0) {
+      for (const slot of [...this.watch.wanted].sort((a, b) => a.distance - b.distance)) {
         if (spent()) break;
-        this.wanted.delete(slot);
+        this.watch.wanted.delete(slot);
         terminal = this.buildSlot(slot, false) === 'terminal';
       }
     }

@@ -150,7 +150,7 @@ export class ToolCardView implements EntryView {
     el.setAttribute('data-kind', kind);
     el.setAttribute('data-status', status);
     const [statusIcon, statusLabel] = [STATUS_ICONS[status], statusLabelOf(status)];
-    el.setAttribute('aria-label', `${title} (${statusLabel})`);
+    el.setAttribute('aria-label', l10n.t('{0} ({1})', title, statusLabel));
     el.className = `entry tool-card status-${status}`;
     this.kindIcon.className = `codicon codicon-${codiconFor(kind)} tool-kind-icon`;
     this.title.textContent = title;

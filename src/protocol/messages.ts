@@ -7,7 +7,7 @@
  * Bump PROTOCOL_VERSION when a shape changes so a stale webview can tell.
  */
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 export * from './agentViews';
 export * from './entryViews';
@@ -106,6 +106,11 @@ export interface ConversationSnapshot {
   status: SessionStatus;
   entries: Entry[];
   terminals: Record<string, TerminalView>;
+  /**
+   * How many entries come before `entries` and follow in an `olderEntries` message: a long thread's
+   * first message carries only its last screens, so they paint before the rest has crossed over.
+   */
+  olderEntries?: number;
   /** The agent's latest slash commands; absent means none. */
   commands?: CommandView[];
   /** The session's modes; absent when the agent has none (no picker is shown). */
@@ -165,6 +170,12 @@ export type HostMessage =
   | { type: 'snapshot'; snapshot: SessionSnapshot }
   /** Another conversation is shown now (tab switch): replaces the thread, status, queue, … */
   | { type: 'conversationShown'; conversation: ConversationSnapshot }
+  /**
+   * The entries (and their terminals) a snapshot announced in `olderEntries`, sent when the panel
+   * asks (`olderEntriesWanted`) so that its first screen is painted before they arrive; they go
+   * before the snapshot's entries.
+   */
+  | { type: 'olderEntries'; conversationId: string; entries: Entry[]; terminals: Record<string, TerminalView> }
   | ConversationChange
   /** The open conversations (tabs) and which one is shown. */
   | { type: 'tabsChanged'; tabs: TabView[]; activeId: string }
@@ -190,6 +201,8 @@ export type WebviewMessage =
   | { type: 'ready'; protocolVersion: number }
   /** The Reload button of the version notice: the host loads the panel afresh. Its shape never changes. */
   | { type: 'reloadView' }
+  /** The snapshot's last screens are painted: send the older entries it announced (`olderEntries`). */
+  | { type: 'olderEntriesWanted'; conversationId: string }
   | { type: 'prompt'; text: string; mentions?: MentionSpec[]; conversationId?: string }
   /** The `@` picker's query (typed after `@`); answered by `mentionResults`. */
   | { type: 'mentionQuery'; requestId: number; query: string }

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewMessage } from '../protocol/messages';
+import type { HostMessage, SessionSnapshot, WebviewMessage } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
 import { BatchedPoster } from './batchedPoster';
@@ -9,6 +9,8 @@ import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
 import { errorMessage } from '../util/errors';
 import { panelLocale } from '../vscode/localization';
+import { splitSnapshot } from '../session/snapshotSplit';
+import type { SplitSnapshot } from '../session/snapshotSplit';
 
 /** Least time between two posts to the panel while messages stream. */
 const FLUSH_MS = 16;
@@ -22,6 +24,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   static readonly viewId = 'tandem.chat';
   private view: vscode.WebviewView | undefined;
   private ready = false;
+  /** The older part of the last snapshot, until the panel asks for it (`olderEntriesWanted`). */
+  private older: SplitSnapshot<SessionSnapshot>['older'];
   private readonly unclaimed: HostMessage[] = [];
   private focused = false;
   private readonly poster = new BatchedPoster((message) => void this.post(message), FLUSH_MS);
@@ -89,7 +93,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       if (this.view) this.view.webview.html = renderWebviewHtml(this.view.webview, this.extensionUri, vscode.Uri.joinPath, panelLocale());
       return;
     }
+    if (message.type === 'olderEntriesWanted') {
+      const older = this.older;
+      this.older = undefined;
+      // Through the batches, after any change already queued: those were made after the snapshot too.
+      if (older?.conversationId === message.conversationId && this.ready) this.poster.push(older);
+      return;
+    }
     if (message.type === 'ready') {
+      this.older = undefined;
       this.ready = false;
       this.poster.discard();
       const mismatch = versionMismatchFor(message);
@@ -103,7 +115,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           .catch((err) => void vscode.window.showErrorMessage(l10n.t('Tandem could not load its conversations: {0}', errorMessage(err))))
           .then(() => {
             this.ready = true;
-            void this.post({ type: 'snapshot', snapshot: this.host.snapshot() });
+            // A long thread's last screens first: they paint while the older entries cross over.
+            const { first, older } = splitSnapshot(this.host.snapshot());
+            this.older = older;
+            void this.post({ type: 'snapshot', snapshot: first });
             // Chips added while the panel was loading (Add Selection opened it) follow the snapshot.
             for (const added of this.unclaimed.splice(0)) this.poster.push(added);
           });

@@ -31,6 +31,7 @@ const VALIDATORS: { [T in WebviewMessage['type']]: FieldCheck } = {
   // `protocolVersion` and answers a mismatch with the reload notice instead of a snapshot.
   ready: none,
   reloadView: none,
+  olderEntriesWanted: strings('conversationId'),
   prompt: (m) => isString(m.text) && optional(isMentionList)(m.mentions),
   mentionQuery: (m) => isString(m.query) && isInteger(m.requestId),
   dropUris: (m) => isUriList(m.uris),

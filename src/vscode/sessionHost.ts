@@ -166,7 +166,8 @@ export class SessionHost extends Disposable {
         if (message.protocolVersion !== PROTOCOL_VERSION) this.log.warn(`The panel speaks protocol ${String(message.protocolVersion)}, the extension ${PROTOCOL_VERSION}; the panel asks to be reloaded.`);
         return;
       case 'reloadView':
-        // The view provider reloads the panel; nothing for the session to do.
+      case 'olderEntriesWanted':
+        // The view provider reloads the panel or sends what it kept of the snapshot; nothing for the session to do.
         return;
       case 'showHistory':
         await this.commands.showHistory();

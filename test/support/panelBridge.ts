@@ -15,6 +15,7 @@ import type { TestSession } from './scriptedSession';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
+import { splitSnapshot } from '../../src/session/snapshotSplit';
 
 /** Same as ChatViewProvider's FLUSH_MS. */
 const FLUSH_MS = 16;
@@ -87,6 +88,8 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   // Posts are chained so the page receives them in the order they were made.
   let chain: Promise<void> = Promise.resolve();
   let snapshots = 0;
+  /** The older part of the last snapshot, until the page asks for it (as ChatViewProvider keeps it). */
+  let older: ReturnType<typeof splitSnapshot>['older'];
 
   const post = (message: HostMessage): void => {
     chain = chain.then(async () => {
@@ -117,13 +120,21 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
       case 'ready':
         // As ChatViewProvider: the stored conversations load first, then the snapshot carries all.
         ready = false;
+        older = undefined;
         poster.discard();
         run(async () => {
           await session.manager.init();
           ready = true;
           snapshots++;
-          post({ type: 'snapshot', snapshot: sessionSnapshot(session, options.snapshot) });
+          // As ChatViewProvider: a long thread's last screens first, the older entries right after.
+          const { first, older: rest } = splitSnapshot(sessionSnapshot(session, options.snapshot));
+          older = rest;
+          post({ type: 'snapshot', snapshot: first });
         });
+        return;
+      case 'olderEntriesWanted':
+        if (older?.conversationId === message.conversationId && ready) poster.push(older);
+        older = undefined;
         return;
       case 'fetchDiffLines': {
         // As SessionHost: the thread answers from the texts it keeps, through the same batches.

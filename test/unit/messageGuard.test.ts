@@ -17,6 +17,7 @@ type Type = WebviewMessage['type'];
 const MINIMAL: { [T in Type]: Extract<WebviewMessage, { type: T }> } = {
   ready: { type: 'ready', protocolVersion: 1 },
   reloadView: { type: 'reloadView' },
+  olderEntriesWanted: { type: 'olderEntriesWanted', conversationId: 'c1' },
   prompt: { type: 'prompt', text: 'hi' },
   mentionQuery: { type: 'mentionQuery', requestId: 1, query: 'app' },
   dropUris: { type: 'dropUris', uris: ['file:///w/a.ts'] },
