@@ -4,6 +4,7 @@
  * scrollHeight there is free and the painted frame is already at the bottom. Whether the user is
  * at the bottom is learnt from scroll events only, never measured per update.
  */
+import { noteOwnScroll } from './terminalLook';
 import type { Host } from './vscodeApi';
 
 /** Distance from the bottom (px) that still counts as "at the bottom". */
@@ -45,6 +46,7 @@ export class ScrollPin {
     const el = this.scroller;
     el.scrollTop = el.scrollHeight;
     this.pinnedTop = el.scrollTop;
+    noteOwnScroll(el);
   }
 
   /** Restores a saved position that was not the bottom. */

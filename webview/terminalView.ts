@@ -11,33 +11,11 @@ import type { TerminalView } from '../src/protocol/messages';
 import { button, h } from './dom';
 import type { Store, TerminalChange } from './store';
 import { adoptStylesheet, withStyleNonce } from './styleNonce';
+import { queueTerminalOpen, terminalLook } from './terminalLook';
 import type { Host } from './vscodeApi';
 
 const MAX_ROWS = 16;
 const SCROLLBACK = 5000;
-
-function cssVar(name: string, fallback: string): string {
-  const value = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return value || fallback;
-}
-
-function theme(): Record<string, string> {
-  const names = ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White'];
-  const t: Record<string, string> = {
-    background: cssVar('--vscode-terminal-background', cssVar('--vscode-editor-background', '#1e1e1e')),
-    foreground: cssVar('--vscode-terminal-foreground', cssVar('--vscode-editor-foreground', '#cccccc')),
-    cursor: cssVar('--vscode-terminalCursor-foreground', cssVar('--vscode-editor-foreground', '#cccccc')),
-    selectionBackground: cssVar('--vscode-terminal-selectionBackground', '#264f78'),
-  };
-  for (const n of names) {
-    const lower = n.charAt(0).toLowerCase() + n.slice(1);
-    const value = cssVar(`--vscode-terminal-ansi${n}`, '');
-    if (value) t[lower] = value;
-    const bright = cssVar(`--vscode-terminal-ansiBright${n}`, '');
-    if (bright) t[`bright${n}`] = bright;
-  }
-  return t;
-}
 
 function exitText(view: TerminalView | undefined): string {
   if (!view?.exit) return l10n.t('Running…');
@@ -99,9 +77,9 @@ export class TerminalPanel {
       disableStdin: true,
       cursorBlink: false,
       cursorInactiveStyle: 'none',
-      fontFamily: cssVar('--vscode-editor-font-family', 'monospace'),
+      fontFamily: terminalLook().fontFamily,
       fontSize: 12,
-      theme: theme(),
+      theme: terminalLook().theme,
     });
   }
 
@@ -172,18 +150,22 @@ export class TerminalPanel {
     this.term.scrollToBottom();
   }
 
+  /** Opens the emulator when its turn comes (terminalLook.ts); the card shows plain text until then. */
   private openWhenConnected(attempt: number): void {
-    requestAnimationFrame(() => {
-      if (this.disposed || this.opened) return;
+    queueTerminalOpen(() => {
+      if (this.disposed || this.opened) return false;
       if (!this.element.isConnected) {
-        if (attempt < 600) this.openWhenConnected(attempt + 1);
-        return;
+        // Not placed yet (its card is being built): back in the queue, for a while.
+        if (attempt < 600) requestAnimationFrame(() => this.openWhenConnected(attempt + 1));
+        return false;
       }
       this.opened = true;
       withStyleNonce(() => this.term.open(this.screen));
+      this.element.dataset.emulated = 'true';
       this.fitColumns();
       this.resizeObserver = new ResizeObserver(() => this.fitColumns());
       this.resizeObserver.observe(this.screen);
+      return true;
     });
   }
 
