@@ -68,7 +68,11 @@ async function runCommand(page: Page, title: string): Promise<void> {
   await input.press('Enter');
 }
 
-/** Picks the row of the open quick pick whose text contains `text`. */
+/**
+ * Picks the row of the open quick pick whose text contains `text` (a string matches any case, so the
+ * action labels are matched with case-sensitive patterns: "Update to 1.1.0" must not match the row
+ * before it that says "update to 1.1.0 available").
+ */
 async function pickRow(page: Page, text: string | RegExp): Promise<void> {
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: text }).first();
   await row.waitFor({ timeout: uiTimeout });
@@ -82,12 +86,16 @@ function installedVersion(): string | undefined {
   return /# Local Demo (\S+)/.exec(readFileSync(command, 'utf8'))?.[1];
 }
 
-/** Refresh the list (the registry index is cached for an hour), then pick the installed agent. */
-async function openInstalled(page: Page): Promise<void> {
+/**
+ * Opens Install Agent and picks the installed agent once its row says `state`. With `refresh`, the
+ * registry is read again first (its index is cached for an hour); `state` must then be something only
+ * the refreshed list says, so the pick cannot land on the cached list being replaced.
+ */
+async function openInstalled(page: Page, state: string, refresh = false): Promise<void> {
   await runCommand(page, 'Tandem: Install Agent');
   await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: NAME }).first().waitFor();
-  await page.locator('.quick-input-widget a.codicon-refresh, .quick-input-widget .action-label.codicon-refresh').first().click();
-  await pickRow(page, new RegExp(`${NAME}[\\s\\S]*installed`));
+  if (refresh) await page.locator('.quick-input-widget a.codicon-refresh, .quick-input-widget .action-label.codicon-refresh').first().click();
+  await pickRow(page, state);
 }
 
 scenario(e2e, 'Install Agent: a registry download checked against its sha256 is added to tandem.agents, used, checked, updated, rolled back and uninstalled', async (s) => {
@@ -102,7 +110,7 @@ scenario(e2e, 'Install Agent: a registry download checked against its sha256 is 
     // Install: the registry's agent, then its one action.
     await runCommand(page, 'Tandem: Install Agent');
     await pickRow(page, NAME);
-    await pickRow(page, 'Install 1.0.0');
+    await pickRow(page, /Install 1\.0\.0/);
     const toast = page.locator('.notification-toast', { hasText: `${NAME} 1.0.0 is installed.` });
     await toast.waitFor({ timeout: 60_000 });
     assert.equal(server.hits.get('/local-demo-1.0.0.tar.gz'), 1, 'the archive was downloaded once');
@@ -131,20 +139,20 @@ scenario(e2e, 'Install Agent: a registry download checked against its sha256 is 
 
     // Updated: a newer version in the registry is offered on the installed agent.
     publish(server, '1.1.0');
-    await openInstalled(page);
-    await pickRow(page, 'Update to 1.1.0');
+    await openInstalled(page, 'update to 1.1.0 available', true);
+    await pickRow(page, /Update to 1\.1\.0/);
     await page.locator('.notification-toast', { hasText: `${NAME} 1.1.0 is installed.` }).waitFor({ timeout: 60_000 });
     await waitUntil(async () => installedVersion() === '1.1.0', 'tandem.agents to point at 1.1.0');
 
     // Rolled back: the previous download is still there and the setting points at it again.
-    await openInstalled(page);
-    await pickRow(page, 'Roll back to 1.0.0');
+    await openInstalled(page, '1.1.0 installed');
+    await pickRow(page, /Roll back to 1\.0\.0/);
     await waitUntil(async () => installedVersion() === '1.0.0', 'tandem.agents to point at 1.0.0 again');
 
     // Uninstalled, after a confirmation: gone from the settings (and the default) and from disk.
     const command = installed()!.command;
-    await openInstalled(page);
-    await pickRow(page, 'Uninstall');
+    await openInstalled(page, 'update to 1.1.0 available');
+    await pickRow(page, /Uninstall/);
     await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Uninstall' }).click();
     await waitUntil(async () => installed() === undefined && userSettings()['tandem.defaultAgent'] === undefined, 'the agent to leave the user settings');
     await waitUntil(async () => !existsSync(command), 'the downloaded files to be deleted');
