@@ -15,7 +15,7 @@ import type { TestServer } from '../support/registryFixtures';
 import { baseUserSettings, writeUserSettings } from './harness/codeServer';
 import { scenario, useE2e } from './harness/e2e';
 import { repoRoot } from './harness/paths';
-import { openTandemView, uiTimeout, waitUntil } from './harness/workbench';
+import { openTandemView, runCommand, uiTimeout, waitUntil } from './harness/workbench';
 
 const e2e = useE2e();
 const NAME = 'Local Demo';
@@ -57,15 +57,6 @@ function publish(server: TestServer, version: string): void {
     extensions: [],
   };
   server.routes.set('/registry.json', { body: JSON.stringify(registry), headers: { 'content-type': 'application/json' } });
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await input.press('Enter');
 }
 
 /**

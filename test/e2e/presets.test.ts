@@ -3,24 +3,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { baseUserSettings, writeUserSettings } from './harness/codeServer';
 import { scenario, useE2e } from './harness/e2e';
-import { waitUntil } from './harness/workbench';
+import { runCommand, waitUntil } from './harness/workbench';
 
 const e2e = useE2e();
 
 function userSettings(): Record<string, unknown> {
   return JSON.parse(readFileSync(join(e2e.server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await input.press('Enter');
 }
 
 scenario(e2e, 'with nothing configured, presets add an agent with one click and it starts', async (s) => {

@@ -13,7 +13,7 @@ import { launchChromium } from './harness/browser';
 import { attachedCodeServer, baseUserSettings, startCodeServer, writeUserSettings } from './harness/codeServer';
 import type { CodeServer } from './harness/codeServer';
 import { repoRoot, vsixPath } from './harness/paths';
-import { openTandemView, uiTimeout, waitUntil, workbenchUrl } from './harness/workbench';
+import { openTandemView, runCommand, uiTimeout, waitUntil, workbenchUrl } from './harness/workbench';
 import type { Chat } from './harness/workbench';
 import { scriptedAgent } from './harness/workspace';
 
@@ -131,15 +131,6 @@ async function allowUntilTurnEnds(chat: Chat, n: number): Promise<void> {
     if (await allow.first().isVisible()) await allow.first().click();
     return false;
   }, `turn ${n} to end`, 120_000);
-}
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await input.press('Enter');
 }
 
 /** With nothing configured: the presets the panel offers. */

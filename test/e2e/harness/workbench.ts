@@ -120,3 +120,13 @@ export async function watchTabs(page: Page): Promise<() => Promise<string[]>> {
   })()`);
   return async () => (await page.evaluate('[...window.tabsSeen]')) as string[];
 }
+
+/** Runs a command by its title from the Command Palette (F1), as a user would. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await input.press('Enter');
+}
