@@ -69,3 +69,38 @@ function terminalIdsOf(entries: Entry[]): Set<string> {
   }
   return ids;
 }
+
+type OlderEntriesMessage = Extract<HostMessage, { type: 'olderEntries' }>;
+
+/**
+ * The panel side of the split, for whoever posts to it (the view provider, the test bridge): splits
+ * each conversation the panel is about to show — the snapshot on `ready`, a `conversationShown` on a
+ * tab switch — and keeps the older part until the panel asks for it. Only the shown conversation's
+ * part is kept: the panel asks only for that one.
+ */
+export class OlderEntries {
+  private pending: OlderEntriesMessage | undefined;
+
+  /** The snapshot to send now (its last screens, or all of a short thread). */
+  split<T extends ConversationSnapshot>(snapshot: T): T {
+    const { first, older } = splitSnapshot(snapshot);
+    this.pending = older;
+    return first;
+  }
+
+  /** A host message about to be posted, with a shown conversation split the same way. */
+  outgoing(message: HostMessage): HostMessage {
+    return message.type === 'conversationShown' ? { type: 'conversationShown', conversation: this.split(message.conversation) } : message;
+  }
+
+  /** The panel asks (`olderEntriesWanted`): the kept part, if it is that conversation's. */
+  take(conversationId: string): OlderEntriesMessage | undefined {
+    const pending = this.pending;
+    this.pending = undefined;
+    return pending?.conversationId === conversationId ? pending : undefined;
+  }
+
+  clear(): void {
+    this.pending = undefined;
+  }
+}

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import type { HostMessage, SessionSnapshot, WebviewMessage } from '../protocol/messages';
+import type { HostMessage, WebviewMessage } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
 import { BatchedPoster } from './batchedPoster';
@@ -9,8 +9,7 @@ import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
 import { errorMessage } from '../util/errors';
 import { panelLocale } from '../vscode/localization';
-import { splitSnapshot } from '../session/snapshotSplit';
-import type { SplitSnapshot } from '../session/snapshotSplit';
+import { OlderEntries } from '../session/snapshotSplit';
 
 /** Least time between two posts to the panel while messages stream. */
 const FLUSH_MS = 16;
@@ -24,8 +23,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   static readonly viewId = 'tandem.chat';
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  /** The older part of the last snapshot, until the panel asks for it (`olderEntriesWanted`). */
-  private older: SplitSnapshot<SessionSnapshot>['older'];
+  /** The older part of the conversation last shown, until the panel asks for it (`olderEntriesWanted`). */
+  private readonly older = new OlderEntries();
   private readonly unclaimed: HostMessage[] = [];
   private focused = false;
   private readonly poster = new BatchedPoster((message) => void this.post(message), FLUSH_MS);
@@ -94,14 +93,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       return;
     }
     if (message.type === 'olderEntriesWanted') {
-      const older = this.older;
-      this.older = undefined;
+      const older = this.older.take(message.conversationId);
       // Through the batches, after any change already queued: those were made after the snapshot too.
-      if (older?.conversationId === message.conversationId && this.ready) this.poster.push(older);
+      if (older && this.ready) this.poster.push(older);
       return;
     }
     if (message.type === 'ready') {
-      this.older = undefined;
+      this.older.clear();
       this.ready = false;
       this.poster.discard();
       const mismatch = versionMismatchFor(message);
@@ -116,9 +114,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           .then(() => {
             this.ready = true;
             // A long thread's last screens first: they paint while the older entries cross over.
-            const { first, older } = splitSnapshot(this.host.snapshot());
-            this.older = older;
-            void this.post({ type: 'snapshot', snapshot: first });
+            void this.post({ type: 'snapshot', snapshot: this.older.split(this.host.snapshot()) });
             // Chips added while the panel was loading (Add Selection opened it) follow the snapshot.
             for (const added of this.unclaimed.splice(0)) this.poster.push(added);
           });
@@ -136,7 +132,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       if (message.type === 'mentionsAdded' && this.unclaimed.length < 20) this.unclaimed.push(message);
       return;
     }
-    this.poster.push(message);
+    // A tab switch to a long conversation: its last screens first, like a snapshot.
+    this.poster.push(this.older.outgoing(message));
   }
 
   private async post(message: HostMessage): Promise<void> {

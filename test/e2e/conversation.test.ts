@@ -192,4 +192,13 @@ scenario(e2e, 'a long thread comes back whole when the view is shown again: its 
   // The oldest card is built when scrolled to.
   await again.frame.locator('[data-entry-id]').first().scrollIntoViewIfNeeded();
   await again.frame.locator('[data-entry-kind="tool_call"]', { hasText: 'Read part 0' }).first().waitFor();
+
+  // A tab switch back to it from another conversation goes the same way (conversationShown is split too).
+  const tabs = again.frame.locator('[role="tablist"][aria-label="Conversations"] [role="tab"]');
+  await again.frame.getByRole('button', { name: 'New conversation' }).click();
+  await again.frame.locator('.tandem[data-entries="0"]').waitFor();
+  await tabs.first().click();
+  await again.frame.locator(`.tandem[data-entries="${count}"]`).waitFor();
+  await again.frame.locator('[role="log"]:not([aria-busy="true"])').waitFor();
+  assert.deepEqual(await order(again), before, 'every entry once, in order, after the tab switch');
 });

@@ -15,7 +15,7 @@ import type { TestSession } from './scriptedSession';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
-import { splitSnapshot } from '../../src/session/snapshotSplit';
+import { OlderEntries } from '../../src/session/snapshotSplit';
 
 /** Same as ChatViewProvider's FLUSH_MS. */
 const FLUSH_MS = 16;
@@ -89,8 +89,8 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   let chain: Promise<void> = Promise.resolve();
   let cdp: CDPSession | undefined;
   let snapshots = 0;
-  /** The older part of the last snapshot, until the page asks for it (as ChatViewProvider keeps it). */
-  let older: ReturnType<typeof splitSnapshot>['older'];
+  /** The older part of the conversation last shown, until the page asks for it (as ChatViewProvider keeps it). */
+  const older = new OlderEntries();
 
   const post = (message: HostMessage): void => {
     chain = chain.then(async () => {
@@ -110,7 +110,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   const subscription = session.onMessage((message) => {
     // Until the page says ready, the snapshot it will get already contains this change.
     if (!ready || closed) return;
-    poster.push(message);
+    poster.push(older.outgoing(message));
   });
   const run = (work: () => Promise<void> | void): void => {
     Promise.resolve()
@@ -124,22 +124,21 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
       case 'ready':
         // As ChatViewProvider: the stored conversations load first, then the snapshot carries all.
         ready = false;
-        older = undefined;
+        older.clear();
         poster.discard();
         run(async () => {
           await session.manager.init();
           ready = true;
           snapshots++;
-          // As ChatViewProvider: a long thread's last screens first, the older entries right after.
-          const { first, older: rest } = splitSnapshot(sessionSnapshot(session, options.snapshot));
-          older = rest;
-          post({ type: 'snapshot', snapshot: first });
+          // As ChatViewProvider: a long thread's last screens first, the older entries when the page asks.
+          post({ type: 'snapshot', snapshot: older.split(sessionSnapshot(session, options.snapshot)) });
         });
         return;
-      case 'olderEntriesWanted':
-        if (older?.conversationId === message.conversationId && ready) poster.push(older);
-        older = undefined;
+      case 'olderEntriesWanted': {
+        const part = older.take(message.conversationId);
+        if (part && ready) poster.push(part);
         return;
+      }
       case 'fetchDiffLines': {
         // As SessionHost: the thread answers from the texts it keeps, through the same batches.
         const thread = session.manager.get(message.conversationId)?.thread;

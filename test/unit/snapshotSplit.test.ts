@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConversationSnapshot, Entry } from '../../src/protocol/messages';
-import { FIRST_PAINT_CHARS, FIRST_PAINT_ENTRIES, splitSnapshot } from '../../src/session/snapshotSplit';
+import { FIRST_PAINT_CHARS, FIRST_PAINT_ENTRIES, OlderEntries, splitSnapshot } from '../../src/session/snapshotSplit';
 
 function conversation(entries: Entry[], terminals: string[] = []): ConversationSnapshot {
   return {
@@ -48,4 +48,22 @@ test('big entries: the first message stays near FIRST_PAINT_CHARS, but always ca
   const split = splitSnapshot(conversation(huge));
   assert.deepEqual(split.first.entries.map((e) => e.id), ['h1'], 'one huge last entry still goes first');
   assert.deepEqual(split.older?.entries.map((e) => e.id), ['h0']);
+});
+
+test('OlderEntries: a snapshot and a tab switch are split alike; only the shown conversation\'s part is given, once', () => {
+  const keeper = new OlderEntries();
+  const long = (id: string): ConversationSnapshot => ({ ...conversation(Array.from({ length: 100 }, (_, i) => text(`${id}-${i}`))), conversationId: id });
+  const first = keeper.split(long('c1'));
+  assert.equal(first.olderEntries, 100 - FIRST_PAINT_ENTRIES);
+  // A tab switch replaces what is kept: the panel asks only for the conversation it shows.
+  const shown = keeper.outgoing({ type: 'conversationShown', conversation: long('c2') });
+  assert.ok(shown.type === 'conversationShown' && shown.conversation.entries.length === FIRST_PAINT_ENTRIES);
+  assert.equal(keeper.take('c1'), undefined, 'c1 is not shown any more');
+  const again = keeper.outgoing({ type: 'conversationShown', conversation: long('c2') });
+  assert.ok(again.type === 'conversationShown');
+  const older = keeper.take('c2');
+  assert.deepEqual(older?.entries.map((e) => e.id), Array.from({ length: 100 - FIRST_PAINT_ENTRIES }, (_, i) => `c2-${i}`));
+  assert.equal(keeper.take('c2'), undefined, 'given once');
+  const other = { type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } } as const;
+  assert.equal(keeper.outgoing(other), other, 'other messages pass unchanged');
 });

@@ -80,3 +80,20 @@ test('older entries no longer wanted are ignored: another conversation shown, or
   assert.equal(await panel.page.locator('[role="log"]').getAttribute('aria-busy'), null);
   await panel.page.close();
 });
+
+test('a tab switch to a long conversation: its last screens first, then the older entries the panel asks for', async () => {
+  const panel = await harness().open();
+  const { page } = panel;
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready, entries: [agent('s1', 'Short thread')] }) });
+  await panel.clearPosted();
+  const { entries } = longThread();
+  const { first, older } = splitSnapshot({ conversationId: 'c2', title: 'Long', status: ready, entries, terminals: {} });
+  assert.ok(older);
+  await panel.post({ type: 'conversationShown', conversation: first });
+  assert.deepEqual(ids(await panel.posted()), [{ type: 'olderEntriesWanted', conversationId: 'c2' }]);
+  await panel.post(older as HostMessage);
+  await page.waitForFunction(() => document.querySelector('[role="log"]')?.getAttribute('aria-busy') !== 'true');
+  const order = await page.locator('[role="log"] [data-entry-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-entry-id')));
+  assert.deepEqual(order, entries.map((e) => e.id));
+  await page.close();
+});
