@@ -43,7 +43,8 @@ import { DEFAULT_IMAGE_TYPES, DEFAULT_PROMPT_LIMITS, describeOutcome, readFailur
 import type { MentionOutcome, OutcomeReason, PromptLimits, SentAs } from './promptOutcome';
 import { rangeText } from './rangeText';
 import { assertNever } from '../protocol/guards';
-import { cutHead, cutTail, formatBytes, utf8Length } from './textBytes';
+import { formatBytes } from '../protocol/displayLanguage';
+import { cutHead, cutTail, utf8Length } from './textBytes';
 
 /**
  * Where file text comes from. `FileAccess` (src/client/fsHandler.ts) fits: the editor's adapter
@@ -279,7 +280,7 @@ function capText(b: Build, text: string, kept: 'start' | 'end', rest: string): {
   if (totalBytes <= limitBytes) return { text };
   const part = kept === 'start' ? cutHead(text, limitBytes) : cutTail(text, limitBytes);
   const which = kept === 'start' ? 'first' : 'last';
-  const notice = `[Cut by Tandem: only the ${which} ${formatBytes(limitBytes)} of ${formatBytes(totalBytes)} are here; ${rest}.]`;
+  const notice = `[Cut by Tandem: only the ${which} ${formatBytes(limitBytes, 'en')} of ${formatBytes(totalBytes, 'en')} are here; ${rest}.]`;
   const joined = kept === 'start' ? `${part}${part.endsWith('\n') ? '' : '\n'}${notice}` : `${notice}\n${part}`;
   return { text: joined, reason: { code: 'cut', keptBytes: utf8Length(part), totalBytes, limitBytes, kept } };
 }

@@ -7,7 +7,7 @@ import { FileAccessError } from '../client/fsHandler';
 import { errorMessage } from '../util/errors';
 import { assertNever } from '../protocol/guards';
 import type { MentionView } from './mentions';
-import { formatBytes } from './textBytes';
+import { formatBytes } from '../protocol/displayLanguage';
 
 /** Size limits of one prompt. Bytes are UTF-8 bytes of text, or decoded bytes of media. */
 export interface PromptLimits {

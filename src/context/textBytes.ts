@@ -52,20 +52,6 @@ export function cutTail(text: string, maxBytes: number): string {
   return nl >= 0 && text.length - (nl + 1) >= kept * 0.75 ? text.slice(nl + 1) : text.slice(start);
 }
 
-/** `812 B`, `200 KB`, `1.3 MB` (1 KB = 1024 B, as editors and agents count). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = value >= 10 || Number.isInteger(value) ? Math.round(value).toString() : value.toFixed(1).replace(/\.0$/, '');
-  return `${shown} ${units[unit]}`;
-}
-
 /** Index just after the last whole character of `text` (from `start`) within `maxBytes`. */
 function charsWithin(text: string, start: number, maxBytes: number): number {
   let bytes = 0;

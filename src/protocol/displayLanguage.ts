@@ -67,9 +67,13 @@ export function formatDateTime(time: number | Date): string {
   return new Intl.DateTimeFormat(current, { dateStyle: 'medium', timeStyle: 'long' }).format(time);
 }
 
-/** `812 B`, `200 KB`, `1.3 MB` (1 KB = 1024 B, as editors and agents count); the units are the same in every language. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${formatNumber(bytes)} B`;
+/**
+ * `812 B`, `200 KB`, `1.3 MB` (1 KB = 1024 B, as editors and agents count); the units are the same in
+ * every language. `language` overrides the display language (text for an agent is always English).
+ */
+export function formatBytes(bytes: number, language = current): string {
+  const format = (value: number, options?: Intl.NumberFormatOptions): string => new Intl.NumberFormat(language, options).format(value);
+  if (bytes < 1024) return `${format(bytes)} B`;
   const units = ['KB', 'MB', 'GB'];
   let value = bytes / 1024;
   let unit = 0;
@@ -77,5 +81,5 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${formatNumber(value, { maximumFractionDigits: value >= 10 ? 0 : 1 })} ${units[unit]}`;
+  return `${format(value, { maximumFractionDigits: value >= 10 ? 0 : 1 })} ${units[unit]}`;
 }
