@@ -7,6 +7,7 @@
 import type { Harness } from '../webview/harness/harness';
 import { openPanel } from '../support/panelBridge';
 import { startScriptedSession } from './scriptedSession';
+import { READY_HOOK } from './longThread';
 
 export const TOOL_CALLS = 2_000;
 const KINDS = ['read', 'edit', 'search', 'execute', 'fetch', 'think'];
@@ -35,22 +36,7 @@ function threadScript(): unknown {
 const PROBE = (count: number): string => `(() => {
   const probe = { ready: 0, done: 0 };
   window.__benchProbe = probe;
-  let api;
-  Object.defineProperty(window, 'acquireVsCodeApi', {
-    configurable: true,
-    get: () => api,
-    set: (fn) => {
-      api = () => {
-        const real = fn();
-        const post = real.postMessage.bind(real);
-        real.postMessage = (m) => {
-          if (m && m.type === 'ready' && !probe.ready) probe.ready = performance.now();
-          return post(m);
-        };
-        return real;
-      };
-    },
-  });
+  ${READY_HOOK}
   const mo = new MutationObserver(() => {
     if (document.querySelectorAll('.tool-card').length >= ${count}) {
       mo.disconnect();

@@ -22,10 +22,11 @@ const SCROLL_PASSES = 3;
  * long tasks. A frame loop started at load checks first thing in each frame (its callback was
  * queued before any the panel queues while rendering), so the time is taken right after the paint.
  */
-export const LAST_SCREEN_PROBE = (marker: string): string => `(() => {
-  const probe = { ready: 0, done: 0, atBottom: false, longestTask: 0 };
-  window.__benchProbe = probe;
-  let api;
+/**
+ * Page-script fragment (a string: tsx helpers do not exist in the page): wraps the fake VS Code API
+ * so `probe.ready` records when the page first posts `ready`. Expects a `probe` object in scope.
+ */
+export const READY_HOOK = `let api;
   Object.defineProperty(window, 'acquireVsCodeApi', {
     configurable: true,
     get: () => api,
@@ -40,7 +41,12 @@ export const LAST_SCREEN_PROBE = (marker: string): string => `(() => {
         return real;
       };
     },
-  });
+  });`;
+
+export const LAST_SCREEN_PROBE = (marker: string): string => `(() => {
+  const probe = { ready: 0, done: 0, atBottom: false, longestTask: 0 };
+  window.__benchProbe = probe;
+  ${READY_HOOK}
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) probe.longestTask = Math.max(probe.longestTask, e.duration);
   }).observe({ type: 'longtask' });
