@@ -47,6 +47,8 @@ export class ConversationReview {
   private notes: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private busy = false;
+  /** Refreshes started so far: a refresh that is not the latest drops its result. */
+  private refreshes = 0;
   private error: string | undefined;
 
   constructor(
@@ -112,22 +114,28 @@ export class ConversationReview {
   }
 
   async refresh(): Promise<void> {
+    // Refreshes overlap (a watcher's, an Undo's): only the latest one started may set the strip, or an
+    // older one that read the disk before the Undo would end last and show the undone files again.
+    const generation = ++this.refreshes;
     const store = await this.store();
     const baseline = this.baseline;
     if (!store || baseline === undefined) return;
+    let files: ChangedFileView[] | undefined;
+    let error: string | undefined;
     try {
       const changes = await store.changes(baseline, { against: 'baseline' });
-      const files: ChangedFileView[] = [];
+      files = [];
       for (const change of changes) {
         const view: ChangedFileView = { path: change.path, relPath: change.relPath, status: change.status, added: change.added, removed: change.removed, binary: change.binary, restorable: change.restorable };
         if (this.openHunks.has(change.path) && !change.binary) view.hunks = (await this.hunksOf(store, baseline, change.path)).map(hunkView);
         files.push(view);
       }
-      this.files = files;
-      this.error = undefined;
     } catch (err) {
-      this.error = l10n.t('The changed files could not be listed: {0}', errorMessage(err));
+      error = l10n.t('The changed files could not be listed: {0}', errorMessage(err));
     }
+    if (generation !== this.refreshes) return;
+    if (files) this.files = files;
+    this.error = error;
     this.emit();
   }
 
