@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AuthEntry, CompactionEntry, Entry, QuestionEntry, QuestionFieldView } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
-import { MarkdownStream } from './markdown';
+import { MarkdownStream } from './markdownStream';
 import type { EntryView, ViewContext } from './viewContext';
 
 function article(kind: string, label: string): HTMLElement {

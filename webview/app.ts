@@ -4,6 +4,7 @@
  */
 import type { HostMessage } from '../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../src/protocol/messages';
+import { ColdSections } from './coldSections';
 import { Composer } from './composer';
 import { receiveDiffLines } from './diffRequests';
 import { h } from './dom';
@@ -35,7 +36,7 @@ export class App {
   private mismatched = false;
 
   constructor(container: HTMLElement) {
-    const ctx: ViewContext = { host: this.host, store: this.store, terminals: new TerminalRegistry(this.store, this.host) };
+    const ctx: ViewContext = { host: this.host, store: this.store, terminals: new TerminalRegistry(this.store, this.host), cold: new ColdSections() };
     this.root = h('div', { class: 'tandem' });
     this.header = new Header(this.store, this.host, this.root);
     this.thread = new Thread(ctx);

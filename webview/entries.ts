@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { Entry, ErrorEntry, MentionView, NoticeEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
 import { threadChip } from './chips';
 import { button, h, icon } from './dom';
-import { MarkdownStream } from './markdown';
+import { MarkdownStream } from './markdownStream';
 import type { EntryView, ViewContext } from './viewContext';
 
 function article(kind: string, label: string): HTMLElement {
@@ -32,7 +32,7 @@ export class MessageView implements EntryView {
     const author = kind === 'user' ? l10n.t('You') : l10n.t('Agent');
     this.element = article(kind, author);
     this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, author));
-    this.body = new MarkdownStream();
+    this.body = new MarkdownStream('markdown', ctx?.cold);
     this.mentions.hidden = true;
     this.element.append(this.mentions, this.body.element, this.extras);
     this.update(entry);
@@ -75,7 +75,7 @@ export class ThoughtView implements EntryView {
   readonly element: HTMLElement;
   private readonly details: HTMLDetailsElement;
   private readonly summaryText: HTMLSpanElement;
-  private readonly body = new MarkdownStream();
+  private readonly body: MarkdownStream;
   private streaming = false;
   /** Ignore the toggle events our own `open` changes fire. */
   private settingOpen = false;
@@ -86,6 +86,7 @@ export class ThoughtView implements EntryView {
     private readonly ctx: ViewContext,
   ) {
     this.element = article('thought', l10n.t('Thought'));
+    this.body = new MarkdownStream('markdown', ctx.cold);
     this.summaryText = h('span', {}, l10n.t('Thought'));
     this.details = h('details', { class: 'thought' }, h('summary', {}, icon('lightbulb'), this.summaryText), this.body.element);
     this.details.addEventListener('toggle', () => {

@@ -5,7 +5,7 @@
  */
 import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as DOMPurifyInstance } from 'dompurify';
-import { Marked } from 'marked';
+import { Lexer, Marked } from 'marked';
 import type { Token } from 'marked';
 
 /**
@@ -73,16 +73,57 @@ export function markdownFragment(text: string): DocumentFragment {
   return sanitized(html, text);
 }
 
-/** Lexed blocks (see `lexMarkdown`) → a sanitised fragment; `source` is the plain-text fallback. */
-function tokensFragment(tokens: Token[], source: string): DocumentFragment {
-  let html: string;
+/**
+ * Marks where one part ends in the HTML of several parts sanitised together. marked never writes a
+ * div and raw HTML from the agent is escaped, so the marker cannot come from the text.
+ */
+const PART_CLASS = 'tandem-markdown-part';
+const PART_HTML = `<div class="${PART_CLASS}"></div>`;
+
+/**
+ * Runs of lexed blocks → one sanitised fragment each, through one sanitiser pass: each pass builds a
+ * new document, which for a streamed message costs about as much as parsing its markdown.
+ * `sources` are the plain-text fallbacks, one per part.
+ */
+export function tokenPartsFragments(parts: Token[][], sources: string[]): DocumentFragment[] {
+  let html: string[];
   try {
-    html = marked.parser(tokens);
+    html = parts.map((tokens) => marked.parser(tokens));
   } catch (error) {
     console.error('Tandem: markdown failed, showing plain text', error);
-    return textFragment(source);
+    return sources.map(textFragment);
   }
-  return sanitized(html, source);
+  if (parts.length === 1) return [sanitized(html[0], sources[0])];
+  const whole = sanitized(html.join(PART_HTML), sources.join(''));
+  const fragments: DocumentFragment[] = [];
+  let current = document.createDocumentFragment();
+  for (let node = whole.firstChild; node; node = whole.firstChild) {
+    if (node instanceof HTMLDivElement && node.className === PART_CLASS) {
+      node.remove();
+      fragments.push(current);
+      current = document.createDocumentFragment();
+    } else {
+      current.append(node);
+    }
+  }
+  fragments.push(current);
+  // A part whose HTML left an element open would swallow the next marker: sanitise one by one.
+  if (fragments.length !== parts.length) return html.map((h, i) => sanitized(h, sources[i]));
+  return fragments;
+}
+
+/** Markdown text → lexed top-level blocks (throws what marked throws). */
+export function lexMarkdown(text: string): Token[] {
+  return marked.lexer(text);
+}
+
+/**
+ * Markdown text → its top-level blocks without their inline content, which is most of the lexing
+ * work: enough to find where blocks end (each token's `raw`), not to render them. Text must not
+ * contain `\r` (the full lexer normalises it; this one does not).
+ */
+export function lexBlocks(text: string): Token[] {
+  return new Lexer(marked.defaults).blockTokens(text);
 }
 
 function sanitized(html: string, source: string): DocumentFragment {
@@ -93,7 +134,7 @@ function sanitized(html: string, source: string): DocumentFragment {
   return textFragment(source);
 }
 
-function textFragment(text: string): DocumentFragment {
+export function textFragment(text: string): DocumentFragment {
   const fragment = document.createDocumentFragment();
   fragment.append(document.createTextNode(text));
   return fragment;
@@ -114,115 +155,4 @@ export function renderMarkdown(text: string, cls = 'markdown'): HTMLDivElement {
   div.className = cls;
   div.append(markdownFragment(text));
   return div;
-}
-
-/**
- * Finished blocks are frozen once they add up to this many characters: fewer, larger frozen chunks
- * cost fewer sanitiser passes, and the tail parsed per frame stays about one block long.
- */
-const FREEZE_AT = 1_000;
-/** Characters of text per frozen chunk (each is laid out only once it nears the viewport). */
-const CHUNK_CHARS = 1_500;
-
-/**
- * Renders a growing markdown text into one container, at most once per frame (the caller batches).
- * The text not yet frozen is lexed into top-level blocks; every block but the last is complete
- * (appending text can only extend or change the last one), so complete blocks are rendered once
- * into a frozen chunk and only the last block is parsed again on the next frame. Streaming cost
- * stays flat however long the message grows. Frozen chunks are `content-visibility: auto` (CSS), so
- * the part scrolled away costs no layout or paint. One thing differs from rendering the text whole:
- * a reference-style link defined after a frozen block does not resolve inside it.
- */
-export class MarkdownStream {
-  readonly element: HTMLDivElement;
-  private readonly frozen: HTMLDivElement;
-  private readonly tail: HTMLDivElement;
-  private text = '';
-  /** Length of `text` already rendered into `frozen`. */
-  private frozenLength = 0;
-
-  constructor(cls = 'markdown') {
-    this.element = document.createElement('div');
-    this.element.className = cls;
-    this.frozen = document.createElement('div');
-    this.frozen.className = 'markdown-frozen';
-    this.tail = document.createElement('div');
-    this.tail.className = 'markdown-tail';
-    this.element.append(this.frozen, this.tail);
-  }
-
-  update(raw: string): void {
-    // The lexer normalises line ends; block lengths are only comparable on text that has none.
-    const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
-    if (text === this.text) return;
-    if (this.frozenLength > 0 && !text.startsWith(this.text.slice(0, this.frozenLength))) this.reset();
-    this.text = text;
-    const rest = text.slice(this.frozenLength);
-    let tokens: Token[];
-    try {
-      tokens = marked.lexer(rest);
-    } catch (error) {
-      console.error('Tandem: markdown failed, showing plain text', error);
-      this.tail.replaceChildren(textFragment(rest));
-      return;
-    }
-    const complete = completeBlocks(tokens);
-    let length = 0;
-    for (let i = 0; i < complete; i++) length += tokens[i].raw.length;
-    if (complete > 0 && length >= FREEZE_AT) {
-      this.freeze(tokens.slice(0, complete), rest.slice(0, length));
-      tokens = tokens.slice(complete);
-    }
-    // Blocks of the tail that did not change stay (their layout, and a selection in them, too).
-    const next = tokensFragment(tokens, text.slice(this.frozenLength));
-    let old = this.tail.firstChild;
-    let fresh = next.firstChild;
-    while (old && fresh && old.isEqualNode(fresh)) {
-      old = old.nextSibling;
-      const used = fresh;
-      fresh = fresh.nextSibling;
-      used.remove();
-    }
-    while (old) {
-      const gone = old;
-      old = old.nextSibling;
-      gone.remove();
-    }
-    this.tail.append(next);
-  }
-
-  private reset(): void {
-    this.frozen.replaceChildren();
-    this.frozenLength = 0;
-  }
-
-  /**
-   * Renders complete blocks once, sanitised in one go, then spread over chunks of about CHUNK_CHARS
-   * characters: a chunk the viewport never reaches is never laid out (a flood freezes far more
-   * than fits on screen in one frame, and a long message rendered whole is mostly off screen).
-   */
-  private freeze(tokens: Token[], source: string): void {
-    const fragment = tokensFragment(tokens, source);
-    const chunks = document.createDocumentFragment();
-    let chunk: HTMLDivElement | undefined;
-    let chars = 0;
-    for (let node = fragment.firstChild; node; node = fragment.firstChild) {
-      if (!chunk || chars >= CHUNK_CHARS) {
-        chunk = document.createElement('div');
-        chunks.append(chunk);
-        chars = 0;
-      }
-      chars += node.textContent?.length ?? 0;
-      chunk.append(node);
-    }
-    this.frozen.append(chunks);
-    this.frozenLength += source.length;
-  }
-}
-
-/** How many leading blocks can no longer change: all but the last one that is not blank space. */
-export function completeBlocks(tokens: readonly Token[]): number {
-  let last = tokens.length - 1;
-  while (last >= 0 && tokens[last].type === 'space') last--;
-  return Math.max(0, last);
 }

@@ -1,5 +1,6 @@
 /** What entry views share: the host channel, the store, and the terminal registry. */
 import type { Entry, EntryKind } from '../src/protocol/messages';
+import type { ColdSections } from './coldSections';
 import type { Store } from './store';
 import type { TerminalRegistry } from './terminalView';
 import type { Host } from './vscodeApi';
@@ -8,6 +9,8 @@ export interface ViewContext {
   host: Host;
   store: Store;
   terminals: TerminalRegistry;
+  /** Where streamed markdown far above the visible end waits to be laid out (markdownStream.ts). */
+  cold?: ColdSections;
 }
 
 /** One rendered thread entry. `update` gets the new entry for the same id and patches the DOM. */

@@ -53,8 +53,10 @@ async function streaming(harness: Harness): Promise<void> {
     row('   Streaming: Tandem prompt → last chunk painted', runs.map((r) => r.tandemMs), 'ms', { kind: 'max', value: Math.round(STREAMING_TARGET * median(runs.map((r) => r.bareMs))) }, `target = ${STREAMING_TARGET} × the bare client median`),
     row('1b. Streaming: first chunk painted after the host received it', runs.map((r) => r.firstChunkMs), 'ms', { kind: 'max', value: 50 },
       'from the host emitting the new agent entry to the first frame after the one that painted its text (so it includes up to one frame of measuring).'),
+    row('1c. Streaming: last chunk painted → every chunk in the DOM', runs.map((r) => r.allRenderedMs - r.tandemMs), 'ms', { kind: 'max', value: 500 },
+      'text the flood pushed more than a screenful above the end is rendered once the stream is quiet for 250 ms, newest first in ≤ 8 ms slices (webview/coldSections.ts); until then find-in-page cannot see it.'),
     row('2. Longest long task in the webview while streaming', runs.map((r) => r.longestTaskMs), 'ms', { kind: 'max', value: 50 },
-      'PerformanceObserver longtask entries; Chromium reports only tasks > 50 ms, so 0 = none over 50 ms.'),
+      'PerformanceObserver longtask entries from the prompt until every chunk is rendered; Chromium reports only tasks > 50 ms, so 0 = none over 50 ms.'),
     row('2b. Longest gap between animation frames while streaming', runs.map((r) => r.longestFrameGapMs), 'ms', { kind: 'max', value: 50 },
       `rAF-to-rAF interval (16.7 ms = no dropped frame); ${median(runs.map((r) => r.frames))} frames per run.`),
   );
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
   const harness = await launchHarness();
   try {
     log('1–2 streaming');
-    await section([['1. Streaming ratio', '×', { kind: 'max', value: STREAMING_TARGET }], ['1b. First chunk painted', 'ms', { kind: 'max', value: 50 }], ['2. Longest long task', 'ms', { kind: 'max', value: 50 }]], () => streaming(harness));
+    await section([['1. Streaming ratio', '×', { kind: 'max', value: STREAMING_TARGET }], ['1b. First chunk painted', 'ms', { kind: 'max', value: 50 }], ['1c. Every chunk rendered', 'ms', { kind: 'max', value: 500 }], ['2. Longest long task', 'ms', { kind: 'max', value: 50 }]], () => streaming(harness));
     log('3 diff');
     await diff(harness);
     log('4 terminal');

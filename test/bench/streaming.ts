@@ -25,6 +25,11 @@ export interface StreamingRun {
   longestTaskMs: number;
   /** Longest gap between consecutive animation frames while streaming. */
   longestFrameGapMs: number;
+  /**
+   * From session/prompt until every chunk is in the DOM: text a flood pushed far above the end is
+   * rendered once the stream calms down (webview/coldSections.ts), after the end was painted.
+   */
+  allRenderedMs: number;
   frames: number;
 }
 
@@ -56,8 +61,8 @@ const PROBE = (first: string, marker: string): string => `(() => {
     const now = performance.timeOrigin + performance.now();
     if (sawFirst && !probe.first) probe.first = now;
     if (sawLast) {
+      // The long-task observer stays on: rendering the text a flood left cold comes after this.
       probe.done = now;
-      setTimeout(() => lt.disconnect(), 100);
       return;
     }
     if (last) probe.longestGap = Math.max(probe.longestGap, t - last);
@@ -99,16 +104,19 @@ async function tandemRun(harness: Harness, scripted: ScriptedSession): Promise<O
     const start = wallNow();
     const turn = scripted.session.prompt('stream please');
     await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe.done > 0, undefined, { timeout: 120_000, polling: 50 });
+    // Nothing may stay unrendered: the text a flood left cold is rendered soon after the stream ends.
+    await bridge.page.waitForFunction(() => document.querySelector('.markdown-frozen > .cold') === null, undefined, { timeout: 30_000, polling: 5 });
+    const allRendered = wallNow();
     await turn;
     listener.dispose();
-    await new Promise((r) => setTimeout(r, 150)); // let a long task that ended the stream be reported
+    await new Promise((r) => setTimeout(r, 150)); // let a long task that ended the stream or the rendering be reported
     const probe = await bridge.page.evaluate(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe);
     if (bridge.panel.errors.length > 0) throw new Error(`page errors: ${bridge.panel.errors.join('; ')}`);
     // The figure only counts if everything arrived: every numbered chunk is in the painted thread.
     const painted = await bridge.page.evaluate(() => (document.body.textContent ?? '').split('lorem ipsum dolor sit amet').length - 1);
     if (painted !== CHUNK_COUNT - CHUNK_COUNT / PARAGRAPH) throw new Error(`only ${painted} chunks were painted`);
     if (!firstArrived || !probe.first) throw new Error('the first chunk was not seen arriving and painted');
-    return { tandemMs: probe.done - start, firstChunkMs: probe.first - firstArrived, longestTaskMs: probe.longestTask, longestFrameGapMs: probe.longestGap, frames: probe.frames };
+    return { tandemMs: probe.done - start, firstChunkMs: probe.first - firstArrived, longestTaskMs: probe.longestTask, longestFrameGapMs: probe.longestGap, frames: probe.frames, allRenderedMs: allRendered - start };
   } finally {
     await bridge.close();
   }
