@@ -123,6 +123,7 @@ export class App {
       if (changes.usage) this.header.controls.renderUsage();
       if (changes.commands) this.composer.renderCommands();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
+      if (changes.entries.size > 0) this.header.noteFlow();
       if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {
         this.restoredScroll = true;
         this.thread.restoreScroll();

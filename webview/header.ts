@@ -34,8 +34,14 @@ function statusText(status: SessionStatus): string {
   }
 }
 
+/** How long after the last streamed change the busy bar comes back. */
+const FLOW_QUIET_MS = 400;
+
 export class Header {
   readonly element: HTMLElement;
+  /** When the thread last changed while the agent was busy (see `noteFlow`). */
+  private lastFlow = 0;
+  private flowTimer: ReturnType<typeof setTimeout> | undefined;
   readonly notice: HTMLElement;
   private readonly select: HTMLSelectElement;
   private readonly modeSelect: HTMLSelectElement;
@@ -106,6 +112,27 @@ export class Header {
     this.element.classList.toggle('busy', busy);
     this.element.setAttribute('aria-busy', String(busy));
     this.renderNotice();
+  }
+
+  /**
+   * The thread changed. While the agent's output streams, the text itself shows the work going on,
+   * so the busy bar steps aside (`flowing`) until the output pauses: an animation the compositor
+   * cannot take over (software rendering) costs style, paint and a new frame every frame.
+   */
+  noteFlow(): void {
+    this.lastFlow = performance.now();
+    if (this.flowTimer !== undefined) return;
+    this.element.classList.add('flowing');
+    const check = (): void => {
+      const quiet = performance.now() - this.lastFlow;
+      if (quiet < FLOW_QUIET_MS) {
+        this.flowTimer = setTimeout(check, FLOW_QUIET_MS - quiet);
+        return;
+      }
+      this.flowTimer = undefined;
+      this.element.classList.remove('flowing');
+    };
+    this.flowTimer = setTimeout(check, FLOW_QUIET_MS);
   }
 
   /** Count of prompts waiting for an answer, shown as a button that jumps to the first one. */

@@ -63,7 +63,8 @@ export class Tabs {
       'data-status': tab.status,
       'data-attention': attention ? tab.attention : undefined,
     });
-    if (BUSY.has(tab.status)) element.append(icon('loading', 'codicon-modifier-spin tab-busy'));
+    // The shown conversation's work is in the header and the thread; a spinner there would only cost frames.
+    if (BUSY.has(tab.status) && !selected) element.append(icon('loading', 'codicon-modifier-spin tab-busy'));
     element.append(h('span', { class: 'tab-title' }, tab.title));
     if (attention) element.append(h('span', { class: `tab-badge attention-${tab.attention}` }, icon(attention[0])));
     const close = icon('close', 'tab-close');
