@@ -6,7 +6,7 @@ const FLOOD_MESSAGES = 32;
 /** At most this many messages in one post bring the interval back to its minimum. */
 const CALM_MESSAGES = 8;
 /** Longest interval a flood stretches the pacing to. */
-const FLOOD_INTERVAL_MS = 50;
+const FLOOD_INTERVAL_MS = 100;
 
 /**
  * Posts host messages to the panel, merged by MessageBatch, about once per interval. The panel draws
@@ -18,8 +18,9 @@ const FLOOD_INTERVAL_MS = 50;
  * - a change of status (a turn starting or ending) goes out at once with whatever is waiting: nothing
  *   more is coming to merge it with, and the end of a stream shows without delay;
  * - while a post carries many messages (a flood: an agent far faster than anyone reads, a replayed
- *   history) the interval doubles up to 50 ms, since in a flood most of the panel's work is per
- *   frame, not per message; calmer posts bring it back to the minimum.
+ *   history) the interval doubles up to 100 ms, since in a flood most of the panel's work (and of
+ *   the transport's) is per post, not per message, and ten updates a second are more than anyone
+ *   reads at that pace; calmer posts bring it back to the minimum.
  */
 export class BatchedPoster {
   private readonly batch = new MessageBatch();

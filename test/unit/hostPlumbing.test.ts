@@ -134,7 +134,7 @@ test('the poster posts a status change at once with what waits, and stretches it
   }
   const gaps = times.slice(1).map((time, i) => time - times[i]);
   assert.ok(gaps[0] <= 16, `the flood starts at the minimum pace: ${gaps.join(' ')}`);
-  assert.deepEqual(gaps.slice(-4), [50, 50, 50, 50], 'a flood is posted every 50 ms');
+  assert.deepEqual(gaps.slice(-4), [100, 100, 100, 100], 'a flood is posted every 100 ms');
   const before = posts.length;
   poster.push({ type: 'textAppended', id: 'e1', text: 'last' });
   poster.push({ type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } });
