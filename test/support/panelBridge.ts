@@ -89,12 +89,15 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   let chain: Promise<void> = Promise.resolve();
   let cdp: CDPSession | undefined;
   let snapshots = 0;
+  /** Bumped by each reload: a post still in flight when the page navigates is dropped, as VS Code drops it. */
+  let generation = 0;
   /** The older part of the conversation last shown, until the page asks for it (as ChatViewProvider keeps it). */
   const older = new OlderEntries();
 
   const post = (message: HostMessage): void => {
+    const sentIn = generation;
     chain = chain.then(async () => {
-      if (closed) return;
+      if (closed || sentIn !== generation) return;
       try {
         // Straight through the DevTools protocol, as one JSON string literal the page parses: the
         // cheapest way into the page (Playwright's evaluate serialises its argument and result on
@@ -102,7 +105,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
         cdp ??= await page.context().newCDPSession(page);
         await cdp.send('Runtime.evaluate', { expression: `window.postMessage(JSON.parse(${JSON.stringify(JSON.stringify(message))}), '*')` });
       } catch (err) {
-        if (!closed) hostErrors.push(err);
+        if (!closed && sentIn === generation) hostErrors.push(err);
       }
     });
   };
@@ -172,6 +175,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
     async reload() {
       const before = snapshots;
       ready = false;
+      generation++;
       poster.discard();
       await page.reload();
       const end = Date.now() + 10_000;
