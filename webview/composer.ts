@@ -32,6 +32,8 @@ export class Composer {
   private readonly warning: HTMLElement;
   /** A short-lived message: something pasted or dropped was not added. */
   private readonly message: HTMLElement;
+  /** Enter was pressed before the panel had its snapshot: the prompt goes out once it has. */
+  private sendOnConnect = false;
   private messageTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -164,7 +166,15 @@ export class Composer {
   }
 
   private submit(): void {
-    if (!this.hasContent() || !this.canSend()) return;
+    if (!this.hasContent()) return;
+    if (!this.store.hasSnapshot) {
+      // Still connecting (a slow host after a reload): keep the intent rather than drop the Enter.
+      this.sendOnConnect = true;
+      this.say(l10n.t('Connecting…'));
+      return;
+    }
+    this.sendOnConnect = false;
+    if (!this.canSend()) return;
     const text = this.textarea.value;
     const mentions = this.tray.sendable();
     this.host.post(mentions.length > 0 ? { type: 'prompt', text, mentions } : { type: 'prompt', text });
@@ -177,6 +187,7 @@ export class Composer {
   }
 
   render(): void {
+    if (this.sendOnConnect && this.store.hasSnapshot) this.submit();
     const kind = this.store.status.kind;
     const busy = kind === 'running' || kind === 'cancelling';
     this.stop.hidden = !busy;

@@ -68,6 +68,21 @@ test('posts ready, then renders a snapshot with the accessible DOM contract', as
   await page.close();
 });
 
+test('composer: Enter pressed before the panel has its snapshot is kept and sent once it has', async () => {
+  const panel = await harness().open();
+  const { page } = panel;
+  const box = page.locator('textarea[aria-label="Message"]');
+  await box.fill('typed while connecting');
+  await panel.clearPosted();
+  await box.press('Enter');
+  assert.deepEqual((await panel.posted()).filter((m) => m.type === 'prompt'), [], 'nothing to send to before the snapshot');
+  assert.equal(await box.inputValue(), 'typed while connecting', 'the text stays until it is sent');
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: { kind: 'starting', agentName: 'Test Agent' } }) });
+  assert.deepEqual((await panel.posted()).filter((m) => m.type === 'prompt'), [{ type: 'prompt', text: 'typed while connecting', conversationId: 'c1' }]);
+  assert.equal(await box.inputValue(), '');
+  await page.close();
+});
+
 test('composer: Enter sends, Shift+Enter adds a line, Stop while running, prompts taken while starting', async () => {
   const panel = await harness().open();
   const { page } = panel;
