@@ -49,7 +49,7 @@ async function streaming(harness: Harness): Promise<void> {
   rows.push(
     row('1. Streaming 20k chunks: Tandem → painted / bare SDK client', ratios, '×', { kind: 'max', value: STREAMING_TARGET },
       `Tandem prompt→last chunk painted median ${median(runs.map((r) => r.tandemMs)).toFixed(0)} ms; bare SDK client prompt→response median ${median(runs.map((r) => r.bareMs)).toFixed(0)} ms. ` +
-        'Runs alternate bare, Tandem, bare, …: each Tandem run is divided by the mean of the bare runs before and after it (the machine is shared; this cancels drift).'),
+        'Runs alternate bare, Tandem, bare, …: each Tandem run is divided by the mean of the bare runs before and after it (the machine is shared; this cancels drift). Both clients share this process: the heap is collected before every timed run of either.'),
     row('   Streaming: Tandem prompt → last chunk painted', runs.map((r) => r.tandemMs), 'ms', { kind: 'max', value: Math.round(STREAMING_TARGET * median(runs.map((r) => r.bareMs))) }, `target = ${STREAMING_TARGET} × the bare client median`),
     row('1b. Streaming: first chunk painted after the host received it', runs.map((r) => r.firstChunkMs), 'ms', { kind: 'max', value: 50 },
       'from the host emitting the new agent entry to the first frame after the one that painted its text (so it includes up to one frame of measuring).'),

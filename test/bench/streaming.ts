@@ -86,7 +86,16 @@ const PROBE = (first: string, marker: string): string => `(() => {
   mo.observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
 
+/**
+ * Both clients run in this process: each timed run starts from a collected heap, so neither pays
+ * for the garbage the other left (the bare client's validation leaves a lot). Needs --expose-gc.
+ */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 async function bareMs(scripted: ScriptedSession): Promise<number> {
+  collect();
   return bareClientPromptMs(scripted.scriptPath, scripted.dir);
 }
 
@@ -97,13 +106,15 @@ async function tandemRun(harness: Harness, scripted: ScriptedSession): Promise<O
     await bridge.drained();
     await bridge.panel.settle();
     await bridge.page.evaluate(PROBE(FIRST_MARKER, END_MARKER));
+    collect();
     let firstArrived = 0;
     const listener = scripted.session.onMessage((m) => {
       if (!firstArrived && m.type === 'entryUpserted' && m.entry.kind === 'agent') firstArrived = wallNow();
     });
     const start = wallNow();
     const turn = scripted.session.prompt('stream please');
-    await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe.done > 0, undefined, { timeout: 120_000, polling: 50 });
+    // Polled in the page each frame: polling from here would cost the host a CDP round trip every time.
+    await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe.done > 0, undefined, { timeout: 120_000, polling: 'raf' });
     // Nothing may stay unrendered: the text a flood left cold is rendered soon after the stream ends.
     await bridge.page.waitForFunction(() => document.querySelector('.markdown-frozen > .cold') === null, undefined, { timeout: 30_000, polling: 5 });
     const allRendered = wallNow();
