@@ -202,3 +202,34 @@ scenario(e2e, 'a long thread comes back whole when the view is shown again: its 
   await again.frame.locator('[role="log"]:not([aria-busy="true"])').waitFor();
   assert.deepEqual(await order(again), before, 'every entry once, in order, after the tab switch');
 });
+
+scenario(e2e, 'a flood of 6,000 chunks: the end shows at once, the text far above it is rendered once the flood stops, and every paragraph is there', async (s) => {
+  const paragraphs = 300;
+  const steps: Array<Record<string, unknown>> = [];
+  for (let p = 0; p < paragraphs; p++) {
+    steps.push({ chunks: { count: 19, text: 'lorem ipsum dolor sit amet ${i} ' } });
+    steps.push(say(`end of paragraph ${p}.\n\n`));
+  }
+  const { workspace } = setup(s, { turns: [{ steps, stopReason: 'end_turn' }] });
+  const { chat } = await s.open(workspace);
+  // Whether any text went cold on the way (webview/coldSections.ts), seen from inside the panel.
+  await chat.frame.locator('body').evaluate(() => {
+    const w = window as unknown as { __sawCold: boolean };
+    w.__sawCold = false;
+    new MutationObserver(() => {
+      if (document.querySelector('.markdown-frozen > .cold')) w.__sawCold = true;
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  await chat.send('flood me');
+  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+  const answer = chat.entries('agent').last();
+  await answer.filter({ hasText: `end of paragraph ${paragraphs - 1}.` }).waitFor();
+  assert.equal(await chat.frame.locator('body').evaluate(() => (window as unknown as { __sawCold: boolean }).__sawCold), true, 'the flood went through the cold path');
+  // Rendered soon after the flood stops, every paragraph once and in order, as markdown paragraphs.
+  await chat.frame.locator('[data-entry-kind="agent"] .markdown-frozen > .cold').first().waitFor({ state: 'detached' });
+  const ends = await answer.locator('p').evaluateAll((ps) => ps.map((p) => /end of paragraph (\d+)\./.exec(p.textContent ?? '')?.[1]).filter((n) => n !== undefined).map(Number));
+  assert.deepEqual(ends, Array.from({ length: paragraphs }, (_, i) => i));
+  // The first paragraph is there when scrolled to.
+  await answer.locator('p').first().scrollIntoViewIfNeeded();
+  assert.match((await answer.locator('p').first().textContent()) ?? '', /^lorem ipsum dolor sit amet 0 /);
+});
