@@ -115,9 +115,13 @@ scenario(e2e, 'walkthrough buttons run their commands: Show History opens the hi
 
     await (await stepButton(page, 'history', 'Show History')).click();
     const quickInput = page.locator('.quick-input-widget');
-    await quickInput.locator('input[placeholder^="Open a conversation"]').waitFor({ state: 'visible' });
-    await page.keyboard.press('Escape');
+    const historyInput = quickInput.locator('input[placeholder^="Open a conversation"]');
+    await historyInput.waitFor({ state: 'visible' });
+    // Escape into the input itself: one that reaches the Welcome page instead takes it back to its
+    // start page (seen once in a full run, as the next step's button never becoming clickable).
+    await historyInput.press('Escape');
     await stepDone(page, 'history');
+    if (!(await step(page, 'follow').isVisible())) await openWalkthrough(page);
 
     assert.equal(follow(), undefined, 'follow-along starts at its default (on)');
     await (await stepButton(page, 'follow', 'Toggle Follow Agent')).click();
