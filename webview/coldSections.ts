@@ -10,6 +10,7 @@
  * Nothing here watches individual sections: an IntersectionObserver target per section would cost
  * every frame in proportion to the message's length.
  */
+import { LINE_PX, logMetrics } from './entryPlaceholder';
 import { markdownFragment } from './markdown';
 
 /** How long no section may be added before the cold ones are rendered. */
@@ -18,9 +19,6 @@ const QUIET_MS = 250;
 const MAX_COLD_MS = 2_000;
 /** Work per task while rendering cold sections (at least one section per task). */
 const SLICE_MS = 8;
-/** Height of one line of body text and width of one character (px), for the estimates. */
-const LINE_PX = 19;
-const CHAR_PX = 7;
 
 interface Cold {
   section: HTMLElement;
@@ -39,14 +37,14 @@ export class ColdSections {
    * so the visible bottom of a message is never a cold gap. Read from the window (no layout).
    */
   warmChars(): number {
-    return Math.max(3_000, Math.ceil(((window.innerHeight * 1.5) / LINE_PX) * this.charsPerLine()));
+    return Math.max(3_000, Math.ceil(((window.innerHeight * 1.5) / LINE_PX) * logMetrics().charsPerLine));
   }
 
   /** A cold section for `source` (complete markdown blocks), to insert where the text belongs. */
   section(source: string, blocks: number): HTMLElement {
     const section = document.createElement('div');
     section.className = 'cold';
-    section.style.containIntrinsicBlockSize = `auto ${(Math.ceil(source.length / this.charsPerLine()) + blocks) * LINE_PX}px`;
+    section.style.containIntrinsicBlockSize = `auto ${(Math.ceil(source.length / logMetrics().charsPerLine) + blocks) * LINE_PX}px`;
     const now = performance.now();
     if (this.cold.length === 0) this.since = now;
     this.cold.push({ section, source });
@@ -57,15 +55,6 @@ export class ColdSections {
   /** The user is moving through the log: render what is cold now rather than after the wait. */
   warmSoon(): void {
     if (this.cold.length > 0) this.schedule(0);
-  }
-
-  /** Sections still cold (for tests and the bench). */
-  get pending(): number {
-    return this.cold.length;
-  }
-
-  private charsPerLine(): number {
-    return Math.max(20, Math.floor((window.innerWidth - 48) / CHAR_PX));
   }
 
   private schedule(ms: number): void {
@@ -86,11 +75,5 @@ export class ColdSections {
       this.since = performance.now();
       this.timer = setTimeout(() => this.warmSlice(), 0);
     }
-  }
-
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.cold = [];
   }
 }

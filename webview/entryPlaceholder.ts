@@ -88,9 +88,17 @@ export interface LogMetrics {
   charsPerLine: number;
 }
 
-const LINE_PX = 19;
+/** Height of one line of body text (px). */
+export const LINE_PX = 19;
+/** Width of one character of body text (px), roughly. */
+const CHAR_PX = 7;
 const CARD_HEADER_PX = 30;
 const TERMINAL_PX = 16 * 15 + 50;
+
+/** The log's metrics from the window's size alone (reading it forces no layout). */
+export function logMetrics(): LogMetrics {
+  return { charsPerLine: Math.max(20, Math.floor((window.innerWidth - 48) / CHAR_PX)) };
+}
 
 /** A guess at the built view's height (px), for pages never laid out in this webview. */
 export function estimateHeight(entry: Entry, metrics: LogMetrics): number {

@@ -57,8 +57,7 @@ export class MarkdownStream {
     this.text = text;
     let rest = text.slice(this.frozenLength);
     try {
-      // A flood: what lies more than a screenful above the end goes cold before anything is rendered.
-      if (this.cold && rest.length > 2 * this.cold.warmChars()) rest = this.freezeCold(rest);
+      if (this.cold) rest = this.freezeCold(rest, this.cold);
       this.render(rest);
     } catch (error) {
       console.error('Tandem: markdown failed, showing plain text', error);
@@ -100,15 +99,15 @@ export class MarkdownStream {
   }
 
   /**
-   * Finds the complete blocks of `rest` from their block structure alone (no inline lexing) and
-   * moves all but the last screenful of them into a cold section; returns what is left to render.
+   * In a flood (`rest` is more than two screenfuls), what lies more than a screenful above the end
+   * goes cold before anything is rendered: the complete blocks, found from their block structure
+   * alone (no inline lexing), all but the last screenful of them. Returns what is left to render.
    */
-  private freezeCold(rest: string): string {
-    const cold = this.cold;
-    if (!cold) return rest;
+  private freezeCold(rest: string, cold: ColdSections): string {
+    const keep = cold.warmChars();
+    if (rest.length <= 2 * keep) return rest;
     const blocks = lexBlocks(rest);
     let last = completeBlocks(blocks);
-    const keep = cold.warmChars();
     let kept = 0;
     while (last > 0 && kept < keep) kept += blocks[--last].raw.length;
     if (last === 0) return rest;

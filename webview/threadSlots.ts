@@ -15,7 +15,7 @@
 import type { Entry } from '../src/protocol/messages';
 import { h } from './dom';
 import { buildView, isDeferred, updateView } from './entryFactory';
-import { deferrable, Placeholder, type LogMetrics } from './entryPlaceholder';
+import { deferrable, logMetrics, Placeholder, type LogMetrics } from './entryPlaceholder';
 import type { EntryView, ViewContext } from './viewContext';
 import { ViewportWatch } from './viewportWatch';
 import { elementOf, BUILD_ALL_BELOW, SLICE_MS, NEAR_SLICE_MS, EAGER_WEIGHT, MAX_BUILT, KEEP_TAIL, mayLetGo, awaitsUser, farthestFirst, lastScreenStart, PAGE_SIZE, pageEstimate, showsTerminal, SliceScheduler, threadWeight, type Page, type Slot } from './slotPages';
@@ -117,7 +117,7 @@ export class ThreadSlots {
     this.order = [];
     for (const page of this.pages) page.element.remove();
     this.pages = [];
-    this.metrics = { charsPerLine: Math.max(20, Math.floor((window.innerWidth - 48) / 7)) };
+    this.metrics = logMetrics();
     this.weight = threadWeight(entries);
     // Entries still on their way (`older`, see prepend) make a thread long before they are here.
     this.lazy = this.weight > EAGER_WEIGHT || older > BUILD_ALL_BELOW;
