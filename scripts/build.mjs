@@ -16,6 +16,8 @@ const targets = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/hostMain.ts'], outfile: 'dist/host.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
+  // Ends what Tandem started when the extension host is gone, however it goes (src/supervisor).
+  { ...node, entryPoints: ['src/supervisor/main.ts'], outfile: 'dist/supervisor.js' },
   { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
 ];
 if (!production) {

@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import type * as vscode from 'vscode';
+import { installSupervisor, ProcessSupervisor } from './util/processSupervisor';
 import { ChatViewProvider } from './views/chatViewProvider';
 import { AgentDoctor } from './vscode/agentDoctor';
 import { AgentInstaller } from './vscode/agentInstaller';
@@ -18,6 +20,9 @@ export interface Tandem {
 export function createTandem(context: vscode.ExtensionContext): Tandem {
   configureLocalization();
   const log = new OutputLog();
+  // First, so that every process started from here on is ended with this host, however it ends.
+  const supervisor = new ProcessSupervisor({ script: path.join(context.extensionPath, 'dist', 'supervisor.js'), warn: (text) => log.warn(text) });
+  context.subscriptions.push(installSupervisor(supervisor));
   const host = new SessionHost(context, log);
   const provider = new ChatViewProvider(context.extensionUri, host);
   context.subscriptions.push(provider, host, log);

@@ -1,5 +1,4 @@
 import * as l10n from '@vscode/l10n';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -7,7 +6,7 @@ import { resolveCommand } from './commandResolver';
 import { redactSecrets } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
-import { ProcessTree, processTreeSpawnOptions } from '../util/processTree';
+import { ProcessTree, spawnTree } from '../util/processTree';
 
 /** One entry of `tandem.agents`, resolved for launching. Same shape as Zed's `agent_servers`. */
 export interface AgentLaunchConfig {
@@ -97,11 +96,10 @@ export class AgentProcess {
     const secrets = Object.values(cfg.env);
     log.info(redactSecrets(`Starting agent '${cfg.name}': ${[resolved, ...cfg.args].join(' ')} (cwd ${cfg.cwd})`, secrets));
     const { file, args, verbatim } = spawnTarget(resolved, cfg.args);
-    const child = spawn(file, args, {
+    const child = spawnTree(file, args, {
       cwd: cfg.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
-      ...processTreeSpawnOptions(),
       windowsHide: true,
       windowsVerbatimArguments: verbatim,
       shell: false,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
@@ -8,7 +7,7 @@ import { resolveCommand } from '../acp/commandResolver';
 import { Emitter } from '../util/disposable';
 import type { IDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
-import { processTreeSpawnOptions } from '../util/processTree';
+import { spawnTree } from '../util/processTree';
 import { openOutputPipe } from './outputPipe';
 import type { PathPolicy } from './pathPolicy';
 import { mergeEnv, shellInvocation } from './shellInvocation';
@@ -97,14 +96,13 @@ export class TerminalManager implements IDisposable {
     const pipe = await openOutputPipe(platform);
     let child: ChildProcess;
     try {
-      child = spawn(run.file, run.args, {
+      child = spawnTree(run.file, run.args, {
         cwd,
         env,
         stdio: pipe.stdio,
-        ...processTreeSpawnOptions(platform),
         windowsHide: true,
         windowsVerbatimArguments: run.verbatim,
-      });
+      }, platform);
     } catch (err) {
       pipe.dispose();
       // Synchronous throws are argument problems (NUL bytes, non-string args), not a missing command.

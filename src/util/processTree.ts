@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { activeSupervisor } from './processSupervisor';
 
 /** Grace between SIGTERM and SIGKILL when stopping a process tree. */
 export const KILL_GRACE_MS = 2000;
@@ -11,6 +12,32 @@ export const KILL_GRACE_MS = 2000;
  */
 export function processTreeSpawnOptions(platform: NodeJS.Platform = process.platform): { detached: boolean } {
   return { detached: platform !== 'win32' };
+}
+
+/**
+ * Spawns `file` as the root of a process tree ({@link processTreeSpawnOptions}) that this host's
+ * supervisor ends should the host die: the child carries the supervisor's marker in its
+ * environment (so do its descendants, by inheritance) and its group is registered. Every process
+ * Tandem starts for an agent goes through here.
+ */
+export function spawnTree(file: string, args: readonly string[], options: SpawnOptions, platform: NodeJS.Platform = process.platform): ChildProcess {
+  const supervisor = activeSupervisor();
+  const env = supervisor ? { ...(options.env ?? process.env), ...supervisor.env() } : options.env;
+  const child = spawn(file, args, { ...options, env, ...processTreeSpawnOptions(platform) });
+  if (supervisor && child.pid !== undefined) {
+    const pid = child.pid;
+    supervisor.watch(pid);
+    // Forgotten once the leader has exited and nothing of its group is left; a group that lives on
+    // stays registered (the supervisor drops it when it ends).
+    child.once('exit', () => setTimeout(() => {
+      if (!groupExists(pid, platform)) supervisor.forget(pid);
+    }, 100).unref());
+  }
+  return child;
+}
+
+function groupExists(pid: number, platform: NodeJS.Platform): boolean {
+  return platform !== 'win32' && signalGroup(pid, 0);
 }
 
 /**
