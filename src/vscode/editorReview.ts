@@ -4,13 +4,14 @@ import * as vscode from 'vscode';
 import { CheckpointStore } from '../review/checkpointStore';
 import type { RestoreStep } from '../review/checkpointTypes';
 import type { ReviewHost } from '../session/conversationReview';
+import type { FolderStorage } from '../session/folderStorage';
 import { Disposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import type { OutputLog } from './outputLog';
 
 /**
  * The editor side of the review: the workspace's checkpoint store (in the extension's workspace
- * storage), the editor's text of a file (unsaved changes included), restores applied as one
+ * storage, per folder), the editor's text of a file (unsaved changes included), restores applied as one
  * WorkspaceEdit (visible, undoable as one step) and saved, the rewind preview as a modal dialog,
  * and a file watcher that tells the shown conversation to refresh its changed files (agents that
  * write the disk themselves are noticed that way).
@@ -19,7 +20,8 @@ export class EditorReview extends Disposable implements ReviewHost {
   private opening: Promise<CheckpointStore | undefined> | undefined;
 
   constructor(
-    private readonly storageDir: string | undefined,
+    /** The folder's storage (undefined without a folder); checkpoints wait until it is ready. */
+    private readonly storage: FolderStorage | undefined,
     private readonly log: OutputLog,
     onFilesChanged: () => void,
   ) {
@@ -33,8 +35,9 @@ export class EditorReview extends Disposable implements ReviewHost {
   checkpoints(): Promise<CheckpointStore | undefined> {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     // No folder, nowhere to keep them, or an untrusted workspace (no agent runs there anyway).
-    if (!root || !this.storageDir || !vscode.workspace.isTrusted) return Promise.resolve(undefined);
-    this.opening ??= CheckpointStore.open({ root, storageDir: path.join(this.storageDir, 'checkpoints'), maxCheckpoints: 200, warn: (m) => this.log.warn(m) }).catch((err) => {
+    const storage = this.storage;
+    if (!root || !storage || !vscode.workspace.isTrusted) return Promise.resolve(undefined);
+    this.opening ??= storage.ready.then(() => CheckpointStore.open({ root, storageDir: path.join(storage.dir, 'checkpoints'), maxCheckpoints: 200, warn: (m) => this.log.warn(m) })).catch((err) => {
       this.log.warn(`Checkpoints are off: ${errorMessage(err)}`);
       this.opening = undefined;
       return undefined;

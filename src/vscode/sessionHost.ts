@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
@@ -8,6 +9,7 @@ import { assertNever } from '../protocol/guards';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ConversationManager } from '../session/conversationManager';
 import { ConversationStore } from '../session/conversationStore';
+import type { FolderStorage } from '../session/folderStorage';
 import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
 import { isConversationCommand, runConversationCommand } from '../session/panelCommands';
@@ -22,6 +24,7 @@ import { McpSettings } from './mcpSettings';
 import { MentionSource } from './mentionSource';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
+import { openWorkspaceStorage } from './workspaceStorage';
 import { LinkOpener } from './linkOpener';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
@@ -53,6 +56,7 @@ export class SessionHost extends Disposable {
   private readonly mcp: McpSettings;
   private surface: ChatSurface | undefined;
   private readonly mentions: MentionSource;
+  private readonly storage: FolderStorage;
   /** What the command palette and menus run. */
   readonly commands: HostCommands;
 
@@ -69,21 +73,21 @@ export class SessionHost extends Disposable {
       askOutside: (file, op) => askOutsideWorkspace(file, op),
     });
     this.links = new LinkOpener(this.policy, this.follow, log, () => this.cwd());
-    // Per workspace (storageUri); a window without a folder keeps its conversations in global storage.
-    const storage = context.storageUri ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-folder');
-    const store = this.register(new ConversationStore({ dir: storage.fsPath, warn: (text) => this.reportStorage(text) }));
+    const { hasFolder, ...storage } = openWorkspaceStorage(context, vscode.workspace, (text) => this.reportStorage(text));
+    this.storage = storage;
+    const store = this.register(new ConversationStore({ dir: this.storage.dir, warn: (text) => this.reportStorage(text) }));
     // Rules live in the extension's own storage, never in settings a repository could ship.
     this.rules = this.register(
       new RuleStore({
         globalFile: vscode.Uri.joinPath(context.globalStorageUri, 'permission-rules.json').fsPath,
-        workspaceFile: context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'permission-rules.json').fsPath : undefined,
+        workspaceFile: hasFolder ? path.join(this.storage.dir, 'permission-rules.json') : undefined,
         onProblem: (problem) => this.reportStorage(l10n.t('Permission rules: {0}', describeRuleProblem(problem))),
       }),
     );
     this.mcp = this.register(new McpSettings());
     this.register(this.mcp.onDidChange(() => this.updateSecrets()));
     this.mentions = this.register(new MentionSource((specs) => this.manager.chips(specs)));
-    this.review = this.register(new EditorReview(context.storageUri?.fsPath, log, () => this.manager.active?.review.refreshSoon()));
+    this.review = this.register(new EditorReview(hasFolder ? this.storage : undefined, log, () => this.manager.active?.review.refreshSoon()));
     const remembered = new RememberedOptions(context.globalState);
     this.manager = this.register(
       new ConversationManager({
@@ -132,7 +136,8 @@ export class SessionHost extends Disposable {
 
   /** Loads the stored conversations and rules (once); the snapshot is complete afterwards. */
   init(): Promise<void> {
-    this.initialized ??= Promise.all([this.rules.load(), this.manager.init()]).then(() => undefined);
+    // After the folder's storage has taken over what an earlier version kept under the URI.
+    this.initialized ??= this.storage.ready.then(() => Promise.all([this.rules.load(), this.manager.init()])).then(() => undefined);
     return this.initialized;
   }
 

@@ -15,6 +15,7 @@ import type { CodeServer } from './harness/codeServer';
 import { scenario } from './harness/e2e';
 import type { E2e } from './harness/e2e';
 import { repoRoot, vsixPath } from './harness/paths';
+import { storedConversations } from './harness/storage';
 import { waitUntil } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
@@ -55,23 +56,12 @@ async function restartVsCode(): Promise<void> {
 }
 
 /**
- * What Tandem stored in this profile's workspace storage (every workspace's index and transcripts,
- * concatenated): the store saves after a short quiet period, and killing VS Code skips the final
- * save a normal shutdown makes, so the tests wait for what they need to be on disk.
+ * What Tandem stored in this profile: the store saves after a short quiet period, and killing
+ * VS Code skips the final save a normal shutdown makes, so the tests wait for what they need to be
+ * on disk.
  */
 function stored(): string {
-  const root = join(dir, 'user-data', 'User', 'workspaceStorage');
-  if (!existsSync(root)) return '';
-  let text = '';
-  for (const hash of readdirSync(root)) {
-    const folder = join(root, hash, 'tandem.tandem-acp');
-    if (!existsSync(folder)) continue;
-    const index = join(folder, 'conversations.json');
-    if (existsSync(index)) text += readFileSync(index, 'utf8');
-    const transcripts = join(folder, 'transcripts');
-    if (existsSync(transcripts)) for (const file of readdirSync(transcripts)) text += readFileSync(join(transcripts, file), 'utf8');
-  }
-  return text;
+  return storedConversations(join(dir, 'user-data'));
 }
 
 async function waitStored(...texts: string[]): Promise<void> {
