@@ -19,6 +19,7 @@ const SCROLLBACK = 5000;
 
 function exitText(view: TerminalView | undefined): string {
   if (!view?.exit) return l10n.t('Running…');
+  if (view.exit.lost) return l10n.t('Stopped when VS Code closed');
   if (view.exit.signal) return l10n.t('Killed by {0}', view.exit.signal);
   return view.exit.exitCode === null ? l10n.t('Exited') : l10n.t('Exited with code {0}', view.exit.exitCode);
 }

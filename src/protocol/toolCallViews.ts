@@ -191,5 +191,15 @@ export interface TerminalView {
   /** True when earlier output was dropped to respect the byte limit. */
   truncated: boolean;
   /** Set once the process has exited. */
-  exit?: { exitCode: number | null; signal: string | null };
+  exit?: TerminalExitView;
+}
+
+export interface TerminalExitView {
+  exitCode: number | null;
+  signal: string | null;
+  /**
+   * The command was still running when the editor that ran it went away (closed, reloaded or
+   * crashed), which ended it; how it would have ended is unknown. Set on restored transcripts.
+   */
+  lost?: true;
 }

@@ -123,7 +123,7 @@ function toTerminal(raw: unknown): TerminalView | undefined {
     if (!isObject(exit)) return undefined;
     const { exitCode, signal } = exit;
     if (!(exitCode === null || typeof exitCode === 'number') || !(signal === null || typeof signal === 'string')) return undefined;
-    view.exit = { exitCode, signal };
+    view.exit = exit.lost === true ? { exitCode, signal, lost: true } : { exitCode, signal };
   }
   return view;
 }

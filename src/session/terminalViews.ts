@@ -87,7 +87,9 @@ export class TerminalViews {
         chunks: [view.output.slice(-VIEW_LIMIT_CHARS)],
         length: Math.min(view.output.length, VIEW_LIMIT_CHARS),
         truncated: view.truncated === true || view.output.length > VIEW_LIMIT_CHARS,
-        exit: view.exit,
+        // Nothing of an earlier editor run is running any more (the supervisor ended it): a card
+        // restored without an exit must not keep saying "Running…".
+        exit: view.exit ?? { exitCode: null, signal: null, lost: true },
       };
       this.states.set(terminalId, state);
       messages.push({ type: 'terminalChanged', terminal: toView(state) });

@@ -96,6 +96,10 @@ test('terminal: ANSI output streams into the region text, progress bars resolve,
   await panel.post({ type: 'terminalChanged', terminal: terminal('t1', { output: 'fresh output\n', exit: { exitCode: 2, signal: null } }) });
   await page.waitForFunction(() => document.querySelector('[data-terminal-id="t1"] .terminal-text')?.textContent === 'fresh output');
   assert.equal(await region.locator('.terminal-status').textContent(), 'Exited with code 2');
+  // Restored after the editor that ran it went away: ended with it, not "Running…".
+  await panel.post({ type: 'terminalChanged', terminal: terminal('t1', { output: 'fresh output\n', exit: { exitCode: null, signal: null, lost: true } }) });
+  await page.waitForFunction(() => document.querySelector('[data-terminal-id="t1"] .terminal-status')?.textContent === 'Stopped when VS Code closed');
+  assert.equal(await region.getAttribute('data-exited'), 'true');
   await panel.clearPosted();
   await region.getByRole('button', { name: 'Open in terminal' }).click();
   assert.deepEqual(await panel.posted(), [{ type: 'openTerminal', terminalId: 't1' }]);
