@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # README command 2 (`npm test`): installs what is missing, typechecks, lints, builds, packages the .vsix,
-# then runs the unit, webview and end-to-end tests one suite after the other (each serially), and
-# ends with one plain line "N passed, N failed". Exits non-zero if anything failed.
+# then runs the unit, webview and end-to-end tests one suite after the other (each serially), checks
+# that nothing the run started is still running, and ends with one plain line "N passed, N failed".
+# Exits non-zero if anything failed.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 started=$SECONDS
+# Every process this run starts inherits the marker, so the leftover check at the end finds what
+# is still running (scripts/leftovers.mjs).
+TANDEM_TEST_RUN="$(cat /proc/sys/kernel/random/uuid 2>/dev/null || echo "run-$$-$RANDOM")"
+export TANDEM_TEST_RUN
 logs="$(mktemp -d "${TMPDIR:-/tmp}/tandem-test.XXXXXX")"
 passed=0
 failed=0
@@ -62,6 +67,12 @@ if [ "$packaged" = 1 ]; then
 else
   echo "==> e2e skipped: no .vsix"
   failed=$((failed + 1))
+fi
+
+echo "==> leftover processes"
+if ! node scripts/leftovers.mjs "$TANDEM_TEST_RUN" $$; then
+  failed=$((failed + 1))
+  broken+=("leftover processes")
 fi
 
 echo
