@@ -3,6 +3,7 @@
 // watcher, agents). Every group is killed when this process exits, even after a failure or Ctrl+C.
 import { spawn } from 'node:child_process';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const groups = new Set<number>();
 let hooked = false;
@@ -62,4 +63,31 @@ export async function stopGroup(pid: number, graceMs = 3000): Promise<void> {
   while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
   groups.delete(pid);
+}
+
+export interface ProcessInfo {
+  pid: number;
+  /** Process group id. */
+  pgid: number;
+  cmdline: string;
+}
+
+/** Live (non-zombie) processes, read from /proc (Linux), optionally only those with `NAME=value` in their environment. */
+export function listProcesses(env?: { name: string; value: string }): ProcessInfo[] {
+  const needle = env ? Buffer.from(`\0${env.name}=${env.value}\0`) : undefined;
+  const out: ProcessInfo[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z') continue;
+      if (needle && !Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${name}/environ`), Buffer.from([0])]).includes(needle)) continue;
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      out.push({ pid: Number(name), pgid: Number(fields[2]), cmdline });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return out;
 }
