@@ -3,6 +3,47 @@
 // unions are exhaustive, and type-only imports say so (they vanish from the bundles).
 import tseslint from 'typescript-eslint';
 
+/**
+ * The host's rooms and what each may import (docs/ARCHITECTURE.md draws them). A folder may import
+ * only the folders listed for it, so an arrow back up — or `vscode` in the core — fails lint.
+ */
+const LAYERS = {
+  protocol: [],
+  supervisor: [],
+  util: ['supervisor'],
+  acp: ['protocol', 'util'],
+  client: ['protocol', 'util', 'acp'],
+  context: ['protocol', 'util', 'acp', 'client'],
+  review: ['protocol', 'util', 'client'],
+  permissions: ['protocol', 'util', 'acp'],
+  thread: ['protocol', 'util', 'acp', 'context'],
+  store: ['protocol', 'util'],
+  runtime: ['protocol', 'util', 'acp', 'client', 'thread'],
+  conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime'],
+  agents: ['protocol', 'util', 'acp'],
+  demoAgent: ['protocol'],
+  vscode: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'conversation', 'agents'],
+  views: ['protocol', 'util', 'acp', 'client', 'context', 'thread', 'conversation', 'vscode'],
+};
+/** Only the editor adapters, the views and the two entry files may import `vscode`. */
+const EDITOR_ROOMS = new Set(['vscode', 'views']);
+
+const layerRules = Object.entries(LAYERS).map(([room, allowed]) => {
+  const forbidden = Object.keys(LAYERS).filter((other) => other !== room && !allowed.includes(other));
+  return {
+    files: [`src/${room}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: EDITOR_ROOMS.has(room) ? [] : [{ name: 'vscode', message: `src/${room} is vscode-free: the editor is reached through ports (src/vscode adapts it).` }],
+          patterns: forbidden.map((other) => ({ group: [`../${other}/*`, `../${other}`], message: `src/${room} may not import src/${other} (layers: eslint.config.mjs, docs/ARCHITECTURE.md).` })),
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   {
     ignores: ['dist/**', 'out/**', 'node_modules/**', '.e2e/**', 'dist-vsix/**', 'bench-results/**', 'test/e2e/server/**', '**/*.d.ts', '**/*.js', '**/*.mjs'],
@@ -27,4 +68,5 @@ export default tseslint.config(
       'no-debugger': 'error',
     },
   },
+  ...layerRules,
 );

@@ -6,12 +6,12 @@ import { AgentDoctor } from './vscode/agentDoctor';
 import { AgentInstaller } from './vscode/agentInstaller';
 import { configureLocalization } from './vscode/localization';
 import { OutputLog } from './vscode/outputLog';
-import { SessionHost } from './vscode/sessionHost';
+import { EditorHost } from './vscode/editorHost';
 
 /** Everything behind the chat view; loaded on first use so activation stays cheap. */
 export interface Tandem {
   log: OutputLog;
-  host: SessionHost;
+  host: EditorHost;
   provider: ChatViewProvider;
   installer: AgentInstaller;
   doctor: AgentDoctor;
@@ -23,7 +23,7 @@ export function createTandem(context: vscode.ExtensionContext): Tandem {
   // First, so that every process started from here on is ended with this host, however it ends.
   const supervisor = new ProcessSupervisor({ script: path.join(context.extensionPath, 'dist', 'supervisor.js'), warn: (text) => log.warn(text) });
   context.subscriptions.push(installSupervisor(supervisor));
-  const host = new SessionHost(context, log);
+  const host = new EditorHost(context, log);
   const provider = new ChatViewProvider(context.extensionUri, host);
   context.subscriptions.push(provider, host, log);
   return { log, host, provider, installer: new AgentInstaller(context, log), doctor: new AgentDoctor({ context, log }) };

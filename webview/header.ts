@@ -4,14 +4,14 @@
  * states where the panel cannot chat yet (no agent, untrusted workspace, stopped agent).
  */
 import * as l10n from '@vscode/l10n';
-import type { SessionStatus } from '../src/protocol/messages';
+import type { ConversationStatus } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/guards';
 import { button, h, icon, withNodes } from './dom';
 import { SessionControls } from './sessionControls';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
-function statusText(status: SessionStatus): string {
+function statusText(status: ConversationStatus): string {
   switch (status.kind) {
     case 'no_agent':
       return l10n.t('No agent configured');

@@ -16,8 +16,8 @@ import type {
   ModesView,
   QueueView,
   ReviewView,
-  SessionSnapshot,
-  SessionStatus,
+  PanelSnapshot,
+  ConversationStatus,
   TabView,
   TerminalView,
   UsageView,
@@ -32,7 +32,7 @@ export type { StoreChanges, TerminalChange } from './storeChanges';
 
 
 export class Store {
-  status: SessionStatus = { kind: 'starting', agentName: '' };
+  status: ConversationStatus = { kind: 'starting', agentName: '' };
   agents: AgentChoice[] = [];
   selectedAgent: string | undefined;
   presets: AgentPreset[] = [];
@@ -208,7 +208,7 @@ export class Store {
 
   private applySnapshot(snapshot: unknown): void {
     if (!isRecord(snapshot) || !Array.isArray(snapshot.entries)) throw new Error('Malformed snapshot');
-    const s = snapshot as unknown as SessionSnapshot;
+    const s = snapshot as unknown as PanelSnapshot;
     this.changes = emptyChanges();
     this.applyConversation(s);
     this.agents = Array.isArray(s.agents) ? s.agents : [];

@@ -13,8 +13,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ToolKind } from '../protocol/messages';
 import { isToolKind } from '../protocol/toolKinds';
-import { isRecord } from '../protocol/guards';
-import { describe } from '../session/updateParsing';
+import { isRecord, describe } from '../protocol/guards';
 import { commandPrefixProblem } from './commandLine';
 import { globProblem } from './pathGlob';
 import { hostPatternProblem } from './urlHost';

@@ -10,9 +10,8 @@
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolKind } from '../protocol/messages';
-import { inferToolKind } from '../session/toolKindInference';
-import { isRecord } from '../protocol/guards';
-import { isAbsent } from '../session/updateParsing';
+import { inferToolKind } from '../acp/toolKindInference';
+import { isRecord, isAbsent } from '../protocol/guards';
 import { commandFromArgv, quoteShellWord } from './commandLine';
 
 /** What a permission request is about, in the form rules are matched against. */

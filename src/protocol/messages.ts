@@ -20,7 +20,7 @@ import type { MentionCandidate, MentionChip, MentionSpec, PromptCapabilitiesView
 import type { DiffLineView, TerminalView } from './toolCallViews';
 
 /** Where a conversation is in its life. */
-export type SessionStatus =
+export type ConversationStatus =
   | { kind: 'no_agent' }
   | { kind: 'untrusted' }
   /** Not connected to its agent (restored, or the agent was restarted for another conversation); connects when needed. */
@@ -91,7 +91,7 @@ export interface TabView {
   id: string;
   title: string;
   agentName: string;
-  status: SessionStatus['kind'];
+  status: ConversationStatus['kind'];
   /** A background conversation that needs the user: a permission prompt, a finished turn, an error. */
   attention?: 'permission' | 'finished' | 'error';
 }
@@ -103,7 +103,7 @@ export interface ConversationSnapshot {
   /** The agent's ACP session id, once known. */
   sessionId?: string;
   title: string;
-  status: SessionStatus;
+  status: ConversationStatus;
   entries: Entry[];
   terminals: Record<string, TerminalView>;
   /**
@@ -127,7 +127,7 @@ export interface ConversationSnapshot {
 }
 
 /** The whole panel: the shown conversation plus what the header needs. */
-export interface SessionSnapshot extends ConversationSnapshot {
+export interface PanelSnapshot extends ConversationSnapshot {
   protocolVersion: number;
   agents: AgentChoice[];
   /** Name of the shown conversation's agent (or the default one), if any. */
@@ -148,7 +148,7 @@ export type ConversationChange = { conversationId?: string } & (
   /** Streaming: append text to an agent/thought/user entry. */
   | { type: 'textAppended'; id: string; text: string }
   | { type: 'entriesCleared' }
-  | { type: 'statusChanged'; status: SessionStatus }
+  | { type: 'statusChanged'; status: ConversationStatus }
   /** Replace a terminal's view. */
   | { type: 'terminalChanged'; terminal: TerminalView }
   | { type: 'terminalAppended'; terminalId: string; text: string; truncated: boolean }
@@ -167,7 +167,7 @@ export type ConversationChange = { conversationId?: string } & (
 
 /** Host → webview. */
 export type HostMessage =
-  | { type: 'snapshot'; snapshot: SessionSnapshot }
+  | { type: 'snapshot'; snapshot: PanelSnapshot }
   /** Another conversation is shown now (tab switch): replaces the thread, status, queue, … */
   | { type: 'conversationShown'; conversation: ConversationSnapshot }
   /**

@@ -105,7 +105,7 @@ export type ToolContentView =
     }
   | DiffContentView
   | {
-      /** Live output of a terminal; the output itself lives in `SessionSnapshot.terminals`. */
+      /** Live output of a terminal; the output itself lives in `PanelSnapshot.terminals`. */
       type: 'terminal';
       terminalId: string;
     };

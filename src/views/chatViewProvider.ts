@@ -2,14 +2,14 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
-import type { ChatSurface, SessionHost } from '../vscode/sessionHost';
+import type { ChatSurface, EditorHost } from '../vscode/editorHost';
 import { BatchedPoster } from './batchedPoster';
 import { versionMismatchFor } from '../protocol/versionHandshake';
 import { isWebviewMessage } from './messageGuard';
 import { renderWebviewHtml } from './webviewHtml';
 import { errorMessage } from '../util/errors';
 import { panelLocale } from '../vscode/localization';
-import { OlderEntries } from '../session/snapshotSplit';
+import { OlderEntries } from './snapshotSplit';
 
 /** Least time between two posts to the panel while messages stream. */
 const FLUSH_MS = 16;
@@ -31,7 +31,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly host: SessionHost,
+    private readonly host: EditorHost,
   ) {
     super();
     host.attach(this);

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import type { ConversationManager } from '../session/conversationManager';
-import type { ConversationMeta } from '../session/conversationMeta';
+import type { ConversationManager } from '../conversation/conversationManager';
+import type { ConversationMeta } from '../store/conversationMeta';
 import { relativeTime } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
 

@@ -2,13 +2,13 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { HostMessage } from '../protocol/messages';
 import type { RuleStore } from '../permissions/ruleStore';
-import type { Conversation } from '../session/conversation';
-import type { ConversationManager } from '../session/conversationManager';
+import type { Conversation } from '../conversation/conversation';
+import type { ConversationManager } from '../conversation/conversationManager';
 import { DEMO_AGENT_NAME, type AgentSettings } from './agentSettings';
 import { showHistory, type AgentSessionItem } from './historyPicker';
 import type { MentionSource } from './mentionSource';
 import { manageRules } from './rulesPicker';
-import type { ChatSurface } from './sessionHost';
+import type { ChatSurface } from './editorHost';
 
 /** The parts of the session host the commands use. */
 export interface CommandHost {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 // The ESM build: the UMD main loads its parts with a dynamic require that bundling cannot follow.
 import { parse, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import * as vscode from 'vscode';
-import { mcpSecrets, parseMcpServers, type McpDropped, type McpServerSpec } from '../session/mcpServers';
+import { mcpSecrets, parseMcpServers, type McpDropped, type McpServerSpec } from '../conversation/mcpServers';
 import { Disposable, Emitter } from '../util/disposable';
 
 /**

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import type { SessionThread } from '../session/sessionThread';
+import type { Thread } from '../thread/thread';
 import type { IDisposable } from '../util/disposable';
 
 /**
@@ -10,7 +10,7 @@ import type { IDisposable } from '../util/disposable';
 export class TerminalMirror implements IDisposable {
   private readonly open = new Set<vscode.Terminal>();
 
-  show(thread: Pick<SessionThread, 'terminalView' | 'onTerminalOutput'>, terminalId: string): void {
+  show(thread: Pick<Thread, 'terminalView' | 'onTerminalOutput'>, terminalId: string): void {
     const view = thread.terminalView(terminalId);
     if (!view) {
       void vscode.window.showWarningMessage(l10n.t('That terminal is not known to Tandem (the agent may have run the command itself).'));

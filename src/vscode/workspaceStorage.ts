@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { openFolderStorage, workspaceKey, type FolderStorage } from '../session/folderStorage';
+import { openFolderStorage, workspaceKey, type FolderStorage } from '../store/folderStorage';
 
 /** The open workspace's key on this machine (see workspaceKey): its file-system folders only. */
 export function workspaceKeyOf(workspace: typeof vscode.workspace): string | undefined {

@@ -1,4 +1,4 @@
-/** A started AgentSession over the scripted agent process in a temp dir, for the benchmarks. */
+/** A started conversation over the scripted agent process in a temp dir, for the benchmarks. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

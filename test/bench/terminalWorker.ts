@@ -5,7 +5,7 @@
  * Prints one JSON line: { seconds, mb, peakRssGrowth, peakHeapGrowth, retainedHeapGrowth, ... } (bytes).
  */
 import { TerminalManager } from '../../src/client/terminalManager';
-import { TerminalViews } from '../../src/session/terminalViews';
+import { TerminalViews } from '../../src/thread/terminalViews';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 
 const TOTAL = 50 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * Connects a real AgentSession (host side, in this Node process) to the real webview bundle in
+ * Connects a real conversation (host side, in this Node process) to the real webview bundle in
  * headless Chromium, the way ChatViewProvider does inside VS Code:
  * - on every `ready` the page posts (first load and reloads) it gets a full snapshot;
  * - session messages are gathered for 16 ms, merged and paced by `BatchedPoster` (as ChatViewProvider does) and posted as one `batch`;
@@ -8,14 +8,14 @@
  * (test/webview/harness/harness.ts), so the page runs behind the same CSP as in tests.
  */
 import type { CDPSession, Page } from 'playwright-core';
-import type { HostMessage, SessionSnapshot, WebviewMessage } from '../../src/protocol/messages';
+import type { HostMessage, PanelSnapshot, WebviewMessage } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
-import { isConversationCommand, runConversationCommand } from '../../src/session/panelCommands';
+import { isConversationCommand, runConversationCommand } from '../../src/conversation/panelCommands';
 import type { TestSession } from './scriptedSession';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
-import { OlderEntries } from '../../src/session/snapshotSplit';
+import { OlderEntries } from '../../src/views/snapshotSplit';
 
 /** Same as ChatViewProvider's FLUSH_MS. */
 const FLUSH_MS = 16;
@@ -26,7 +26,7 @@ export interface OpenPanelOptions {
   width?: number;
   height?: number;
   /** Extra snapshot fields (agents, presets, …) the session itself does not know. */
-  snapshot?: Partial<Omit<SessionSnapshot, 'status' | 'entries' | 'terminals'>>;
+  snapshot?: Partial<Omit<PanelSnapshot, 'status' | 'entries' | 'terminals'>>;
 }
 
 export interface PanelBridge {
@@ -62,8 +62,8 @@ const HOOK = `(() => {
   Object.defineProperty(window, '__posted', { configurable: true, get: () => current, set: (v) => { current = wrap(v); } });
 })()`;
 
-/** What SessionHost.snapshot() sends: the shown conversation plus the header's parts. */
-export function sessionSnapshot(session: TestSession, extra: OpenPanelOptions['snapshot'] = {}): SessionSnapshot {
+/** What EditorHost.snapshot() sends: the shown conversation plus the header's parts. */
+export function sessionSnapshot(session: TestSession, extra: OpenPanelOptions['snapshot'] = {}): PanelSnapshot {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agents: [{ name: session.agentName, commandLine: session.agentName, builtIn: false }],
@@ -143,7 +143,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
         return;
       }
       case 'fetchDiffLines': {
-        // As SessionHost: the thread answers from the texts it keeps, through the same batches.
+        // As EditorHost: the thread answers from the texts it keeps, through the same batches.
         const thread = session.manager.get(message.conversationId)?.thread;
         if (thread && ready) poster.push(thread.diffLines(message));
         return;

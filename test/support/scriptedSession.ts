@@ -12,13 +12,13 @@ import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
-import type { ConversationSnapshot, HostMessage, SessionStatus } from '../../src/protocol/messages';
-import type { Conversation } from '../../src/session/conversation';
-import { ConversationManager } from '../../src/session/conversationManager';
-import type { ConversationManagerDeps } from '../../src/session/conversationWiring';
-import type { ConversationStore } from '../../src/session/conversationStore';
-import type { PermissionRules } from '../../src/session/permissionDesk';
-import type { ReviewHost } from '../../src/session/conversationReview';
+import type { ConversationSnapshot, HostMessage, ConversationStatus } from '../../src/protocol/messages';
+import type { Conversation } from '../../src/conversation/conversation';
+import { ConversationManager } from '../../src/conversation/conversationManager';
+import type { ConversationManagerDeps } from '../../src/conversation/conversationWiring';
+import type { ConversationStore } from '../../src/store/conversationStore';
+import type { PermissionRules } from '../../src/conversation/permissionDesk';
+import type { ReviewHost } from '../../src/conversation/conversationReview';
 
 export const repoRoot = resolve(__dirname, '../..');
 export const scriptedAgentJs = join(repoRoot, 'out', 'fixtures', 'scriptedAgent.js');
@@ -38,7 +38,7 @@ export interface ScriptedSessionOptions {
   /** A store to keep conversations in (restart tests); none by default. */
   store?: ConversationStore;
   /** Untrusted workspace: every conversation shows this status. */
-  blocked?: SessionStatus;
+  blocked?: ConversationStatus;
   /** Saved permission rules the conversations judge requests by. */
   rules?: PermissionRules;
   /** Review with checkpoints on the plain disk (see nodeReviewHost). */
@@ -64,7 +64,7 @@ export class TestSession {
     return active;
   }
 
-  get status(): SessionStatus {
+  get status(): ConversationStatus {
     return this.conversation.status;
   }
 

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entry, QuestionEntry } from '../../src/protocol/messages';
-import { mcpSecrets, parseMcpServers } from '../../src/session/mcpServers';
+import { mcpSecrets, parseMcpServers } from '../../src/conversation/mcpServers';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';

@@ -4,10 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Entry, TerminalView } from '../../src/protocol/messages';
-import { ConversationStore, INDEX_FILE, TRANSCRIPT_DIR, type ConversationStoreOptions } from '../../src/session/conversationStore';
-import type { ConversationIndex, Transcript } from '../../src/session/conversationFormat';
-import type { ConversationMeta } from '../../src/session/conversationMeta';
-import { encodeTranscript, TERMINAL_KEEP_CHARS } from '../../src/session/transcriptCap';
+import { ConversationStore, INDEX_FILE, TRANSCRIPT_DIR, type ConversationStoreOptions } from '../../src/store/conversationStore';
+import type { ConversationIndex, Transcript } from '../../src/store/conversationFormat';
+import type { ConversationMeta } from '../../src/store/conversationMeta';
+import { encodeTranscript, TERMINAL_KEEP_CHARS } from '../../src/store/transcriptCap';
 import { FileWriteQueue } from '../../src/util/atomicFile';
 
 interface Fixture {

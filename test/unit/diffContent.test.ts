@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DiffContentView, DiffLineView } from '../../src/protocol/messages';
 import { DIFF_FETCH_MAX_LINES, DIFF_INLINE_MAX_BYTES, DIFF_LINE_MAX_CHARS } from '../../src/protocol/messages';
-import { contentViews, DiffRecord, HUNK_LINES_SENT, restoredContentViews, VIEW_FORMAT, VIEW_LINE_BUDGET, type DiffLinesResult } from '../../src/session/diffContent';
-import { diffLineRuns, MAX_EDIT_LINES } from '../../src/session/lineDiff';
+import { contentViews, DiffRecord, HUNK_LINES_SENT, restoredContentViews, VIEW_FORMAT, VIEW_LINE_BUDGET, type DiffLinesResult } from '../../src/thread/diffContent';
+import { diffLineRuns, MAX_EDIT_LINES } from '../../src/thread/lineDiff';
 import { segmentsOf } from '../../webview/diffModel';
 
 const record = (oldText: string | null, newText: string, path = '/ws/a.ts') => new DiffRecord({ type: 'diff', path, oldText, newText });

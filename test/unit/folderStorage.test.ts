@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ConversationStore } from '../../src/session/conversationStore';
-import type { ConversationMeta } from '../../src/session/conversationMeta';
-import { FOLDER_FILE, folderStorageDir, MOVED_MARKER, openFolderStorage, workspaceKey } from '../../src/session/folderStorage';
+import { ConversationStore } from '../../src/store/conversationStore';
+import type { ConversationMeta } from '../../src/store/conversationMeta';
+import { FOLDER_FILE, folderStorageDir, MOVED_MARKER, openFolderStorage, workspaceKey } from '../../src/store/folderStorage';
 
 const meta = (id: string, updatedAt: number): ConversationMeta => ({ id, agentName: 'Tandem Demo', title: `Conversation ${id}`, titleSource: 'prompt', cwd: '/w', createdAt: updatedAt - 1, updatedAt });
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HostMessage } from '../../src/protocol/messages';
-import { describeStartFailure } from '../../src/session/startFailure';
-import { terminalMetaEvents, TerminalViews } from '../../src/session/terminalViews';
+import { describeStartFailure } from '../../src/runtime/startFailure';
+import { terminalMetaEvents, TerminalViews } from '../../src/thread/terminalViews';
 import { BatchedPoster } from '../../src/views/batchedPoster';
 import { coalesce } from '../../src/views/messageBatch';
 import { isWebviewMessage } from '../../src/views/messageGuard';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConversationChange, DiffContentView, Entry, ToolCallEntry } from '../../src/protocol/messages';
 import { DIFF_INLINE_MAX_BYTES } from '../../src/protocol/messages';
-import { ConversationStore } from '../../src/session/conversationStore';
-import { SessionThread } from '../../src/session/sessionThread';
+import { ConversationStore } from '../../src/store/conversationStore';
+import { Thread } from '../../src/thread/thread';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
@@ -32,7 +32,7 @@ const FAR_LINE = 'far away 1500';
 function thread() {
   const emitted: ConversationChange[] = [];
   const warnings: string[] = [];
-  const t = new SessionThread({ isInWorkspace: () => true, warn: (w) => warnings.push(w), emit: (m) => emitted.push(...m), follow: () => undefined });
+  const t = new Thread({ isInWorkspace: () => true, warn: (w) => warnings.push(w), emit: (m) => emitted.push(...m), follow: () => undefined });
   return { t, emitted, warnings };
 }
 

@@ -15,8 +15,8 @@ import type { FileAccess } from '../../src/client/fsHandler';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import type { MentionSpec, UserEntry } from '../../src/protocol/messages';
 import { isWebviewMessage } from '../../src/views/messageGuard';
-import { runConversationCommand } from '../../src/session/panelCommands';
-import { SessionReducer } from '../../src/session/sessionReducer';
+import { runConversationCommand } from '../../src/conversation/panelCommands';
+import { ThreadReducer } from '../../src/thread/threadReducer';
 import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 
@@ -177,7 +177,7 @@ test('queued prompts keep their chips, and a prompt of chips alone is accepted',
 
 test('a replayed user message shows its mentions as chips, not their whole text', () => {
   const warnings: string[] = [];
-  const reducer = new SessionReducer({ isInWorkspace: () => true, warn: (t) => warnings.push(t) });
+  const reducer = new ThreadReducer({ isInWorkspace: () => true, warn: (t) => warnings.push(t) });
   reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix this' } });
   reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource', resource: { uri: 'file:///w/a.ts#L3-L4', text: 'A VERY LONG FILE' } } });
   reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'tandem://problems', name: 'Problems' } });

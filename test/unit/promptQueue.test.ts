@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { QueueView } from '../../src/protocol/messages';
-import { MAX_QUEUED_ITEMS, PromptQueue } from '../../src/session/promptQueue';
+import { MAX_QUEUED_ITEMS, PromptQueue } from '../../src/conversation/promptQueue';
 
 function queue(): { q: PromptQueue; views: QueueView[] } {
   const views: QueueView[] = [];

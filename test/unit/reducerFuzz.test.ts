@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { Entry, HostMessage, PermissionView } from '../../src/protocol/messages';
-import { INTERNAL_ERROR_PREFIX } from '../../src/session/entryList';
-import { SessionReducer } from '../../src/session/sessionReducer';
+import { INTERNAL_ERROR_PREFIX } from '../../src/thread/entryList';
+import { ThreadReducer } from '../../src/thread/threadReducer';
 
 type Op =
   | { op: 'update'; update: unknown }
@@ -156,7 +156,7 @@ class Mirror {
 
 function runSequence(ops: Op[], counter: { updates: number }): void {
   const warnings: string[] = [];
-  const reducer = new SessionReducer({ isInWorkspace: (p) => p.startsWith('/ws/'), warn: (t) => warnings.push(t) });
+  const reducer = new ThreadReducer({ isInWorkspace: (p) => p.startsWith('/ws/'), warn: (t) => warnings.push(t) });
   const mirror = new Mirror();
   // Every message as it was when emitted: the reducer must never mutate what it handed out.
   const emitted: Array<[HostMessage[], string]> = [];
@@ -238,7 +238,7 @@ test('fuzz: well-formed agent streams never warn and always coalesce same-kind t
   fc.assert(
     fc.property(fc.array(validOp, { maxLength: 200 }), (ops) => {
       const warnings: string[] = [];
-      const reducer = new SessionReducer({ isInWorkspace: () => true, warn: (t) => warnings.push(t) });
+      const reducer = new ThreadReducer({ isInWorkspace: () => true, warn: (t) => warnings.push(t) });
       for (const o of ops) {
         if (o.op === 'update') reducer.applyUpdate(o.update);
         else if (o.op === 'endTurn') reducer.endTurn(o.stopReason);

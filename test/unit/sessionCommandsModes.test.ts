@@ -1,6 +1,6 @@
 /**
  * Slash commands and session modes end to end on the host side: a real scripted agent process
- * announces them, AgentSession keeps them (snapshotParts) and emits commandsChanged/modesChanged,
+ * announces them, the conversation keeps them (snapshotParts) and emits commandsChanged/modesChanged,
  * and setMode reaches the agent as session/set_mode.
  */
 import { test, before, after } from 'node:test';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { CommandView, HostMessage, ModesView } from '../../src/protocol/messages';
-import { SessionInfo } from '../../src/session/sessionInfo';
+import { SessionInfo } from '../../src/thread/sessionInfo';
 
 function make() {
   const warnings: string[] = [];

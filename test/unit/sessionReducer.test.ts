@@ -6,14 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Entry, HostMessage, ToolCallEntry } from '../../src/protocol/messages';
-import { INTERNAL_ERROR_PREFIX } from '../../src/session/entryList';
-import { SessionReducer } from '../../src/session/sessionReducer';
-import { RAW_JSON_LIMIT } from '../../src/session/updateParsing';
+import { INTERNAL_ERROR_PREFIX } from '../../src/thread/entryList';
+import { ThreadReducer } from '../../src/thread/threadReducer';
+import { RAW_JSON_LIMIT } from '../../src/thread/updateParsing';
 
 /** A reducer plus a mirror that applies its messages the way the webview store does. */
 function harness(isInWorkspace: (path: string) => boolean = (p) => p.startsWith('/ws/')) {
   const warnings: string[] = [];
-  const reducer = new SessionReducer({ isInWorkspace, warn: (text) => warnings.push(text) });
+  const reducer = new ThreadReducer({ isInWorkspace, warn: (text) => warnings.push(text) });
   let mirror: Entry[] = [];
   const replay = (messages: HostMessage[]): HostMessage[] => {
     for (const message of JSON.parse(JSON.stringify(messages)) as HostMessage[]) {
@@ -37,7 +37,7 @@ function harness(isInWorkspace: (path: string) => boolean = (p) => p.startsWith(
     reducer,
     warnings,
     update: (u: unknown) => replay(reducer.applyUpdate(u)),
-    run: (f: (r: SessionReducer) => HostMessage[]) => replay(f(reducer)),
+    run: (f: (r: ThreadReducer) => HostMessage[]) => replay(f(reducer)),
     entries: () => reducer.entries(),
     tool: (id: string): ToolCallEntry => {
       const t = reducer.findToolCall(id);
@@ -570,7 +570,7 @@ test('streaming many chunks sends each chunk once and only the chunk (O(chunk) p
 });
 
 test('a throwing logger does not break the reducer', () => {
-  const reducer = new SessionReducer({ isInWorkspace: () => true, warn: () => { throw new Error('log down'); } });
+  const reducer = new ThreadReducer({ isInWorkspace: () => true, warn: () => { throw new Error('log down'); } });
   assert.deepEqual(reducer.applyUpdate({ sessionUpdate: 'nope' }), []);
   assert.equal(reducer.applyUpdate(chunk('agent_message_chunk', 'still works')).length, 1);
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConversationSnapshot, Entry } from '../../src/protocol/messages';
-import { FIRST_PAINT_CHARS, FIRST_PAINT_ENTRIES, OlderEntries, splitSnapshot } from '../../src/session/snapshotSplit';
+import { FIRST_PAINT_CHARS, FIRST_PAINT_ENTRIES, OlderEntries, splitSnapshot } from '../../src/views/snapshotSplit';
 
 function conversation(entries: Entry[], terminals: string[] = []): ConversationSnapshot {
   return {

@@ -2,8 +2,8 @@
 // more, so a terminal saved while its command ran comes back as ended with that run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTranscript } from '../../src/session/conversationFormat';
-import { TerminalViews } from '../../src/session/terminalViews';
+import { parseTranscript } from '../../src/store/conversationFormat';
+import { TerminalViews } from '../../src/thread/terminalViews';
 
 test('a terminal restored without an exit is marked as lost with the earlier run; one with an exit keeps it', () => {
   const views = new TerminalViews();

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolKind } from '../../src/protocol/messages';
 import { codiconFor, isToolKind } from '../../src/protocol/toolKinds';
-import { inferToolKind } from '../../src/session/toolKindInference';
+import { inferToolKind } from '../../src/acp/toolKindInference';
 
 const ALL_KINDS: ToolKind[] = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { DiffContentView, WebviewMessage } from '../../src/protocol/messages';
 import { DIFF_INLINE_MAX_BYTES } from '../../src/protocol/messages';
-import { DiffRecord } from '../../src/session/diffContent';
+import { DiffRecord } from '../../src/thread/diffContent';
 import { snapshot, toolCall } from './harness/fixtures';
 import { useHarness, type Panel } from './harness/harness';
 import { openPanel } from '../support/panelBridge';
@@ -33,7 +33,7 @@ async function nextFetch(panel: Panel): Promise<Fetch> {
   return fetches[0];
 }
 
-/** Answers a request as the host does (SessionThread.diffLines) from the record behind the view. */
+/** Answers a request as the host does (Thread.diffLines) from the record behind the view. */
 async function answer(panel: Panel, fetch: Fetch, from: DiffRecord): Promise<void> {
   const result = from.lines(fetch.diffId, fetch.row, fetch.count);
   if ('error' in result) await panel.post({ type: 'diffLines', requestId: fetch.requestId, lines: [], oldLine: 0, newLine: 0, error: result.error });

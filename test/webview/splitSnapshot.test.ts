@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Entry, HostMessage, WebviewMessage } from '../../src/protocol/messages';
-import { splitSnapshot } from '../../src/session/snapshotSplit';
+import { splitSnapshot } from '../../src/views/snapshotSplit';
 import { useHarness } from './harness/harness';
 import { agent, ready, snapshot, terminal, toolCall } from './harness/fixtures';
 

@@ -1,5 +1,5 @@
 /**
- * The XSS corpus, sent by a real scripted agent process through AgentSession and the panel bridge
+ * The XSS corpus, sent by a real scripted agent process through a real conversation and the panel bridge
  * into the real webview bundle in headless Chromium: in messages, thoughts, the user's own prompt,
  * tool call titles, locations, diff paths and texts, tool markdown, resource links, images, a real
  * terminal (printf through terminal/create), permission option names, plan entries, stderr, the

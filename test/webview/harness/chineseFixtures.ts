@@ -6,9 +6,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import { ruleLabel } from '../../../src/permissions/ruleProposal';
-import type { Entry, MentionChip, PermissionView, SessionSnapshot } from '../../../src/protocol/messages';
-import { describeTurnUsage } from '../../../src/session/configOptions';
-import { describeStartFailure } from '../../../src/session/startFailure';
+import type { Entry, MentionChip, PermissionView, PanelSnapshot } from '../../../src/protocol/messages';
+import { describeTurnUsage } from '../../../src/thread/configOptions';
+import { describeStartFailure } from '../../../src/runtime/startFailure';
 import { snapshot, terminal, toolCall } from './fixtures';
 
 const saidTexts = new Set<string>();
@@ -168,7 +168,7 @@ function thread(): Entry[] {
 }
 
 /** The session of chinese.test.ts: a turn running, every part of the panel showing. */
-export function chineseSession(): SessionSnapshot {
+export function chineseSession(): PanelSnapshot {
   return snapshot({
     title: TITLE,
     status: { kind: 'running', agentName: AGENT },
@@ -219,7 +219,7 @@ export type Translate = (key: string, ...args: Array<string | number>) => string
 /** A state of the panel: its snapshot, and some of what the panel must say in it. */
 export interface PanelState {
   name: string;
-  snapshot: SessionSnapshot;
+  snapshot: PanelSnapshot;
   says(t: Translate): string[];
 }
 

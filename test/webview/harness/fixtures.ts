@@ -1,8 +1,8 @@
 /** Builders for host messages used across the webview tests. */
-import type { Entry, SessionSnapshot, SessionStatus, TerminalView, ToolCallEntry } from '../../../src/protocol/messages';
+import type { Entry, PanelSnapshot, ConversationStatus, TerminalView, ToolCallEntry } from '../../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../../src/protocol/messages';
 
-export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnapshot {
+export function snapshot(overrides: Partial<PanelSnapshot> = {}): PanelSnapshot {
   return {
     protocolVersion: PROTOCOL_VERSION,
     conversationId: 'c1',
@@ -19,8 +19,8 @@ export function snapshot(overrides: Partial<SessionSnapshot> = {}): SessionSnaps
   };
 }
 
-export const running: SessionStatus = { kind: 'running', agentName: 'Test Agent' };
-export const ready: SessionStatus = { kind: 'ready', agentName: 'Test Agent' };
+export const running: ConversationStatus = { kind: 'running', agentName: 'Test Agent' };
+export const ready: ConversationStatus = { kind: 'ready', agentName: 'Test Agent' };
 
 export function toolCall(id: string, overrides: Partial<ToolCallEntry> = {}): ToolCallEntry {
   return {

@@ -1,15 +1,15 @@
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import type { ProtocolLog } from '../acp/protocolLog';
-import type { ConversationChange, ConversationSnapshot, MentionChip, PromptCapabilitiesView, Entry, QueuedPromptView, SessionStatus, TabView, TerminalView } from '../protocol/messages';
+import type { ConversationChange, ConversationSnapshot, MentionChip, PromptCapabilitiesView, Entry, QueuedPromptView, ConversationStatus, TabView, TerminalView } from '../protocol/messages';
 import { Disposable, Emitter } from '../util/disposable';
-import type { AgentRuntime } from './agentRuntime';
-import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from './conversationMeta';
+import type { AgentRuntime } from '../runtime/agentRuntime';
+import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
 import type { PermissionRules } from './permissionDesk';
 import { PromptQueue } from './promptQueue';
 import { ConversationReview, type ReviewHost } from './conversationReview';
-import { SessionInfo } from './sessionInfo';
+import { SessionInfo } from '../thread/sessionInfo';
 import { SessionLink } from './sessionLink';
-import { SessionThread } from './sessionThread';
+import { Thread } from '../thread/thread';
 import { SignIn, type RunSignInTerminal } from './signIn';
 import { QuestionDesk } from './questionDesk';
 import type { McpDropped, McpServerSpec } from './mcpServers';
@@ -29,7 +29,7 @@ export interface ConversationDeps {
   /** How long to wait for the agent to confirm a cancel before ending the turn ourselves. */
   cancelGraceMs?: number;
   /** True when no agent may be started (untrusted workspace). */
-  blocked?(): SessionStatus | undefined;
+  blocked?(): ConversationStatus | undefined;
   /** Saved permission rules; without them every request is asked. */
   rules?: PermissionRules;
   /** Checkpoints and the editor for the review (none: no changed-files strip). */
@@ -79,7 +79,7 @@ export class Conversation extends Disposable {
   private readonly attentionChanges = this.register(new Emitter<void>());
   readonly onAttention = this.attentionChanges.event;
 
-  thread: SessionThread;
+  thread: Thread;
   readonly info: SessionInfo;
   readonly queue: PromptQueue;
   readonly link: SessionLink;
@@ -87,7 +87,7 @@ export class Conversation extends Disposable {
   readonly review: ConversationReview;
   readonly signIn: SignIn;
   readonly questions: QuestionDesk;
-  private statusValue: SessionStatus;
+  private statusValue: ConversationStatus;
   private attentionValue: TabView['attention'];
 
   constructor(
@@ -115,7 +115,7 @@ export class Conversation extends Disposable {
     return this.meta.agentName;
   }
 
-  get status(): SessionStatus {
+  get status(): ConversationStatus {
     return this.statusValue;
   }
 
@@ -124,8 +124,8 @@ export class Conversation extends Disposable {
   }
 
   /** A thread whose changes reach the panel only while it is this conversation's thread. */
-  createThread(): SessionThread {
-    const thread: SessionThread = new SessionThread({
+  createThread(): Thread {
+    const thread: Thread = new Thread({
       isInWorkspace: (p) => this.deps.isInWorkspace(p),
       warn: (text) => this.deps.log.warn(text),
       emit: (messages) => {
@@ -202,7 +202,7 @@ export class Conversation extends Disposable {
 
   private shownCaps = 'null';
 
-  setStatus(status: SessionStatus): void {
+  setStatus(status: ConversationStatus): void {
     const blocked = this.deps.blocked?.();
     this.statusValue = blocked ?? status;
     const changes: ConversationChange[] = [{ type: 'statusChanged', status: this.statusValue }];
@@ -255,7 +255,7 @@ export class Conversation extends Disposable {
     this.attentionChanges.fire();
   }
 
-  addError(message: string, detail?: string, action?: Parameters<SessionThread['reducer']['addError']>[2], offerCheck = false): void {
+  addError(message: string, detail?: string, action?: Parameters<Thread['reducer']['addError']>[2], offerCheck = false): void {
     this.emit(this.thread.reducer.addError(message, detail, action, offerCheck));
     this.flag('error');
   }

@@ -1,3 +1,5 @@
+// One conversation over a real scripted agent process: streaming, Stop, cancel grace, crashes,
+// missing commands, initialize errors, permissions and fs, sign-in, early updates, Retry.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

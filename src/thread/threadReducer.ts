@@ -18,8 +18,8 @@ import { withoutInternalMarkup } from './replayText';
 import type * as acp from '@agentclientprotocol/sdk';
 import { replayedMention } from '../context/blockMentions';
 import { compactionFor, parseNotice } from './agentNotices';
-import { isRecord } from '../protocol/guards';
-import { contentBlockToMarkdown, describe } from './updateParsing';
+import { isRecord, describe } from '../protocol/guards';
+import { contentBlockToMarkdown } from './updateParsing';
 import { parsePermissionOptions, parsePlanItems } from './updateParsing';
 
 export interface ReducerOptions {
@@ -32,7 +32,7 @@ export interface ReducerOptions {
 /** The `session/update` kinds of the ACP SDK Tandem is built against. */
 type SessionUpdateKind = acp.SessionUpdate['sessionUpdate'];
 
-export class SessionReducer extends EntryList {
+export class ThreadReducer extends EntryList {
   private readonly toolCalls: ToolCallBook;
   /** The entry streamed text may append to: always the last entry, or none. */
   private readonly stream = new TextStream();

@@ -2,11 +2,11 @@ import * as l10n from '@vscode/l10n';
 import type { AgentConnection } from '../acp/agentConnection';
 import { Disposable, type IDisposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
-import type { AgentRuntime, RuntimeExit, SessionEndpoint } from './agentRuntime';
+import type { AgentRuntime, RuntimeExit, SessionEndpoint } from '../runtime/agentRuntime';
 import type { Conversation } from './conversation';
 import { PermissionDesk } from './permissionDesk';
 import { ReplayBuffer } from './replayBuffer';
-import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from './startFailure';
+import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from '../runtime/startFailure';
 import { SessionSettings } from './sessionSettings';
 import { offerMcpServers } from './mcpServers';
 

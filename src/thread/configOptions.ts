@@ -5,8 +5,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { ConfigOptionView, UsageView } from '../protocol/messages';
-import { isRecord } from '../protocol/guards';
-import { describe, isAbsent, type Warn } from './updateParsing';
+import { isRecord, describe, isAbsent } from '../protocol/guards';
+import { type Warn } from './updateParsing';
 
 /** The id the older `models` shape gets as a picker (no agent's config option may shadow it). */
 export const LEGACY_MODEL_ID = 'model';

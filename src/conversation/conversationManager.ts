@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationChange, HostMessage, MentionChip, MentionSpec, TabView } from '../protocol/messages';
 import { chipsFor, type PromptContext } from './promptPreparer';
 import { Disposable, Emitter } from '../util/disposable';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentRuntime } from '../runtime/agentRuntime';
 import { Conversation } from './conversation';
-import { indexOf, tabsToReopen, type ConversationIndex } from './conversationFormat';
-import { newMeta, renameMeta, type ConversationMeta } from './conversationMeta';
+import { indexOf, tabsToReopen, type ConversationIndex } from '../store/conversationFormat';
+import { newMeta, renameMeta, type ConversationMeta } from '../store/conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
-import { RuntimePool } from './runtimePool';
+import { RuntimePool } from '../runtime/runtimePool';
 import { clientCapabilities, conversationDeps, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 
 /**

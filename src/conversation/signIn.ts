@@ -3,8 +3,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AuthEntry, AuthMethodView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 import type { Conversation } from './conversation';
-import { isRecord } from '../protocol/guards';
-import { describe, type Warn } from './updateParsing';
+import { isRecord, describe } from '../protocol/guards';
+import { type Warn } from '../thread/updateParsing';
 
 /** A sign-in command run in a terminal the user sees (the agent's own login). */
 export interface TerminalSignIn {

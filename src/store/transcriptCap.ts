@@ -13,7 +13,7 @@ import type { Transcript } from './conversationFormat';
  * stream being saved could not advance. Here every entry and terminal is serialised on its own and
  * the result kept, keyed by id, until the value changes; sizes are added up from the parts, and the
  * file is joined once. An unchanged entry is recognised cheaply: entries are copied shallowly and
- * their nested values are replaced, never mutated (see SessionReducer), so equal references at the
+ * their nested values are replaced, never mutated (see ThreadReducer), so equal references at the
  * top levels mean equal JSON. `encode` does it all at once (shutdown); `encodeAsync` yields to the
  * event loop whenever a slice of work used its time, so a first save of a long thread is spread out.
  */

@@ -7,9 +7,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
-import { isRecord } from '../protocol/guards';
+import { isRecord, describe } from '../protocol/guards';
 import type { Conversation } from './conversation';
-import { describe } from './updateParsing';
 
 export interface McpServerSpec {
   name: string;

@@ -4,15 +4,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
-import type { HostMessage, SessionSnapshot, SessionStatus, WebviewMessage } from '../protocol/messages';
+import type { HostMessage, PanelSnapshot, ConversationStatus, WebviewMessage } from '../protocol/messages';
 import { assertNever } from '../protocol/guards';
 import { PROTOCOL_VERSION } from '../protocol/messages';
-import { ConversationManager } from '../session/conversationManager';
-import { ConversationStore } from '../session/conversationStore';
-import type { FolderStorage } from '../session/folderStorage';
+import { ConversationManager } from '../conversation/conversationManager';
+import { ConversationStore } from '../store/conversationStore';
+import type { FolderStorage } from '../store/folderStorage';
 import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
-import { isConversationCommand, runConversationCommand } from '../session/panelCommands';
+import { isConversationCommand, runConversationCommand } from '../conversation/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
 import { AGENT_PRESETS, AgentSettings } from './agentSettings';
 import { HostCommands } from './hostCommands';
@@ -41,7 +41,7 @@ export interface ChatSurface {
  * The editor side of Tandem: settings, workspace trust, storage and editor-aware file access around
  * the ConversationManager (the vscode-free core), and the routing of panel commands to it.
  */
-export class SessionHost extends Disposable {
+export class EditorHost extends Disposable {
   private readonly settings: AgentSettings;
   private readonly follow: FollowAlong;
   private readonly diffs = this.register(new DiffEditor());
@@ -98,7 +98,7 @@ export class SessionHost extends Disposable {
         clientInfo: { name: 'tandem', version: String(context.extension.packageJSON.version ?? '0.0.0') },
         files: new EditorFileAccess(),
         policy: this.policy,
-        blocked: (): SessionStatus | undefined => (vscode.workspace.isTrusted ? undefined : { kind: 'untrusted' }),
+        blocked: (): ConversationStatus | undefined => (vscode.workspace.isTrusted ? undefined : { kind: 'untrusted' }),
         follow: (file, line) => this.follow.reveal(file, line),
         onPermissionRequested: (conversation, info) => this.commands.notifyPermission(conversation, info.requestId, info.title, info.options),
         rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
@@ -143,7 +143,7 @@ export class SessionHost extends Disposable {
 
   private initialized: Promise<void> | undefined;
 
-  snapshot(): SessionSnapshot {
+  snapshot(): PanelSnapshot {
     const active = this.manager.active;
     const conversation = active?.snapshot() ?? { conversationId: '', title: '', status: { kind: 'no_agent' as const }, entries: [], terminals: {} };
     return {

@@ -10,7 +10,7 @@ import { proposeRule, ruleLabel } from '../permissions/ruleProposal';
 import type { RuleStore } from '../permissions/ruleStore';
 import type { PermissionView, RuleProposalView } from '../protocol/messages';
 import type { Conversation } from './conversation';
-import { fallbackToolTitle } from './toolCallMerge';
+import { fallbackToolTitle } from '../thread/toolCallMerge';
 
 /** What the desk needs besides its conversation: the rules, and where they apply. */
 export interface PermissionRules {

@@ -5,7 +5,7 @@ import { FsHandler, type FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { TerminalManager } from '../client/terminalManager';
 import type { SessionEndpoint } from './agentRuntime';
-import type { TerminalViewEvent } from './terminalViews';
+import type { TerminalViewEvent } from '../thread/terminalViews';
 
 /** Updates kept per unknown session id while a session/new is in flight (agents announce commands early). */
 const EARLY_UPDATE_LIMIT = 1000;

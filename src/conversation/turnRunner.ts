@@ -5,8 +5,8 @@ import type { QueuedPromptView } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
 import type { Conversation } from './conversation';
-import { AUTH_REQUIRED } from './startFailure';
-import { describeTurnUsage } from './configOptions';
+import { AUTH_REQUIRED } from '../runtime/startFailure';
+import { describeTurnUsage } from '../thread/configOptions';
 import { preparePrompt, type PreparedPrompt } from './promptPreparer';
 
 /** Why the queue stops sending by itself after a turn that did not simply finish. */

@@ -1,5 +1,6 @@
+import { describe } from '../protocol/guards';
 import type { CompactionEntry, NoticeEntry } from '../protocol/messages';
-import { contentBlockToMarkdown, describe } from './updateParsing';
+import { contentBlockToMarkdown } from './updateParsing';
 
 type Warn = (text: string) => void;
 

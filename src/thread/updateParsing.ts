@@ -11,27 +11,13 @@ import type {
   PlanItemView,
   ToolContentView,
 } from '../protocol/messages';
-import { isRecord } from '../protocol/guards';
+import { isRecord, describe, isAbsent } from '../protocol/guards';
 import type { ParsedToolContent } from './diffContent';
 
 export type Warn = (text: string) => void;
 
 /** Largest rawInput/rawOutput kept as formatted JSON; bigger ones are cut with a note. */
 export const RAW_JSON_LIMIT = 200 * 1024;
-
-/** ACP optional fields may be absent or `null`; both mean "not sent". */
-export function isAbsent(value: unknown): value is null | undefined {
-  return value === undefined || value === null;
-}
-
-/** A short, never-throwing description of an untrusted value for log lines. */
-export function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
-}
 
 /** Escapes the characters that would end a markdown link label early. */
 function escapeLinkLabel(text: string): string {

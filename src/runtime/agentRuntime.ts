@@ -7,7 +7,7 @@ import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import { TerminalManager } from '../client/terminalManager';
 import { Disposable, Emitter } from '../util/disposable';
-import type { TerminalViewEvent } from './terminalViews';
+import type { TerminalViewEvent } from '../thread/terminalViews';
 import { SessionRouter } from './sessionRouter';
 
 /** What one ACP session of a runtime receives: its updates and the agent's requests about it. */

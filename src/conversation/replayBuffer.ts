@@ -1,6 +1,6 @@
 import { Disposable } from '../util/disposable';
 import type { Conversation } from './conversation';
-import type { SessionThread } from './sessionThread';
+import type { Thread } from '../thread/thread';
 
 /** Quiet time after which a replay that goes on past the load answer is taken as complete. */
 export const REPLAY_QUIET_MS = 1500;
@@ -13,7 +13,7 @@ export const REPLAY_QUIET_MS = 1500;
  * updates, plans as tool calls): when the replay ends, nothing in it is left pending.
  */
 export class ReplayBuffer extends Disposable {
-  private thread: SessionThread | undefined;
+  private thread: Thread | undefined;
   private answeredYet = false;
   private swapped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;

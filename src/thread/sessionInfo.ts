@@ -9,8 +9,8 @@
  */
 import type { CommandView, ConfigOptionView, ConversationChange, ModesView, ModeView, UsageView } from '../protocol/messages';
 import { LEGACY_MODEL_ID, parseConfigOptions, parseLegacyModels, parseUsage } from './configOptions';
-import { isRecord } from '../protocol/guards';
-import { describe, isAbsent, type Warn } from './updateParsing';
+import { isRecord, describe, isAbsent } from '../protocol/guards';
+import { type Warn } from './updateParsing';
 
 /** Caps so a misbehaving agent cannot flood the panel: generous for real agents (Claude Code sends ~30). */
 const MAX_COMMANDS = 500;

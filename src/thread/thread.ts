@@ -2,10 +2,10 @@ import * as l10n from '@vscode/l10n';
 import type { Entry, ConversationChange, HostMessage, TerminalView, WebviewMessage } from '../protocol/messages';
 import type { IDisposable } from '../util/disposable';
 import type { DiffLinesResult } from './diffContent';
-import { SessionReducer } from './sessionReducer';
+import { ThreadReducer } from './threadReducer';
 import { terminalMetaEvents, TerminalViews, type TerminalViewEvent } from './terminalViews';
 
-export interface SessionThreadOptions {
+export interface ThreadOptions {
   isInWorkspace(path: string): boolean;
   warn(text: string): void;
   /** Delivers the keyed changes, in order. */
@@ -19,12 +19,12 @@ export interface SessionThreadOptions {
  * outlives agent processes and sessions, so a crash, a restart or a restore keeps the thread. The
  * conversation feeds it updates and terminal events; it answers with keyed changes.
  */
-export class SessionThread {
-  readonly reducer: SessionReducer;
+export class Thread {
+  readonly reducer: ThreadReducer;
   readonly terminals = new TerminalViews();
 
-  constructor(private readonly opts: SessionThreadOptions) {
-    this.reducer = new SessionReducer({ isInWorkspace: (p) => opts.isInWorkspace(p), warn: (t) => opts.warn(t) });
+  constructor(private readonly opts: ThreadOptions) {
+    this.reducer = new ThreadReducer({ isInWorkspace: (p) => opts.isInWorkspace(p), warn: (t) => opts.warn(t) });
   }
 
   /** One `session/update` for the thread (commands and modes are the session's, not the thread's). */

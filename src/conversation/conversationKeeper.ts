@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type { Conversation, ConversationTranscript } from './conversation';
-import type { ConversationIndex } from './conversationFormat';
-import { emptyIndex } from './conversationFormat';
-import type { ConversationStore } from './conversationStore';
+import type { ConversationIndex } from '../store/conversationFormat';
+import { emptyIndex } from '../store/conversationFormat';
+import type { ConversationStore } from '../store/conversationStore';
 
 /** How often streaming may re-arm the store's save timer for one conversation. */
 const RESCHEDULE_MS = 100;

@@ -3,11 +3,12 @@
  * treated alike: agents repeat `tool_call` for a known id (an upsert) and send `tool_call_update` for ids
  * never announced, so only the fields an update carries change; `content` and `locations` replace the lists.
  */
+import { describe, isAbsent } from '../protocol/guards';
 import * as l10n from '@vscode/l10n';
 import type { ToolCallEntry, ToolStatus } from '../protocol/messages';
 import { contentViews, restoredContentViews, type DiffRecord } from './diffContent';
-import { inferToolKind } from './toolKindInference';
-import { describe, formatRaw, isAbsent, parseLocations, parseToolContent, type Warn } from './updateParsing';
+import { inferToolKind } from '../acp/toolKindInference';
+import { formatRaw, parseLocations, parseToolContent, type Warn } from './updateParsing';
 
 /** Title of a card whose agent never sent one. */
 export function fallbackToolTitle(): string {

@@ -4,12 +4,12 @@ import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { ContextSources } from '../context/mentionSpecs';
-import type { SessionStatus } from '../protocol/messages';
-import type { AgentRuntime } from './agentRuntime';
+import type { ConversationStatus } from '../protocol/messages';
+import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { Conversation, ConversationDeps } from './conversation';
-import type { ConversationMeta } from './conversationMeta';
+import type { ConversationMeta } from '../store/conversationMeta';
 import type { ReviewHost } from './conversationReview';
-import type { ConversationStore } from './conversationStore';
+import type { ConversationStore } from '../store/conversationStore';
 import type { McpDropped, McpServerSpec } from './mcpServers';
 import type { PermissionRules } from './permissionDesk';
 import { NO_CONTEXT_SOURCES, type PromptContext } from './promptPreparer';
@@ -33,7 +33,7 @@ export interface ConversationManagerDeps {
   files: FileAccess;
   policy: PathPolicy;
   /** The status every conversation shows instead of starting an agent (untrusted workspace). */
-  blocked(): SessionStatus | undefined;
+  blocked(): ConversationStatus | undefined;
   /** Follow-along for the shown conversation. */
   follow(path: string, line: number | undefined): void;
   onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string; kind?: string }> }): void;

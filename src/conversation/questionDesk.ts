@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { QuestionEntry } from '../protocol/messages';
 import type { Conversation } from './conversation';
-import { inspectUrl, parseRequestedSchema, validateAnswer } from './elicitationSchema';
+import { inspectUrl, parseRequestedSchema, validateAnswer } from '../thread/elicitationSchema';
 import { isRecord } from '../protocol/guards';
 
 interface Open {

@@ -6,8 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { QuestionFieldView } from '../protocol/messages';
-import { isRecord } from '../protocol/guards';
-import { describe } from './updateParsing';
+import { isRecord, describe } from '../protocol/guards';
 
 export type AnswerValue = string | number | boolean | string[];
 

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../util/errors';
-import { valueProblem } from './configOptions';
+import { valueProblem } from '../thread/configOptions';
 import type { Conversation } from './conversation';
 import type { SessionLink } from './sessionLink';
 
