@@ -1,58 +1,20 @@
-import type { AgentLaunchConfig } from '../acp/agentProcess';
+import * as l10n from '@vscode/l10n';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { ProtocolLog } from '../acp/protocolLog';
-import type { ConversationChange, ConversationSnapshot, MentionChip, PromptCapabilitiesView, Entry, QueuedPromptView, ConversationStatus, TabView, TerminalView } from '../protocol/messages';
-import { Disposable, Emitter } from '../util/disposable';
-import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { ConversationChange, ConversationSnapshot, ConversationStatus, Entry, MentionChip, PromptCapabilitiesView, QueuedPromptView, TabView, TerminalView } from '../protocol/messages';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
-import type { PermissionRules } from './permissionDesk';
-import { PromptQueue } from './promptQueue';
-import { ConversationReview, type ReviewHost } from './conversationReview';
-import { SessionInfo } from '../thread/sessionInfo';
-import { SessionLink } from './sessionLink';
 import { Thread } from '../thread/thread';
-import { SignIn, type RunSignInTerminal } from './signIn';
+import { Disposable, Emitter } from '../util/disposable';
+import { ConversationReview } from './conversationReview';
+import { stoppedStatus, type Failure } from './failure';
+import { PermissionDesk } from './permissionDesk';
+import type { ConversationPorts, ConversationState } from './ports';
+import { PromptQueue } from './promptQueue';
 import { QuestionDesk } from './questionDesk';
-import type { McpDropped, McpServerSpec } from './mcpServers';
+import { SessionLink } from './sessionLink';
+import { SessionSettings } from './sessionSettings';
+import { SignIn } from './signIn';
 import { TurnRunner } from './turnRunner';
-import type { PromptContext } from './promptPreparer';
-
-/** What a conversation needs from its surroundings (the manager provides it). */
-export interface ConversationDeps {
-  log: ProtocolLog;
-  isInWorkspace(path: string): boolean;
-  /** A live runtime for the agent (started on demand), or undefined when the agent is not configured. */
-  runtimeFor(agentName: string): AgentRuntime | undefined;
-  /** Follow-along; the manager drops it for conversations that are not shown. */
-  follow(conversation: Conversation, path: string, line: number | undefined): void;
-  /** A permission prompt appeared (the host notifies when the panel is not in view). */
-  onPermissionRequested?(conversation: Conversation, info: { requestId: string; title: string; options: Array<{ optionId: string; name: string; kind?: string }> }): void;
-  /** How long to wait for the agent to confirm a cancel before ending the turn ourselves. */
-  cancelGraceMs?: number;
-  /** True when no agent may be started (untrusted workspace). */
-  blocked?(): ConversationStatus | undefined;
-  /** Saved permission rules; without them every request is asked. */
-  rules?: PermissionRules;
-  /** Checkpoints and the editor for the review (none: no changed-files strip). */
-  review?: ReviewHost;
-  /** `tandem.reviewEdits`: "before" holds each client write until the user accepts it. */
-  reviewEdits?(): 'after' | 'before';
-  /** Settings the user chose for an agent, re-applied to its new sessions (when remembering is on). */
-  rememberedOptions?(agentName: string): Record<string, string | boolean>;
-  rememberOption?(agentName: string, configId: string, value: string | boolean): void;
-  /** Runs an agent's terminal sign-in where the user sees it (VS Code terminal). */
-  runSignInTerminal?: RunSignInTerminal;
-  /** The agent's launch configuration (terminal sign-in runs the agent's own invocation). */
-  agentLaunch?(agentName: string): AgentLaunchConfig | undefined;
-  /** Stops the agent's process so the next connect starts a fresh one (after signing in). */
-  restartAgent?(agentName: string): Promise<void>;
-  /** Opens a web link in the user's browser (a question's URL, after consent). */
-  openExternal?(url: string): void;
-  /** MCP servers to hand to the agent, and the configured ones that could not be used (with why). */
-  mcpServers?(): McpServerSpec[];
-  mcpProblems?(): McpDropped[];
-  /** Reads the composer's chips into prompt content (none: chips are not sent). */
-  promptContext?: PromptContext;
-}
 
 /** What a stored transcript holds (see ConversationStore). */
 export interface ConversationTranscript {
@@ -66,10 +28,12 @@ export interface ConversationTranscript {
 
 /**
  * One conversation: its thread, its agent's ACP session (through a SessionLink to a shared
- * runtime), its turns and the prompts queued for them, its title and status. The single owner of
- * its status; every change leaves as keyed ConversationChanges (the manager tags and routes them).
+ * runtime), its turns and the prompts queued for them, its title and status. The composition root
+ * of its parts — each gets the narrow ports it uses, wired here — and the single owner of its
+ * status and meta. Every change leaves as keyed ConversationChanges (the manager tags and routes
+ * them); the thread emits its own.
  */
-export class Conversation extends Disposable {
+export class Conversation extends Disposable implements ConversationState {
   private readonly changes = this.register(new Emitter<ConversationChange[]>());
   /** Keyed changes for the panel, in order. */
   readonly onChange = this.changes.event;
@@ -79,32 +43,76 @@ export class Conversation extends Disposable {
   private readonly attentionChanges = this.register(new Emitter<void>());
   readonly onAttention = this.attentionChanges.event;
 
-  thread: Thread;
-  readonly info: SessionInfo;
+  readonly thread: Thread;
   readonly queue: PromptQueue;
   readonly link: SessionLink;
   readonly turns: TurnRunner;
   readonly review: ConversationReview;
   readonly signIn: SignIn;
   readonly questions: QuestionDesk;
+  readonly permissions: PermissionDesk;
+  readonly settings: SessionSettings;
+  readonly log: ProtocolLog;
   private statusValue: ConversationStatus;
   private attentionValue: TabView['attention'];
+  private shownCaps = 'null';
 
   constructor(
     readonly meta: ConversationMeta,
-    readonly deps: ConversationDeps,
+    private readonly ports: ConversationPorts,
   ) {
     super();
-    this.thread = this.createThread();
-    this.info = new SessionInfo((t) => deps.log.warn(t));
+    const { editor } = ports;
+    this.log = ports.log;
+    this.statusValue = ports.blocked() ?? { kind: 'idle', agentName: meta.agentName };
+    this.thread = new Thread({
+      isInWorkspace: (p) => editor.policy.isInWorkspace(p),
+      warn: (text) => this.log.warn(text),
+      emit: (changes) => this.emit(changes),
+      // Only live turns move the editor: a replayed or restored history must not open files.
+      follow: (path, line) => this.followLive(path, line),
+      titled: (title) => this.setTitle(title, 'agent'),
+    });
     this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
-    this.statusValue = deps.blocked?.() ?? { kind: 'idle', agentName: meta.agentName };
-    this.review = new ConversationReview(this, deps.review);
-    this.signIn = new SignIn(this);
-    this.questions = new QuestionDesk(this);
-    this.register({ dispose: () => this.review.dispose() });
-    this.link = this.register(new SessionLink(this));
-    this.turns = this.register(new TurnRunner(this));
+    this.review = this.register(new ConversationReview(editor.review, this.log, (review) => this.emit([{ type: 'reviewChanged', review }])));
+    this.questions = new QuestionDesk(this, this.thread, (url) => editor.openExternal(url));
+    this.permissions = this.register(new PermissionDesk(this, this.thread, editor.rules, (notice) => editor.permissionRequested(this.id, notice)));
+    this.link = this.register(
+      new SessionLink(this, {
+        thread: this.thread,
+        permissions: this.permissions,
+        questions: this.questions,
+        review: this.review,
+        queue: this.queue,
+        ports,
+        turnActive: () => this.turns.active,
+        opened: (token, created) => {
+          // A new session gets the settings the user chose last time for this agent (when enabled).
+          if (created) void this.settings.applyRemembered(token);
+          this.turns.pump();
+        },
+        exited: () => this.turns.abandon(),
+        showSignIn: (methods, message) => this.showSignIn(methods, message),
+        followLive: (path, line) => this.followLive(path, line),
+      }),
+    );
+    this.settings = new SessionSettings(this, this.thread, this.link, editor);
+    this.signIn = new SignIn(this, this.thread, { runtime: () => this.link.agentRuntime, ports });
+    this.turns = this.register(
+      new TurnRunner(this, {
+        thread: this.thread,
+        queue: this.queue,
+        review: this.review,
+        link: this.link,
+        permissions: this.permissions,
+        questions: this.questions,
+        signIn: this.signIn,
+        ports,
+        named: (text) => {
+          if (this.meta.titleSource === 'none') this.setTitle(text, 'prompt');
+        },
+      }),
+    );
   }
 
   get id(): string {
@@ -123,22 +131,6 @@ export class Conversation extends Disposable {
     return this.attentionValue;
   }
 
-  /** A thread whose changes reach the panel only while it is this conversation's thread. */
-  createThread(): Thread {
-    const thread: Thread = new Thread({
-      isInWorkspace: (p) => this.deps.isInWorkspace(p),
-      warn: (text) => this.deps.log.warn(text),
-      emit: (messages) => {
-        if (thread === this.thread) this.emit(messages);
-      },
-      // Only live turns move the editor: a replayed or restored history must not open files.
-      follow: (path, line) => {
-        if (thread === this.thread && this.turns.active) this.deps.follow(this, path, line);
-      },
-    });
-    return thread;
-  }
-
   /** Shows a stored transcript (after a restart). */
   restore(transcript: ConversationTranscript): void {
     this.thread.restore(transcript.entries, transcript.terminals);
@@ -147,23 +139,24 @@ export class Conversation extends Disposable {
   }
 
   transcript(): ConversationTranscript {
-    return { entries: this.thread.storedEntries(), terminals: this.thread.terminals.all(), queue: this.queue.view().items, review: this.review.state() };
+    return { entries: this.thread.storedEntries(), terminals: this.thread.terminals(), queue: this.queue.view().items, review: this.review.state() };
   }
 
   snapshot(): ConversationSnapshot {
+    const { session } = this.thread;
     const snapshot: ConversationSnapshot = {
       conversationId: this.id,
       title: this.meta.title,
       status: this.statusValue,
       entries: this.thread.entries(),
-      terminals: this.thread.terminals.all(),
-      commands: this.info.commands(),
-      modes: this.info.modes(),
-      configOptions: this.info.configOptions(),
+      terminals: this.thread.terminals(),
+      commands: session.commands(),
+      modes: session.modes(),
+      configOptions: session.configOptions(),
       queue: this.queue.view(),
       review: this.review.view(),
     };
-    const usage = this.info.usage();
+    const usage = session.usage();
     if (usage) snapshot.usage = usage;
     if (this.meta.sessionId !== undefined) snapshot.sessionId = this.meta.sessionId;
     const caps = this.promptCapabilities();
@@ -182,7 +175,7 @@ export class Conversation extends Disposable {
   tab(): TabView {
     const tab: TabView = { id: this.id, title: this.meta.title, agentName: this.agentName, status: this.statusValue.kind };
     // A waiting prompt is a state, not an event: it shows for as long as it waits.
-    const attention = this.thread.reducer.hasPendingPermission ? 'permission' : this.attentionValue;
+    const attention = this.thread.hasPendingPermission ? 'permission' : this.attentionValue;
     if (attention) tab.attention = attention;
     return tab;
   }
@@ -191,20 +184,26 @@ export class Conversation extends Disposable {
   prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
     const id = this.queue.add(text, mentions);
     if (id === undefined) {
-      this.deps.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
+      this.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
       return false;
     }
     this.turns.pump();
     return true;
   }
 
-  // --- state the parts share --------------------------------------------------------------------
+  /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
+  async signInFirst(): Promise<void> {
+    const runtime = this.link.agentRuntime;
+    const method = runtime?.authMethods[0];
+    if (!runtime?.alive || !method) return this.link.connect();
+    if (this.thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(runtime.authMethods, l10n.t('Sign-in required'));
+    await this.signIn.authenticate(method.id);
+  }
 
-  private shownCaps = 'null';
+  // --- state the parts share (ConversationState) -----------------------------------------------
 
   setStatus(status: ConversationStatus): void {
-    const blocked = this.deps.blocked?.();
-    this.statusValue = blocked ?? status;
+    this.statusValue = this.ports.blocked() ?? status;
     const changes: ConversationChange[] = [{ type: 'statusChanged', status: this.statusValue }];
     // The agent's prompt capabilities are known once it initialized (the composer warns by them).
     const caps = this.promptCapabilities();
@@ -214,6 +213,25 @@ export class Conversation extends Disposable {
       changes.push({ type: 'promptCapabilitiesChanged', promptCapabilities: caps });
     }
     this.emit(changes);
+  }
+
+  fail(failure: Failure): void {
+    this.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
+    this.flag('error');
+    if (failure.pause !== undefined) this.queue.pause(failure.pause);
+    const stopped = stoppedStatus(this.agentName, failure);
+    if (stopped) this.setStatus(stopped);
+  }
+
+  flag(attention: NonNullable<TabView['attention']>): void {
+    this.attentionValue = attention;
+    this.attentionChanges.fire();
+  }
+
+  clearAttention(): void {
+    if (this.attentionValue === undefined) return;
+    this.attentionValue = undefined;
+    this.attentionChanges.fire();
   }
 
   setTitle(text: string, source: TitleSource): void {
@@ -235,7 +253,7 @@ export class Conversation extends Disposable {
   /** The agent changed (only while nothing was said yet: see the manager). */
   setAgent(agentName: string): void {
     this.meta.agentName = agentName;
-    this.setStatus(this.deps.blocked?.() ?? { kind: 'idle', agentName });
+    this.setStatus(this.ports.blocked() ?? { kind: 'idle', agentName });
   }
 
   touch(): void {
@@ -243,25 +261,22 @@ export class Conversation extends Disposable {
     this.metaChanges.fire();
   }
 
-  /** Something happened here the user has not seen (a badge on a background tab). */
-  flag(attention: NonNullable<TabView['attention']>): void {
-    this.attentionValue = attention;
-    this.attentionChanges.fire();
+  // --- internals -------------------------------------------------------------------------------
+
+  /** The sign-in card; once signed in, the session opens again with the queue going. */
+  private showSignIn(methods: acp.AuthMethod[], message: string): void {
+    this.signIn.show(methods, message, async () => {
+      this.queue.resume();
+      await this.link.connect();
+    });
   }
 
-  clearAttention(): void {
-    if (this.attentionValue === undefined) return;
-    this.attentionValue = undefined;
-    this.attentionChanges.fire();
+  private followLive(path: string, line: number | undefined): void {
+    if (this.turns.active) this.ports.follow(path, line);
   }
 
-  addError(message: string, detail?: string, action?: Parameters<Thread['reducer']['addError']>[2], offerCheck = false): void {
-    this.emit(this.thread.reducer.addError(message, detail, action, offerCheck));
-    this.flag('error');
-  }
-
-  emit(messages: ConversationChange[]): void {
-    if (messages.length > 0) this.changes.fire(messages);
+  private emit(changes: ConversationChange[]): void {
+    if (changes.length > 0) this.changes.fire(changes);
   }
 
   private conversationChanged(): void {

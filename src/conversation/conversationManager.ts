@@ -8,7 +8,7 @@ import { indexOf, tabsToReopen, type ConversationIndex } from '../store/conversa
 import { newMeta, renameMeta, type ConversationMeta } from '../store/conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
 import { RuntimePool } from '../runtime/runtimePool';
-import { clientCapabilities, conversationDeps, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
+import { clientCapabilities, conversationPorts, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 
 /**
  * Owns the conversations open as tabs, the agent runtimes they share (one process per agent), and
@@ -34,10 +34,11 @@ export class ConversationManager extends Disposable {
 
   constructor(private readonly deps: ConversationManagerDeps) {
     super();
-    const { log, clientInfo, files, policy } = deps;
+    const { log, clientInfo } = deps;
+    const { files, policy } = deps.editor;
     this.keeper = new ConversationKeeper(deps.store);
-    const extraCapabilities = clientCapabilities(deps.runSignInTerminal !== undefined);
-    this.promptContext = editorPromptContext(deps);
+    const extraCapabilities = clientCapabilities(deps.editor.runSignInTerminal !== undefined);
+    this.promptContext = editorPromptContext(deps.editor);
     this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities }));
   }
 
@@ -165,7 +166,7 @@ export class ConversationManager extends Disposable {
    */
   async selectAgent(name: string): Promise<void> {
     const active = this.active;
-    const untouched = active && active.thread.reducer.size === 0 && active.queue.size === 0 && active.meta.sessionId === undefined;
+    const untouched = active && active.thread.size === 0 && active.queue.size === 0 && active.meta.sessionId === undefined;
     if (!active || !untouched) {
       this.newConversation(name);
       return;
@@ -197,7 +198,7 @@ export class ConversationManager extends Disposable {
     if (!fallback) return;
     for (const conversation of this.open.values()) {
       const usable = conversation.agentName !== '' && this.deps.agents.launchConfig(conversation.agentName) !== undefined;
-      if (usable || conversation.thread.reducer.size > 0) continue;
+      if (usable || conversation.thread.size > 0) continue;
       conversation.setAgent(fallback);
       if (conversation.id === this.activeId) void conversation.link.connect();
     }
@@ -247,9 +248,9 @@ export class ConversationManager extends Disposable {
   private adopt(meta: ConversationMeta): Conversation {
     const conversation: Conversation = new Conversation(
       meta,
-      conversationDeps(meta, this.deps, {
+      conversationPorts(meta, this.deps, {
         runtimeFor: (name) => this.runtimeFor(name),
-        isShown: (c) => c.id === this.activeId,
+        isShown: (id) => id === this.activeId,
         stopRuntime: (name) => this.runtimes.stop(name),
         promptContext: this.promptContext,
       }),
@@ -273,7 +274,7 @@ export class ConversationManager extends Disposable {
       if (change.type === 'statusChanged' || change.type === 'conversationChanged') tabs = true;
     }
     // A permission prompt appearing or being answered changes the tab's badge.
-    const waiting = conversation.thread.reducer.hasPendingPermission;
+    const waiting = conversation.thread.hasPendingPermission;
     if (waiting !== (this.waiting.get(conversation.id) ?? false)) {
       this.waiting.set(conversation.id, waiting);
       tabs = true;

@@ -4,7 +4,7 @@ import type { RestoreStep } from '../review/checkpointTypes';
 import { computeHunks, revertHunks } from '../review/hunks';
 import type { ChangedFileView, HunkView, ReviewView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
-import type { Conversation } from './conversation';
+import type { ProtocolLog } from '../acp/protocolLog';
 
 /** What the review needs from the editor (the VS Code adapter; plain disk in tests). */
 export interface ReviewHost {
@@ -52,8 +52,10 @@ export class ConversationReview {
   private error: string | undefined;
 
   constructor(
-    private readonly c: Conversation,
     private readonly host: ReviewHost | undefined,
+    private readonly log: ProtocolLog,
+    /** The strip changed (files, busy, error). */
+    private readonly changed: (review: ReviewView) => void,
   ) {}
 
   /** What the transcript keeps, so the review survives a restart. */
@@ -82,14 +84,14 @@ export class ConversationReview {
     try {
       const checkpoint = await Promise.race([store.create(label), timeout]);
       if (!checkpoint) {
-        this.c.deps.log.warn(`Recording the files before this turn took over ${CAPTURE_TIMEOUT_MS / 1000} s; the turn goes on without a checkpoint.`);
+        this.log.warn(`Recording the files before this turn took over ${CAPTURE_TIMEOUT_MS / 1000} s; the turn goes on without a checkpoint.`);
         return undefined;
       }
       if (this.baseline === undefined || !store.get(this.baseline)) this.baseline = checkpoint.id;
       this.latest = checkpoint.id;
       return checkpoint.id;
     } catch (err) {
-      this.c.deps.log.warn(`Could not record the files before this turn: ${errorMessage(err)}`);
+      this.log.warn(`Could not record the files before this turn: ${errorMessage(err)}`);
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -101,7 +103,7 @@ export class ConversationReview {
     const store = await this.store();
     if (!store) return;
     for (const id of new Set([this.baseline, this.latest])) {
-      if (id !== undefined && store.get(id)) await store.recordBeforeWrite(id, path).catch((err) => this.c.deps.log.warn(`Checkpoint of ${path}: ${errorMessage(err)}`));
+      if (id !== undefined && store.get(id)) await store.recordBeforeWrite(id, path).catch((err) => this.log.warn(`Checkpoint of ${path}: ${errorMessage(err)}`));
     }
   }
 
@@ -233,12 +235,12 @@ export class ConversationReview {
     try {
       return await this.host?.checkpoints();
     } catch (err) {
-      this.c.deps.log.warn(`Checkpoints are not available: ${errorMessage(err)}`);
+      this.log.warn(`Checkpoints are not available: ${errorMessage(err)}`);
       return undefined;
     }
   }
 
   private emit(): void {
-    this.c.emit([{ type: 'reviewChanged', review: this.view() }]);
+    this.changed(this.view());
   }
 }

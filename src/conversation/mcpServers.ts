@@ -8,7 +8,6 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isRecord, describe } from '../protocol/guards';
-import type { Conversation } from './conversation';
 
 export interface McpServerSpec {
   name: string;
@@ -115,16 +114,21 @@ export function mcpSecrets(specs: readonly McpServerSpec[]): string[] {
 }
 
 /**
- * The configured servers a conversation's agent can use; each one it cannot is noted in the thread
- * once per conversation (`noted` remembers which).
+ * The configured servers an agent can use; each one it cannot is reported through `note` once per
+ * conversation (`noted` remembers which).
  */
-export function offerMcpServers(c: Conversation, caps: acp.McpCapabilities | undefined, noted: Set<string>): acp.McpServer[] {
-  const { servers, dropped } = serversForAgent(c.deps.mcpServers?.() ?? [], caps);
-  for (const { name, reason } of [...dropped, ...(c.deps.mcpProblems?.() ?? [])]) {
+export function offerMcpServers(
+  config: { mcpServers(): McpServerSpec[]; mcpProblems(): McpDropped[] },
+  caps: acp.McpCapabilities | undefined,
+  noted: Set<string>,
+  note: (name: string, reason: string) => void,
+): acp.McpServer[] {
+  const { servers, dropped } = serversForAgent(config.mcpServers(), caps);
+  for (const { name, reason } of [...dropped, ...config.mcpProblems()]) {
     const key = `${name}\u0000${reason}`;
     if (noted.has(key)) continue;
     noted.add(key);
-    c.emit(c.thread.reducer.addNotice('info', l10n.t('The MCP server "{0}" is not given to {1}: {2}.', name, c.agentName, reason)));
+    note(name, reason);
   }
   return servers;
 }

@@ -64,7 +64,7 @@ export async function runConversationCommand(manager: ConversationManager, messa
       return;
     case 'respondPermission':
       if (!conversation) warn(`Permission ${message.requestId}: its conversation is closed.`);
-      else conversation.link.respondPermission(message.requestId, message.optionId);
+      else conversation.permissions.respond(message.requestId, message.optionId);
       return;
     case 'newConversation':
       manager.newConversation(manager.active?.agentName || undefined);
@@ -88,10 +88,10 @@ export async function runConversationCommand(manager: ConversationManager, messa
       await conversation?.link.startFresh();
       return;
     case 'signIn':
-      await conversation?.link.signIn();
+      await conversation?.signInFirst();
       return;
     case 'setMode':
-      await conversation?.link.settings.setMode(message.modeId);
+      await conversation?.settings.setMode(message.modeId);
       return;
     case 'queueEdit':
       conversation?.queue.edit(message.itemId, message.text);
@@ -113,10 +113,10 @@ export async function runConversationCommand(manager: ConversationManager, messa
       conversation?.queue.clear();
       return;
     case 'saveRule':
-      await conversation?.link.permissions.saveRule(message.requestId, message.value, message.scope);
+      await conversation?.permissions.saveRule(message.requestId, message.value, message.scope);
       return;
     case 'dismissRule':
-      conversation?.link.permissions.dismissRule(message.requestId);
+      conversation?.permissions.dismissRule(message.requestId);
       return;
     case 'reviewKeep':
       await conversation?.review.keep(message.paths);
@@ -131,7 +131,7 @@ export async function runConversationCommand(manager: ConversationManager, messa
       await conversation?.review.hunk(message.path, message.index, message.action);
       return;
     case 'setConfigOption':
-      await conversation?.link.settings.setConfigOption(message.configId, message.value);
+      await conversation?.settings.setConfigOption(message.configId, message.value);
       return;
     case 'authenticate':
       await conversation?.signIn.authenticate(message.methodId);

@@ -9,7 +9,8 @@ import { evaluateRules, optionForVerdict } from '../permissions/ruleMatching';
 import { proposeRule, ruleLabel } from '../permissions/ruleProposal';
 import type { RuleStore } from '../permissions/ruleStore';
 import type { PermissionView, RuleProposalView } from '../protocol/messages';
-import type { Conversation } from './conversation';
+import type { Thread } from '../thread/thread';
+import type { ConversationState, PermissionNotice } from './ports';
 import { fallbackToolTitle } from '../thread/toolCallMerge';
 
 /** What the desk needs besides its conversation: the rules, and where they apply. */
@@ -54,35 +55,38 @@ export class PermissionDesk {
   private writeReviews = 0;
 
   constructor(
-    private readonly c: Conversation,
+    private readonly c: Pick<ConversationState, 'id' | 'agentName' | 'meta' | 'log'>,
+    private readonly thread: Pick<Thread, 'toolCallFacts' | 'attachPermission' | 'resolvePermission' | 'annotatePermission' | 'findToolCall' | 'entries'>,
     private readonly rules: PermissionRules | undefined,
+    /** A prompt now waits for the user (the editor notifies when the panel is out of sight). */
+    private readonly notify: (notice: PermissionNotice) => void,
   ) {}
 
   async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const c = this.c;
     if (!Array.isArray(params.options) || params.options.length === 0) {
       // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
-      c.deps.log.warn('A permission request came without options; answered cancelled.');
+      c.log.warn('A permission request came without options; answered cancelled.');
       return { outcome: { outcome: 'cancelled' } };
     }
-    const { reducer } = c.thread;
+    const { thread } = this;
     const toolCallId = String(params.toolCall?.toolCallId);
-    const subject = this.subject(reducer.toolCallFacts(toolCallId), params.toolCall as ToolCallFacts);
+    const subject = this.subject(thread.toolCallFacts(toolCallId), params.toolCall as ToolCallFacts);
     const ruled = this.byRule(params, subject);
     const broker = this.broker;
     const { requestId, response } = ruled ? { requestId: `rule-${++this.ruleAnswers}`, response: undefined } : broker.request(params, signal);
-    c.emit(reducer.attachPermission(params.toolCall, requestId, params.options));
+    thread.attachPermission(params.toolCall, requestId, params.options);
     if (ruled) {
-      c.emit(reducer.resolvePermission(requestId, { kind: 'selected', optionId: ruled.optionId }));
-      c.emit(reducer.annotatePermission(requestId, { rule: { id: ruled.rule.id, label: ruleLabel(ruled.rule), decision: ruled.rule.decision } }));
+      thread.resolvePermission(requestId, { kind: 'selected', optionId: ruled.optionId });
+      thread.annotatePermission(requestId, { rule: { id: ruled.rule.id, label: ruleLabel(ruled.rule), decision: ruled.rule.decision } });
       return { outcome: { outcome: 'selected', optionId: ruled.optionId } };
     }
-    const title = reducer.findToolCall(toolCallId)?.title ?? fallbackToolTitle();
-    c.deps.onPermissionRequested?.(c, { requestId, title, options: params.options });
+    const title = thread.findToolCall(toolCallId)?.title ?? fallbackToolTitle();
+    this.notify({ requestId, title, options: params.options });
     const result = await response!;
     const state: PermissionView['state'] =
       result.outcome.outcome === 'selected' ? { kind: 'selected', optionId: result.outcome.optionId } : { kind: 'cancelled' };
-    c.emit(c.thread.reducer.resolvePermission(requestId, state));
+    thread.resolvePermission(requestId, state);
     if (result.outcome.outcome === 'selected') this.offerRule(requestId, params, result.outcome.optionId, subject);
     return result;
   }
@@ -93,7 +97,7 @@ export class PermissionDesk {
    * too. A rejected write fails with a message the agent can read; the file is not touched.
    */
   async reviewWrite(path: string, before: string | undefined, after: string): Promise<void> {
-    const card = this.c.thread
+    const card = this.thread
       .entries()
       .reverse()
       .find((e) => e.kind === 'tool_call' && (e.status === 'pending' || e.status === 'in_progress') && (e.locations.some((l) => l.path === path) || e.content.some((x) => x.type === 'diff' && x.path === path)));
@@ -117,7 +121,7 @@ export class PermissionDesk {
   /** The user's answer; false (and logged) when the prompt was already answered or is unknown. */
   respond(requestId: string, optionId: string): boolean {
     if (this.broker.respond(requestId, optionId)) return true;
-    this.c.deps.log.warn(`Permission ${requestId} was already answered or is unknown.`);
+    this.c.log.warn(`Permission ${requestId} was already answered or is unknown.`);
     return false;
   }
 
@@ -140,20 +144,20 @@ export class PermissionDesk {
     const problem = draftProblem(draft);
     const proposal = this.proposalView(draft);
     if (problem !== undefined) {
-      this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: { ...proposal, error: problem } }));
+      this.thread.annotatePermission(requestId, { proposal: { ...proposal, error: problem } });
       return;
     }
     const result = await this.rules.store.add(draft, this.c.id);
     const saved: RuleProposalView = result.ok ? { ...proposal, state: 'saved', ruleId: result.rule.id, label: ruleLabel(result.rule) } : { ...proposal, error: result.error };
     if (result.ok) this.offered.delete(requestId);
-    this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: saved }));
+    this.thread.annotatePermission(requestId, { proposal: saved });
   }
 
   dismissRule(requestId: string): void {
     const offered = this.offered.get(requestId);
     if (!offered) return;
     this.offered.delete(requestId);
-    this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: { ...this.proposalView(offered.draft), state: 'dismissed' } }));
+    this.thread.annotatePermission(requestId, { proposal: { ...this.proposalView(offered.draft), state: 'dismissed' } });
   }
 
   dispose(): void {
@@ -183,7 +187,7 @@ export class PermissionDesk {
     const proposal = proposeRule(subject, { agent: this.c.agentName, decision, scope: 'workspace', workspaceRoot: this.rules.workspaceRoot });
     if (!proposal) return;
     this.offered.set(requestId, { draft: proposal.draft });
-    this.c.emit(this.c.thread.reducer.annotatePermission(requestId, { proposal: this.proposalView(proposal.draft) }));
+    this.thread.annotatePermission(requestId, { proposal: this.proposalView(proposal.draft) });
   }
 
   private proposalView(draft: RuleDraft): RuleProposalView {

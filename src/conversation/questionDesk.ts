@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { QuestionEntry } from '../protocol/messages';
-import type { Conversation } from './conversation';
+import type { Thread } from '../thread/thread';
+import type { ConversationState } from './ports';
 import { inspectUrl, parseRequestedSchema, validateAnswer } from '../thread/elicitationSchema';
 import { isRecord } from '../protocol/guards';
 
@@ -20,10 +21,15 @@ interface Open {
 export class QuestionDesk {
   private readonly open = new Map<string, Open>();
 
-  constructor(private readonly c: Conversation) {}
+  constructor(
+    private readonly c: Pick<ConversationState, 'log' | 'flag'>,
+    private readonly thread: Pick<Thread, 'addNotice' | 'addEntry' | 'replaceEntry' | 'entries'>,
+    /** Opens a link in the user's browser (after their consent in the card). */
+    private readonly openExternal: (url: string) => void,
+  ) {}
 
   ask(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
-    const c = this.c;
+    const { c, thread } = this;
     const raw = params as unknown as Record<string, unknown>;
     const message = typeof raw.message === 'string' && raw.message.trim() !== '' ? raw.message.slice(0, 4000) : l10n.t('The agent has a question.');
     let build: (id: string) => QuestionEntry;
@@ -32,7 +38,7 @@ export class QuestionDesk {
       const link = inspectUrl(raw.url);
       elicitationId = typeof raw.elicitationId === 'string' ? raw.elicitationId : undefined;
       if ('problem' in link) {
-        c.emit(c.thread.reducer.addNotice('warning', link.problem));
+        thread.addNotice('warning', link.problem);
         return Promise.resolve({ action: 'decline' });
       }
       build = (id) => ({ kind: 'question', id, message, mode: 'url', url: link.url, host: link.host, ...(link.warning ? { hostWarning: link.warning } : {}), state: { kind: 'pending' } });
@@ -40,11 +46,10 @@ export class QuestionDesk {
       const parsed = parseRequestedSchema(raw.requestedSchema);
       build = (id) => ({ kind: 'question', id, message, mode: 'form', ...('fields' in parsed ? { fields: parsed.fields } : { fields: [], unsupported: parsed.unsupported }), state: { kind: 'pending' } });
     } else {
-      c.deps.log.warn(`Declined a question of unknown mode ${JSON.stringify(raw.mode)}.`);
+      c.log.warn(`Declined a question of unknown mode ${JSON.stringify(raw.mode)}.`);
       return Promise.resolve({ action: 'decline' });
     }
-    const { entry, changes } = c.thread.reducer.addEntry(build);
-    c.emit(changes);
+    const entry = thread.addEntry(build);
     c.flag('permission');
     return new Promise((resolve) => {
       const item: Open = { entry, resolve };
@@ -67,7 +72,7 @@ export class QuestionDesk {
     const checked = validateAnswer(item.entry.fields ?? [], content);
     if ('errors' in checked) {
       item.entry = { ...item.entry, errors: checked.errors };
-      this.c.emit(this.c.thread.reducer.replaceEntry(item.entry));
+      this.thread.replaceEntry(item.entry);
       return;
     }
     this.settle(entryId, 'accept', checked.content);
@@ -77,7 +82,7 @@ export class QuestionDesk {
   openUrl(entryId: string): void {
     const item = this.open.get(entryId);
     if (!item?.entry.url) return;
-    this.c.deps.openExternal?.(item.entry.url);
+    this.openExternal(item.entry.url);
     this.settle(entryId, 'accept');
   }
 
@@ -88,8 +93,8 @@ export class QuestionDesk {
     if (entryId === undefined) return;
     // Still open: the agent no longer waits for it.
     if (this.open.has(entryId)) this.settle(entryId, 'cancel');
-    const entry = this.c.thread.entries().find((e) => e.id === entryId);
-    if (entry?.kind === 'question') this.c.emit(this.c.thread.reducer.replaceEntry({ ...entry, state: { kind: 'completed' } }));
+    const entry = this.thread.entries().find((e) => e.id === entryId);
+    if (entry?.kind === 'question') this.thread.replaceEntry({ ...entry, state: { kind: 'completed' } });
   }
 
   /** Stop: every open question is answered `cancel`. */
@@ -105,7 +110,7 @@ export class QuestionDesk {
     if (!item) return;
     this.open.delete(entryId);
     const { errors: _errors, ...rest } = item.entry;
-    this.c.emit(this.c.thread.reducer.replaceEntry({ ...rest, state: { kind: 'answered', action } }));
+    this.thread.replaceEntry({ ...rest, state: { kind: 'answered', action } });
     item.resolve(action === 'accept' && content ? ({ action, content } as acp.CreateElicitationResponse) : { action });
   }
 }

@@ -2,7 +2,9 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AuthEntry, AuthMethodView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
-import type { Conversation } from './conversation';
+import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { Thread } from '../thread/thread';
+import type { ConversationPorts, ConversationState } from './ports';
 import { isRecord, describe } from '../protocol/guards';
 import { type Warn } from '../thread/updateParsing';
 
@@ -82,21 +84,24 @@ export class SignIn {
   private methods: ParsedAuthMethod[] = [];
   private retry: Retry | undefined;
 
-  constructor(private readonly c: Conversation) {}
+  constructor(
+    private readonly c: Pick<ConversationState, 'agentName' | 'log' | 'flag'>,
+    private readonly thread: Pick<Thread, 'entries' | 'addEntry' | 'replaceEntry'>,
+    private readonly parts: { runtime(): AgentRuntime | undefined; ports: Pick<ConversationPorts, 'editor' | 'agentLaunch' | 'restartAgent'> },
+  ) {}
 
   /** Shows (or refreshes) the card for `methods`; `retry` runs after a successful sign-in. */
   show(methods: acp.AuthMethod[], message: string, retry: Retry): void {
-    const c = this.c;
-    this.methods = parseAuthMethods(methods, (t) => c.deps.log.warn(t));
+    const { c, thread } = this;
+    this.methods = parseAuthMethods(methods, (t) => c.log.warn(t));
     this.retry = retry;
     const view = this.methods.map(({ terminal: _terminal, ...m }) => m);
-    if (this.entry && c.thread.entries().some((e) => e.id === this.entry?.id)) {
+    const shown = this.entry && thread.entries().some((e) => e.id === this.entry?.id);
+    if (shown && this.entry) {
       this.entry = { ...this.entry, message, methods: view, state: { kind: 'waiting' } };
-      c.emit(c.thread.reducer.replaceEntry(this.entry));
+      thread.replaceEntry(this.entry);
     } else {
-      const added = c.thread.reducer.addEntry((id) => ({ kind: 'auth', id, agentName: c.agentName, message, methods: view, state: { kind: 'waiting' } }) satisfies AuthEntry);
-      this.entry = added.entry;
-      c.emit(added.changes);
+      this.entry = thread.addEntry((id) => ({ kind: 'auth', id, agentName: c.agentName, message, methods: view, state: { kind: 'waiting' } }) satisfies AuthEntry);
     }
     c.flag('error');
   }
@@ -110,7 +115,7 @@ export class SignIn {
     try {
       if (method.kind === 'terminal') await this.runTerminal(method);
       else {
-        const runtime = c.link.agentRuntime;
+        const runtime = this.parts.runtime();
         if (!runtime?.alive) throw new Error(l10n.t('{0} is not running; restart it and try again', c.agentName));
         await runtime.connection().authenticate(methodId);
       }
@@ -127,8 +132,9 @@ export class SignIn {
   /** The agent's own login, in a terminal; a clean exit means signed in, and the agent starts again. */
   private async runTerminal(method: ParsedAuthMethod): Promise<void> {
     const c = this.c;
-    const run = c.deps.runSignInTerminal;
-    const agent = c.deps.agentLaunch?.(c.agentName);
+    const { ports } = this.parts;
+    const run = ports.editor.runSignInTerminal;
+    const agent = ports.agentLaunch(c.agentName);
     if (!run || !agent || !method.terminal) throw new Error(l10n.t('Signing in through a terminal is not available here'));
     const { command, args, env } = method.terminal;
     const spec: TerminalSignIn = {
@@ -141,12 +147,12 @@ export class SignIn {
     const code = await run(spec);
     if (code !== 0) throw new Error(code === undefined ? l10n.t('The sign-in terminal was closed before it finished') : l10n.t('The sign-in command exited with code {0}', code));
     // A fresh process picks up the new credentials.
-    await c.deps.restartAgent?.(c.agentName);
+    await ports.restartAgent(c.agentName);
   }
 
   private setState(state: AuthEntry['state']): void {
     if (!this.entry) return;
     this.entry = { ...this.entry, state };
-    this.c.emit(this.c.thread.reducer.replaceEntry(this.entry));
+    this.thread.replaceEntry(this.entry);
   }
 }

@@ -2,12 +2,33 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentExitedError } from '../acp/agentConnection';
 import type { QueuedPromptView } from '../protocol/messages';
-import { Disposable } from '../util/disposable';
-import { errorCode, errorMessage } from '../util/errors';
-import type { Conversation } from './conversation';
 import { AUTH_REQUIRED } from '../runtime/startFailure';
 import { describeTurnUsage } from '../thread/configOptions';
+import type { Thread } from '../thread/thread';
+import { Disposable } from '../util/disposable';
+import { errorCode, errorMessage } from '../util/errors';
+import type { ConversationReview } from './conversationReview';
+import type { PermissionDesk } from './permissionDesk';
+import type { ConversationPorts, ConversationState } from './ports';
 import { preparePrompt, type PreparedPrompt } from './promptPreparer';
+import type { PromptQueue } from './promptQueue';
+import type { QuestionDesk } from './questionDesk';
+import type { SessionLink } from './sessionLink';
+import type { SignIn } from './signIn';
+
+/** What the runner uses besides the conversation's state. */
+export interface TurnParts {
+  thread: Pick<Thread, 'finishReplay' | 'addUserMessage' | 'endTurn' | 'markCancelling'>;
+  queue: Pick<PromptQueue, 'size' | 'paused' | 'takeNext' | 'unsend' | 'promote' | 'pause' | 'resume'>;
+  review: Pick<ConversationReview, 'beginTurn' | 'takeNotes' | 'refreshSoon'>;
+  link: Pick<SessionLink, 'connect' | 'connection' | 'sessionId' | 'agentRuntime'>;
+  permissions: Pick<PermissionDesk, 'cancelAll'>;
+  questions: Pick<QuestionDesk, 'cancelAll'>;
+  signIn: Pick<SignIn, 'show'>;
+  ports: Pick<ConversationPorts, 'cancelGraceMs' | 'promptContext'>;
+  /** A prompt went out: it names the conversation until the agent or the user gives it a title. */
+  named(text: string): void;
+}
 
 /** Why the queue stops sending by itself after a turn that did not simply finish. */
 function pauseReason(stopReason: string): string {
@@ -42,7 +63,10 @@ export class TurnRunner extends Disposable {
   /** A prompt was taken and is being prepared (checkpoint): nothing else may be taken meanwhile. */
   private preparing = false;
 
-  constructor(private readonly c: Conversation) {
+  constructor(
+    private readonly c: ConversationState,
+    private readonly parts: TurnParts,
+  ) {
     super();
   }
 
@@ -59,17 +83,17 @@ export class TurnRunner extends Disposable {
 
   /** Sends the next queued prompt when the conversation can take it; connects an idle one first. */
   pump(): void {
-    const c = this.c;
-    if (c.queue.size === 0 || c.queue.paused || this.preparing) return;
+    const { c, parts } = this;
+    if (parts.queue.size === 0 || parts.queue.paused || this.preparing) return;
     switch (c.status.kind) {
       case 'ready': {
-        const next = c.queue.takeNext();
+        const next = parts.queue.takeNext();
         if (next) void this.send(next);
         return;
       }
       case 'idle':
       case 'stopped':
-        void c.link.connect();
+        void parts.link.connect();
         return;
       default:
         // starting / running / cancelling: pumped again when that ends; no_agent / untrusted: held.
@@ -79,31 +103,30 @@ export class TurnRunner extends Disposable {
 
   /** Stop: session/cancel, pending prompts answered `cancelled`, bounded wait for the agent. */
   cancel(): void {
-    const c = this.c;
-    const conn = c.link.connection();
-    const sessionId = c.link.sessionId;
+    const { c, parts } = this;
+    const conn = parts.link.connection();
+    const sessionId = parts.link.sessionId;
     if (c.status.kind !== 'running' || !conn || sessionId === undefined) return;
     const token = this.token;
     c.setStatus({ kind: 'cancelling', agentName: c.agentName });
-    c.link.cancelPermissions();
-    c.questions.cancelAll();
-    c.emit(c.thread.reducer.markCancelling());
-    conn.cancel(sessionId).catch((err) => c.deps.log.warn(`session/cancel failed: ${errorMessage(err)}`));
-    const grace = c.deps.cancelGraceMs ?? 10_000;
+    parts.permissions.cancelAll();
+    parts.questions.cancelAll();
+    parts.thread.markCancelling();
+    conn.cancel(sessionId).catch((err) => c.log.warn(`session/cancel failed: ${errorMessage(err)}`));
+    const grace = parts.ports.cancelGraceMs;
     this.cancelTimer = setTimeout(() => {
       if (token !== this.token || c.status.kind !== 'cancelling') return;
-      c.addError(
-        l10n.t('{0} did not confirm the cancellation within {1} s; the turn was ended here. Restart the agent if it keeps working.', c.agentName, Math.round(grace / 1000)),
-        undefined,
-        'restart',
-      );
+      c.fail({
+        message: l10n.t('{0} did not confirm the cancellation within {1} s; the turn was ended here. Restart the agent if it keeps working.', c.agentName, Math.round(grace / 1000)),
+        action: 'restart',
+      });
       this.finish(token, 'cancelled');
     }, grace);
   }
 
   /** "Send now": this prompt goes next, stopping the running turn first. */
   sendNow(itemId: string): void {
-    if (!this.c.queue.promote(itemId)) return;
+    if (!this.parts.queue.promote(itemId)) return;
     if (this.c.status.kind === 'running') {
       this.sendNowPending = true;
       this.cancel();
@@ -125,15 +148,16 @@ export class TurnRunner extends Disposable {
   }
 
   private async send(item: QueuedPromptView): Promise<void> {
-    const c = this.c;
+    const { c, parts } = this;
+    const { queue, link, thread } = parts;
     const text = item.text;
     const chips = item.mentions ?? [];
-    c.link.finishReplay();
-    const conn = c.link.connection();
-    const sessionId = c.link.sessionId;
+    thread.finishReplay();
+    const conn = link.connection();
+    const sessionId = link.sessionId;
     if (!conn || sessionId === undefined) {
       // Ready without a session cannot happen; if it did, the prompt must not be lost.
-      c.queue.unsend(item, l10n.t('The agent is not connected.'));
+      queue.unsend(item, l10n.t('The agent is not connected.'));
       return;
     }
     const token = ++this.token;
@@ -143,34 +167,33 @@ export class TurnRunner extends Disposable {
     let prepared: PreparedPrompt;
     let checkpoint: string | undefined;
     try {
-      const capabilities = c.link.agentRuntime?.initializeResult?.agentCapabilities?.promptCapabilities;
-      prepared = await preparePrompt(text, chips, capabilities, c.deps.promptContext);
-      checkpoint = await c.review.beginTurn(text);
+      const capabilities = link.agentRuntime?.initializeResult?.agentCapabilities?.promptCapabilities;
+      prepared = await preparePrompt(text, chips, capabilities, parts.ports.promptContext);
+      checkpoint = await parts.review.beginTurn(text);
     } catch (err) {
       this.preparing = false;
-      c.queue.unsend(item, l10n.t('The prompt could not be prepared.'));
-      c.addError(l10n.t('The prompt could not be prepared: {0}', errorMessage(err)), undefined, 'showLog');
+      queue.unsend(item, l10n.t('The prompt could not be prepared.'));
+      c.fail({ message: l10n.t('The prompt could not be prepared: {0}', errorMessage(err)), action: 'showLog' });
       return;
     }
     this.preparing = false;
-    if (token !== this.token || c.link.connection() !== conn) {
-      c.queue.unsend(item, l10n.t('The agent stopped before this prompt was sent.'));
+    if (token !== this.token || link.connection() !== conn) {
+      queue.unsend(item, l10n.t('The agent stopped before this prompt was sent.'));
       return;
     }
-    const note = c.review.takeNotes();
+    const note = parts.review.takeNotes();
     const extras = { checkpoint, note, mentions: prepared.mentions, contextNotes: prepared.notes };
     if (prepared.blocks.length === 0) {
       // Only chips, none of which the agent takes (an image to a text-only agent): nothing to send.
-      c.emit(c.thread.reducer.addUserMessage(text, extras));
-      c.addError(l10n.t('Nothing was sent to {0}: {1}', c.agentName, prepared.notes.join(' ') || l10n.t('the prompt is empty.')));
+      thread.addUserMessage(text, extras);
+      c.fail({ message: l10n.t('Nothing was sent to {0}: {1}', c.agentName, prepared.notes.join(' ') || l10n.t('the prompt is empty.')) });
       this.token++;
       this.pump();
       return;
     }
     c.setStatus({ kind: 'running', agentName: c.agentName });
-    c.emit(c.thread.reducer.addUserMessage(text, extras));
-    // The first prompt names the conversation until the agent or the user gives it a title.
-    if (c.meta.titleSource === 'none') c.setTitle(text || (prepared.mentions[0]?.label ?? ''), 'prompt');
+    thread.addUserMessage(text, extras);
+    parts.named(text || (prepared.mentions[0]?.label ?? ''));
     c.touch();
     const blocks: acp.ContentBlock[] = note === undefined ? prepared.blocks : [{ type: 'text', text: `[Note from Tandem, the user's editor] ${note}` }, ...prepared.blocks];
     try {
@@ -186,17 +209,17 @@ export class TurnRunner extends Disposable {
         // The exit handler reports the crash with the stderr tail.
       } else if (errorCode(err) === AUTH_REQUIRED) {
         // Kept for after the sign-in: it goes again once the user signed in.
-        c.queue.unsend(item, l10n.t('Waiting for you to sign in.'));
-        const runtime = c.link.agentRuntime;
+        queue.unsend(item, l10n.t('Waiting for you to sign in.'));
+        const runtime = link.agentRuntime;
         if (runtime && runtime.authMethods.length > 0) {
-          c.signIn.show(runtime.authMethods, errorMessage(err), async () => {
-            c.queue.resume();
+          parts.signIn.show(runtime.authMethods, errorMessage(err), async () => {
+            queue.resume();
             this.pump();
           });
-        } else c.addError(l10n.t('{0} needs you to sign in before it can answer: {1}', c.agentName, errorMessage(err)), undefined, 'showLog');
+        } else c.fail({ message: l10n.t('{0} needs you to sign in before it can answer: {1}', c.agentName, errorMessage(err)), action: 'showLog' });
         this.finish(token, 'error');
       } else {
-        c.addError(l10n.t('The agent could not complete the turn: {0}', errorMessage(err)), undefined, 'showLog');
+        c.fail({ message: l10n.t('The agent could not complete the turn: {0}', errorMessage(err)), action: 'showLog' });
         this.finish(token, 'error');
       }
     }
@@ -208,20 +231,20 @@ export class TurnRunner extends Disposable {
   }
 
   private finish(token: number, stopReason: string, usage?: string): void {
-    const c = this.c;
+    const { c, parts } = this;
     if (token !== this.token) return;
     this.token++;
     this.clearCancelTimer();
-    c.link.cancelPermissions();
-    c.questions.cancelAll();
-    c.emit(c.thread.reducer.endTurn(stopReason, usage));
+    parts.permissions.cancelAll();
+    parts.questions.cancelAll();
+    parts.thread.endTurn(stopReason, usage);
     c.touch();
-    c.review.refreshSoon();
+    parts.review.refreshSoon();
     if (this.active) c.setStatus({ kind: 'ready', agentName: c.agentName });
     c.flag('finished');
     const sendNow = this.sendNowPending;
     this.sendNowPending = false;
-    if (stopReason !== 'end_turn' && !(sendNow && stopReason === 'cancelled')) c.queue.pause(pauseReason(stopReason));
+    if (stopReason !== 'end_turn' && !(sendNow && stopReason === 'cancelled')) parts.queue.pause(pauseReason(stopReason));
     this.pump();
   }
 

@@ -78,7 +78,7 @@ export class HostCommands {
     }
     try {
       await runtime.connection().logout();
-      conversation.emit(conversation.thread.reducer.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', conversation.agentName)));
+      conversation.thread.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', conversation.agentName));
     } catch (err) {
       void vscode.window.showErrorMessage(l10n.t('Tandem: signing out of {0} failed: {1}', conversation.agentName, err instanceof Error ? err.message : String(err)));
     }
@@ -149,7 +149,7 @@ export class HostCommands {
         this.host.surface()?.reveal();
       }
       const option = options.find((o) => o.name === choice);
-      if (option) conversation.link.respondPermission(requestId, option.optionId);
+      if (option) conversation.permissions.respond(requestId, option.optionId);
     });
   }
 

@@ -121,8 +121,8 @@ export async function runDiff(harness: Harness, c: DiffCase = TEN_THOUSAND): Pro
       let messageChars = 0;
       // The clock starts when the thread gets the update, before the host computes its hunks.
       const thread = scripted.session.view;
-      const apply = thread.applyUpdate.bind(thread);
-      thread.applyUpdate = (update) => {
+      const apply = thread.dispatch.bind(thread);
+      thread.dispatch = (update) => {
         if (start === 0 && update.sessionUpdate === 'tool_call_update' && Array.isArray(update.content)) start = wallNow();
         apply(update);
       };

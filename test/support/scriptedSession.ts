@@ -10,12 +10,11 @@ import { applyPlanOnDisk } from '../../src/review/restorePlan';
 import { join, resolve } from 'node:path';
 import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
-import { NodeFileAccess } from '../../src/client/nodeFileAccess';
-import { PathPolicy } from '../../src/client/pathPolicy';
 import type { ConversationSnapshot, HostMessage, ConversationStatus } from '../../src/protocol/messages';
 import type { Conversation } from '../../src/conversation/conversation';
 import { ConversationManager } from '../../src/conversation/conversationManager';
-import type { ConversationManagerDeps } from '../../src/conversation/conversationWiring';
+import type { EditorPorts } from '../../src/conversation/ports';
+import { testEditorPorts } from './editorPorts';
 import type { ConversationStore } from '../../src/store/conversationStore';
 import type { PermissionRules } from '../../src/conversation/permissionDesk';
 import type { ReviewHost } from '../../src/conversation/conversationReview';
@@ -46,8 +45,8 @@ export interface ScriptedSessionOptions {
   reviewEdits?: 'after' | 'before';
   /** The workspace the agent works in (default: `dir`, which also holds the script and logs). */
   cwd?: string;
-  /** More of the manager's dependencies (sign-in terminal, browser, remembered settings…). */
-  extra?: Partial<ConversationManagerDeps>;
+  /** More of the editor's ports (sign-in terminal, browser, remembered settings…). */
+  extra?: Partial<EditorPorts>;
 }
 
 /** The conversation shown by a manager with one scripted agent, in the shapes tests assert on. */
@@ -114,7 +113,7 @@ export class TestSession {
   }
 
   respondPermission(requestId: string, optionId: string): void {
-    this.conversation.link.respondPermission(requestId, optionId);
+    this.conversation.permissions.respond(requestId, optionId);
   }
 
   async restart(): Promise<void> {
@@ -129,11 +128,11 @@ export class TestSession {
   }
 
   async signIn(): Promise<void> {
-    await this.conversation.link.signIn();
+    await this.conversation.signInFirst();
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.conversation.link.settings.setMode(modeId);
+    await this.conversation.settings.setMode(modeId);
   }
 
   /** Settings changed: the next start uses `agent`. */
@@ -179,21 +178,22 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
     env: { ...opts.env, SCRIPTED_AGENT_LOG: agentLog },
     cwd: opts.cwd ?? dir,
   };
+  const root = opts.cwd ?? dir;
   const manager = new ConversationManager({
     agents: { launchConfig: (name) => (name === agent.name ? agent : undefined), defaultName: () => agent.name },
     store: opts.store,
-    cwd: opts.cwd ?? dir,
+    cwd: root,
     log,
     clientInfo: { name: 'tandem-test', version: '0' },
-    files: new NodeFileAccess(),
-    policy: new PathPolicy({ roots: () => [opts.cwd ?? dir], allowOutside: () => false, askOutside: async () => false }),
-    blocked: () => opts.blocked,
-    follow: (path, line) => followed.push(`${path}:${line ?? ''}`),
     cancelGraceMs: opts.cancelGraceMs,
-    rules: opts.rules,
-    review: opts.review,
-    reviewEdits: () => opts.reviewEdits ?? 'after',
-    ...opts.extra,
+    editor: testEditorPorts([root], {
+      blocked: () => opts.blocked,
+      follow: (path, line) => followed.push(`${path}:${line ?? ''}`),
+      rules: opts.rules,
+      review: opts.review,
+      reviewEdits: () => opts.reviewEdits ?? 'after',
+      ...opts.extra,
+    }),
   });
   manager.setVisible(true);
   if (opts.record !== false) {

@@ -57,13 +57,13 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
   assert.deepEqual(snapshot.configOptions?.map((o) => [o.id, o.currentValue]), [['model', 'sonnet'], ['effort', 'medium'], ['web', false]]);
   assert.deepEqual(snapshot.configOptions?.[0].choices?.map((c) => `${c.group}/${c.value}`), ['Fast/haiku', 'Smart/sonnet', 'Smart/opus']);
   assert.equal(snapshot.modes, undefined, 'the legacy Mode picker hides when config options exist');
-  const link = r.session.conversation.link;
-  assert.equal(await link.settings.setConfigOption('model', 'opus'), true);
+  const settings = r.session.conversation.settings;
+  assert.equal(await settings.setConfigOption('model', 'opus'), true);
   // Rendered from the answer: the agent raised the reasoning level with the model.
   assert.deepEqual(r.session.snapshotParts().configOptions?.map((o) => o.currentValue), ['opus', 'high', false]);
-  assert.equal(await link.settings.setConfigOption('web', true), true);
+  assert.equal(await settings.setConfigOption('web', true), true);
   assert.deepEqual(remembered, [['Scripted', 'model', 'opus'], ['Scripted', 'web', true]]);
-  assert.equal(await link.settings.setConfigOption('model', 'gpt-9'), false, 'a value that is not a choice is not sent');
+  assert.equal(await settings.setConfigOption('model', 'gpt-9'), false, 'a value that is not a choice is not sent');
   assert.equal(r.received().filter((m) => m.method === 'session/set_config_option').length, 2);
   await r.session.prompt('go');
   assert.equal(r.session.snapshotParts().configOptions?.length, 1, 'config_option_update replaces the list');
@@ -75,7 +75,7 @@ test('config options: an agent refusal says why and the picker reverts; remember
   await until(() => r.received().some((m) => m.method === 'session/set_config_option'), 'the remembered setting applied');
   const sent = r.received().filter((m) => m.method === 'session/set_config_option').map((m) => (m.params as { configId: string }).configId);
   assert.deepEqual(sent, ['effort'], 'only valid remembered values are applied');
-  assert.equal(await r.session.conversation.link.settings.setConfigOption('web', true), false);
+  assert.equal(await r.session.conversation.settings.setConfigOption('web', true), false);
   const error = of(r, 'error').pop();
   assert.match(error?.message ?? '', /could not change Web search to on: quota exceeded/);
   assert.equal(r.session.snapshotParts().configOptions?.find((o) => o.id === 'web')?.currentValue, false);
@@ -85,7 +85,7 @@ test('the older models shape gets a Model picker set with session/set_model', as
   const r = rig({ newSession: { models: { currentModelId: 'a', availableModels: [{ modelId: 'a', name: 'Model A' }, { modelId: 'b', name: 'Model B' }] } } });
   await r.session.start();
   assert.deepEqual(r.session.snapshotParts().configOptions?.map((o) => [o.id, o.currentValue, o.category]), [['model', 'a', 'model']]);
-  assert.equal(await r.session.conversation.link.settings.setConfigOption('model', 'b'), true);
+  assert.equal(await r.session.conversation.settings.setConfigOption('model', 'b'), true);
   assert.ok(r.received().some((m) => m.method === 'session/set_model' && (m.params as { modelId: string }).modelId === 'b'));
   assert.equal(r.session.snapshotParts().configOptions?.[0].currentValue, 'b');
 });

@@ -58,7 +58,7 @@ test('Enter while the agent starts: the prompt is queued at once and sent when t
   assert.equal(conversation.status.kind, 'starting');
   conversation.prompt('typed while starting');
   assert.deepEqual(conversation.queue.view().items.map((i) => i.text), ['typed while starting'], 'shown as waiting at once');
-  assert.equal(conversation.thread.reducer.size, 0, 'not sent yet');
+  assert.equal(conversation.thread.size, 0, 'not sent yet');
   await session.settled();
   const entries = session.snapshotParts().entries;
   assert.deepEqual(kinds(entries), ['user', 'agent', 'turn_end']);
@@ -272,10 +272,10 @@ test('two conversations share one agent process and run turns with permission pr
   await until(() => pending(a) !== undefined && pending(b) !== undefined, 'a prompt in each conversation');
   assert.equal(a.status.kind, 'running');
   assert.equal(b.status.kind, 'running');
-  b.link.respondPermission(pending(b)!.permission!.requestId, 'no');
+  b.permissions.respond(pending(b)!.permission!.requestId, 'no');
   await session.settled(b);
   assert.equal(a.status.kind, 'running', 'answering one conversation does not touch the other');
-  a.link.respondPermission(pending(a)!.permission!.requestId, 'yes');
+  a.permissions.respond(pending(a)!.permission!.requestId, 'yes');
   await session.settled(a);
   assert.match(texts(a.thread.entries(), 'agent').join(''), /PERMISSION: selected yes/);
   assert.match(texts(b.thread.entries(), 'agent').join(''), /PERMISSION: selected no/);

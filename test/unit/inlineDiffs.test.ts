@@ -32,7 +32,7 @@ const FAR_LINE = 'far away 1500';
 function thread() {
   const emitted: ConversationChange[] = [];
   const warnings: string[] = [];
-  const t = new Thread({ isInWorkspace: () => true, warn: (w) => warnings.push(w), emit: (m) => emitted.push(...m), follow: () => undefined });
+  const t = new Thread({ isInWorkspace: () => true, warn: (w) => warnings.push(w), emit: (m) => emitted.push(...m), follow: () => undefined, titled: () => undefined });
   return { t, emitted, warnings };
 }
 
@@ -46,7 +46,7 @@ const diffOf = (entries: Entry[]): DiffContentView => {
 
 test('the panel gets hunks, never the whole texts: updates, entries, restated threads', () => {
   const { t, emitted } = thread();
-  t.applyUpdate(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
+  t.dispatch(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
   const json = JSON.stringify(emitted) + JSON.stringify(t.entries()) + JSON.stringify(t.restate());
   assert.ok(!json.includes(FAR_LINE), 'no unchanged line far from the change is sent');
   assert.ok(!json.includes('"oldText"') && !json.includes('"newText"'));
@@ -57,7 +57,7 @@ test('the panel gets hunks, never the whole texts: updates, entries, restated th
 
 test('the host keeps the texts: Open diff, fetched lines, stored entries; a resent diff keeps its id', () => {
   const { t } = thread();
-  t.applyUpdate(edit([{ type: 'content', content: { type: 'text', text: 'note' } }, { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }], 'in_progress'));
+  t.dispatch(edit([{ type: 'content', content: { type: 'text', text: 'note' } }, { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }], 'in_progress'));
   const entryId = t.entries()[0].id;
   const view = diffOf(t.entries());
   assert.deepEqual(t.findDiff(entryId, 1), { path: '/ws/a.ts', oldText: OLD, newText: NEW, title: 'Edit a.ts' });
@@ -82,10 +82,10 @@ test('the host keeps the texts: Open diff, fetched lines, stored entries; a rese
   assert.deepEqual([stored.oldText, stored.newText], [OLD, NEW]);
   assert.ok(!('oldText' in diffOf(t.entries())));
   // The agent resends the same content with its final status: same view, same id (nothing recomputed or redrawn).
-  t.applyUpdate(edit([{ type: 'content', content: { type: 'text', text: 'note' } }, { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
+  t.dispatch(edit([{ type: 'content', content: { type: 'text', text: 'note' } }, { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
   assert.equal(diffOf(t.entries()).diffId, view.diffId);
   // New texts: a new id, and a request naming the old one is refused.
-  t.applyUpdate(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: `${NEW}x\n` }]));
+  t.dispatch(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: `${NEW}x\n` }]));
   const changed = diffOf(t.entries());
   assert.notEqual(changed.diffId, view.diffId);
   assert.match(t.diffLines({ type: 'fetchDiffLines', requestId: 9, entryId, index: 0, diffId: view.diffId, row: 0, count: 1 }).error ?? '', /changed/);
@@ -93,7 +93,7 @@ test('the host keeps the texts: Open diff, fetched lines, stored entries; a rese
 
 test('a stored transcript (this format or the older one with bare texts) restores to hunks, texts kept on the host', () => {
   const { t } = thread();
-  t.applyUpdate(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
+  t.dispatch(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
   const stored = JSON.parse(JSON.stringify(t.storedEntries())) as Entry[];
   const older = JSON.parse(JSON.stringify(stored)) as Entry[];
   (older[0] as ToolCallEntry).content = [{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW } as never];
@@ -112,7 +112,7 @@ test('a stored transcript (this format or the older one with bare texts) restore
 test('bad input never throws: non-string texts, huge texts, junk in stored entries', () => {
   const { t, warnings } = thread();
   const huge = 'x'.repeat(DIFF_INLINE_MAX_BYTES + 10);
-  t.applyUpdate(edit([
+  t.dispatch(edit([
     { type: 'diff', path: '/ws/a.ts', oldText: 42, newText: 'n\n' },
     { type: 'diff', path: '/ws/b.ts', oldText: null, newText: { not: 'text' } },
     { type: 'diff', path: '/ws/huge.ts', oldText: 'small\n', newText: huge },
