@@ -37,7 +37,11 @@ const layerRules = Object.entries(LAYERS).map(([room, allowed]) => {
         'error',
         {
           paths: EDITOR_ROOMS.has(room) ? [] : [{ name: 'vscode', message: `src/${room} is vscode-free: the editor is reached through ports (src/vscode adapts it).` }],
-          patterns: forbidden.map((other) => ({ group: [`../${other}/*`, `../${other}`], message: `src/${room} may not import src/${other} (layers: eslint.config.mjs, docs/ARCHITECTURE.md).` })),
+          patterns: [
+            ...forbidden.map((other) => ({ group: [`../${other}/*`, `../${other}`], message: `src/${room} may not import src/${other} (layers: eslint.config.mjs, docs/ARCHITECTURE.md).` })),
+            // The reducer is the Thread's own: everyone else changes the thread through its intents.
+            ...(room === 'thread' ? [] : [{ group: ['../thread/threadReducer', '../thread/threadView', '../thread/threadReplay'], message: 'Change the thread through Thread (src/thread/thread.ts), which emits what it changed.' }]),
+          ],
         },
       ],
     },

@@ -4,6 +4,7 @@
  * Drafts, chips and expanded rows are kept per conversation: entry ids repeat across conversations.
  */
 import type { MentionChip, WebviewMessage } from '../src/protocol/messages';
+import { isScoped } from '../src/protocol/messages';
 
 export interface UiState {
   /** Unsent composer text, by conversation id. */
@@ -74,8 +75,6 @@ function loadState(saved: unknown): UiState {
   };
 }
 
-/** Commands that name a conversation; the host adds the shown one when the caller did not. */
-const SCOPED = new Set<WebviewMessage['type']>(['prompt', 'dropUris', 'cancel', 'respondPermission', 'restart', 'retry', 'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear', 'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewOpenDiff', 'reviewHunks', 'reviewHunk', 'rewind', 'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl']);
 
 /** Typed wrapper: posts only `WebviewMessage`s and persists `UiState` (writes coalesced). */
 export class Host {
@@ -103,7 +102,8 @@ export class Host {
   }
 
   post(message: WebviewMessage): void {
-    if (SCOPED.has(message.type) && !('conversationId' in message && message.conversationId)) {
+    // Commands about one conversation carry its id: the shown one, unless the caller named another.
+    if (isScoped(message.type) && !('conversationId' in message && message.conversationId)) {
       this.api.postMessage({ ...message, conversationId: this.scope });
       return;
     }

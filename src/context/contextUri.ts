@@ -38,10 +38,7 @@ export interface ParsedFileUri {
 
 export const TANDEM_SCHEME = 'tandem';
 
-export function isAbsolutePath(path: string, style: PathStyle): boolean {
-  if (style === 'posix') return path.startsWith('/');
-  return /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}[^\\/]+[\\/][^\\/]+/.test(path);
-}
+export { isAbsolutePath } from '../protocol/mentionChecks';
 
 /** The last segment of a path (either separator on Windows), ignoring a trailing separator. */
 export function baseName(path: string, style: PathStyle = 'posix'): string {

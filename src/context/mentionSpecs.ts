@@ -5,9 +5,9 @@
  * No VS Code import: the editor's sources (diagnostics, terminal output, git) come in as data.
  */
 import type { LineRangeView, MentionSpec } from '../protocol/messages';
-import { assertNever, isRecord } from '../protocol/guards';
+import { assertNever } from '../protocol/guards';
+export { isMentionSpec } from '../protocol/mentionChecks';
 import type { LineRange } from './contextUri';
-import { isAbsolutePath } from './contextUri';
 import { mentionView } from './mentions';
 import type { Mention, MentionDisplayOptions, MentionView, Problem } from './mentions';
 
@@ -19,60 +19,6 @@ export interface ContextSources {
   terminalOutput(name: string): string | undefined;
   /** Uncommitted changes of the workspace as a unified diff (`git diff HEAD`). */
   gitDiff(): Promise<{ diff: string; root?: string }>;
-}
-
-/** Longest base64 accepted for one pasted image or clip (~15 MB decoded; the prompt limits cut lower). */
-const MAX_MEDIA_CHARS = 20 * 1024 * 1024;
-const MAX_NAME = 500;
-
-function isName(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && value.length <= MAX_NAME;
-}
-
-function isPath(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 4096 && (isAbsolutePath(value, 'posix') || isAbsolutePath(value, 'windows'));
-}
-
-function isLine(value: unknown): boolean {
-  return Number.isInteger(value) && (value as number) >= 1;
-}
-
-function isRange(value: unknown): value is LineRangeView {
-  if (!isRecord(value) || !isLine(value.startLine) || !isLine(value.endLine)) return false;
-  if ((value.endLine as number) < (value.startLine as number)) return false;
-  const column = (c: unknown) => c === undefined || (Number.isInteger(c) && (c as number) >= 0);
-  return column(value.startColumn) && column(value.endColumn);
-}
-
-/** True for a well-formed spec: absolute paths, 1-based ordered ranges, bounded media. */
-export function isMentionSpec(value: unknown): value is MentionSpec {
-  if (!isRecord(value)) return false;
-  switch (value.kind) {
-    case 'file':
-    case 'folder':
-      return isPath(value.path);
-    case 'selection':
-      return isPath(value.path) && isRange(value.range);
-    case 'symbol':
-      return isPath(value.path) && isName(value.name) && isRange(value.range) && (value.symbolKind === undefined || typeof value.symbolKind === 'string');
-    case 'problems':
-      return value.file === undefined || isPath(value.file);
-    case 'terminal':
-      return isName(value.name);
-    case 'gitDiff':
-      return true;
-    case 'image':
-    case 'audio':
-      return (
-        isName(value.name) &&
-        typeof value.mimeType === 'string' &&
-        /^[a-z]+\/[a-z0-9.+-]+$/i.test(value.mimeType) &&
-        typeof value.data === 'string' &&
-        value.data.length <= MAX_MEDIA_CHARS
-      );
-    default:
-      return false;
-  }
 }
 
 function range(view: LineRangeView): LineRange {

@@ -1,157 +1,85 @@
-import type { WebviewMessage } from '../protocol/messages';
-import { assertNever } from '../protocol/guards';
+import * as l10n from '@vscode/l10n';
+import { servedBy, type HostMessage, type ServedBy, type WebviewMessage, type WebviewMessageOf } from '../protocol/messages';
+import type { Conversation } from './conversation';
 import type { ConversationManager } from './conversationManager';
 
-/** Panel commands about conversations: the core serves them; the rest needs the editor. */
-export type ConversationCommand = Extract<
-  WebviewMessage,
-  {
-    type:
-      | 'prompt'
-      | 'cancel'
-      | 'respondPermission'
-      | 'newConversation'
-      | 'selectConversation'
-      | 'closeConversation'
-      | 'restart'
-      | 'retry'
-      | 'startFresh'
-      | 'signIn'
-      | 'setMode'
-      | 'queueEdit'
-      | 'queueRemove'
-      | 'queueMove'
-      | 'queueSendNow'
-      | 'queueResume'
-      | 'queueClear'
-      | 'saveRule'
-      | 'dismissRule'
-      | 'reviewKeep'
-      | 'reviewUndo'
-      | 'reviewHunks'
-      | 'reviewHunk'
-      | 'rewind'
-      | 'setConfigOption'
-      | 'authenticate'
-      | 'answerQuestion'
-      | 'openQuestionUrl';
-  }
->;
+/** Panel commands the vscode-free core serves (`by: 'core'` in src/protocol/webviewMessages.ts). */
+export type CoreCommand = Extract<WebviewMessage, { type: ServedBy<'core'> }>;
 
-const CONVERSATION_COMMANDS: ReadonlySet<string> = new Set<ConversationCommand['type']>([
-  'prompt', 'cancel', 'respondPermission', 'newConversation', 'selectConversation', 'closeConversation', 'restart', 'retry',
-  'startFresh', 'signIn', 'setMode', 'queueEdit', 'queueRemove', 'queueMove', 'queueSendNow', 'queueResume', 'queueClear',
-  'saveRule', 'dismissRule', 'reviewKeep', 'reviewUndo', 'reviewHunks', 'reviewHunk', 'rewind',
-  'setConfigOption', 'authenticate', 'answerQuestion', 'openQuestionUrl',
-]);
-
-export function isConversationCommand(message: WebviewMessage): message is ConversationCommand {
-  return CONVERSATION_COMMANDS.has(message.type);
+/** What a handler gets besides its message: the conversation it names (or the shown one), and ways to answer. */
+interface Context {
+  manager: ConversationManager;
+  conversation: Conversation | undefined;
+  warn(text: string): void;
+  /** Posts an answer to the panel (for requests such as `fetchDiffLines`). */
+  reply(message: HostMessage): void;
 }
 
+type Handler<K extends ServedBy<'core'>> = (message: WebviewMessageOf<K>, ctx: Context) => unknown;
+
 /**
- * Runs a panel command against the conversation it names (or the shown one). Unknown ids are
- * ignored: the conversation may have been closed while the click was in flight.
+ * One handler per core command; the mapped type makes a command declared `by: 'core'` without a
+ * handler here a compile error. Unknown conversation ids find nothing and do nothing: the
+ * conversation may have been closed while the click was in flight.
  */
-export async function runConversationCommand(manager: ConversationManager, message: ConversationCommand, warn: (text: string) => void): Promise<void> {
-  const conversation = 'conversationId' in message ? manager.get(message.conversationId) : manager.active;
-  switch (message.type) {
-    case 'prompt':
-      conversation?.prompt(message.text, manager.chips(message.mentions ?? []));
-      return;
-    case 'cancel':
-      conversation?.turns.cancel();
-      return;
-    case 'respondPermission':
-      if (!conversation) warn(`Permission ${message.requestId}: its conversation is closed.`);
-      else conversation.permissions.respond(message.requestId, message.optionId);
-      return;
-    case 'newConversation':
-      manager.newConversation(manager.active?.agentName || undefined);
-      return;
-    case 'selectConversation':
-      manager.show(message.conversationId);
-      return;
-    case 'closeConversation':
-      await manager.close(message.conversationId);
-      return;
-    case 'restart':
-      await manager.restart(conversation?.id);
-      return;
-    case 'retry':
-      if (!conversation) return;
-      conversation.queue.resume();
-      if (conversation.status.kind === 'ready') conversation.turns.pump();
-      else await conversation.link.connect();
-      return;
-    case 'startFresh':
-      await conversation?.link.startFresh();
-      return;
-    case 'signIn':
-      await conversation?.signInFirst();
-      return;
-    case 'setMode':
-      await conversation?.settings.setMode(message.modeId);
-      return;
-    case 'queueEdit':
-      conversation?.queue.edit(message.itemId, message.text);
-      return;
-    case 'queueRemove':
-      conversation?.queue.remove(message.itemId);
-      return;
-    case 'queueMove':
-      conversation?.queue.move(message.itemId, message.offset);
-      return;
-    case 'queueSendNow':
-      conversation?.turns.sendNow(message.itemId);
-      return;
-    case 'queueResume':
-      conversation?.queue.resume();
-      conversation?.turns.pump();
-      return;
-    case 'queueClear':
-      conversation?.queue.clear();
-      return;
-    case 'saveRule':
-      await conversation?.permissions.saveRule(message.requestId, message.value, message.scope);
-      return;
-    case 'dismissRule':
-      conversation?.permissions.dismissRule(message.requestId);
-      return;
-    case 'reviewKeep':
-      await conversation?.review.keep(message.paths);
-      return;
-    case 'reviewUndo':
-      await conversation?.review.undo(message.paths);
-      return;
-    case 'reviewHunks':
-      await conversation?.review.toggleHunks(message.path, message.open);
-      return;
-    case 'reviewHunk':
-      await conversation?.review.hunk(message.path, message.index, message.action);
-      return;
-    case 'setConfigOption':
-      await conversation?.settings.setConfigOption(message.configId, message.value);
-      return;
-    case 'authenticate':
-      await conversation?.signIn.authenticate(message.methodId);
-      return;
-    case 'answerQuestion':
-      conversation?.questions.answer(message.entryId, message.action, message.content);
-      return;
-    case 'openQuestionUrl':
-      conversation?.questions.openUrl(message.entryId);
-      return;
-    case 'rewind': {
-      const entry = conversation?.thread.entries().find((e) => e.id === message.entryId);
-      if (!conversation || entry?.kind !== 'user' || entry.checkpoint === undefined) {
-        warn('Nothing was recorded before that turn, so its files cannot be restored.');
-        return;
-      }
-      await conversation.review.rewind(entry.checkpoint, entry.text);
+const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
+  prompt: (m, { manager, conversation }) => conversation?.prompt(m.text, manager.chips(m.mentions ?? [])),
+  cancel: (_m, { conversation }) => conversation?.turns.cancel(),
+  respondPermission: (m, { conversation, warn }) => {
+    if (!conversation) warn(`Permission ${m.requestId}: its conversation is closed.`);
+    else conversation.permissions.respond(m.requestId, m.optionId);
+  },
+  newConversation: (_m, { manager }) => manager.newConversation(manager.active?.agentName || undefined),
+  selectConversation: (m, { manager }) => manager.show(m.conversationId),
+  closeConversation: (m, { manager }) => manager.close(m.conversationId),
+  restart: (_m, { manager, conversation }) => manager.restart(conversation?.id),
+  retry: async (_m, { conversation }) => {
+    if (!conversation) return;
+    conversation.queue.resume();
+    if (conversation.status.kind === 'ready') conversation.turns.pump();
+    else await conversation.link.connect();
+  },
+  startFresh: (_m, { conversation }) => conversation?.link.startFresh(),
+  signIn: (_m, { conversation }) => conversation?.signInFirst(),
+  setMode: (m, { conversation }) => conversation?.settings.setMode(m.modeId),
+  queueEdit: (m, { conversation }) => conversation?.queue.edit(m.itemId, m.text),
+  queueRemove: (m, { conversation }) => conversation?.queue.remove(m.itemId),
+  queueMove: (m, { conversation }) => conversation?.queue.move(m.itemId, m.offset),
+  queueSendNow: (m, { conversation }) => conversation?.turns.sendNow(m.itemId),
+  queueResume: (_m, { conversation }) => {
+    conversation?.queue.resume();
+    conversation?.turns.pump();
+  },
+  queueClear: (_m, { conversation }) => conversation?.queue.clear(),
+  saveRule: (m, { conversation }) => conversation?.permissions.saveRule(m.requestId, m.value, m.scope),
+  dismissRule: (m, { conversation }) => conversation?.permissions.dismissRule(m.requestId),
+  reviewKeep: (m, { conversation }) => conversation?.review.keep(m.paths),
+  reviewUndo: (m, { conversation }) => conversation?.review.undo(m.paths),
+  reviewHunks: (m, { conversation }) => conversation?.review.toggleHunks(m.path, m.open),
+  reviewHunk: (m, { conversation }) => conversation?.review.hunk(m.path, m.index, m.action),
+  rewind: async (m, { conversation, warn }) => {
+    const entry = conversation?.thread.entries().find((e) => e.id === m.entryId);
+    if (!conversation || entry?.kind !== 'user' || entry.checkpoint === undefined) {
+      warn('Nothing was recorded before that turn, so its files cannot be restored.');
       return;
     }
-    default:
-      assertNever(message);
-  }
+    await conversation.review.rewind(entry.checkpoint, entry.text);
+  },
+  setConfigOption: (m, { conversation }) => conversation?.settings.setConfigOption(m.configId, m.value),
+  authenticate: (m, { conversation }) => conversation?.signIn.authenticate(m.methodId),
+  answerQuestion: (m, { conversation }) => conversation?.questions.answer(m.entryId, m.action, m.content),
+  openQuestionUrl: (m, { conversation }) => conversation?.questions.openUrl(m.entryId),
+  fetchDiffLines: (m, { conversation, reply }) =>
+    reply(conversation ? conversation.thread.diffLines(m) : { type: 'diffLines', requestId: m.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') }),
+};
+
+export function isCoreCommand(message: WebviewMessage): message is CoreCommand {
+  return servedBy(message.type) === 'core';
+}
+
+/** Runs a core command against the conversation it names (or the shown one). */
+export async function runCoreCommand(manager: ConversationManager, message: CoreCommand, tools: Pick<Context, 'warn' | 'reply'>): Promise<void> {
+  const conversation = 'conversationId' in message ? manager.get(message.conversationId) : manager.active;
+  const handler = HANDLERS[message.type] as Handler<CoreCommand['type']>;
+  await handler(message as WebviewMessageOf<CoreCommand['type']>, { manager, conversation, ...tools });
 }

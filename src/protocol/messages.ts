@@ -13,10 +13,11 @@ export * from './agentViews';
 export * from './entryViews';
 export * from './mentionViews';
 export * from './toolCallViews';
+export * from './webviewMessages';
 
 import type { AgentChoice, AgentPreset, CommandView, ConfigOptionView, ModesView, UsageView } from './agentViews';
 import type { Entry } from './entryViews';
-import type { MentionCandidate, MentionChip, MentionSpec, PromptCapabilitiesView } from './mentionViews';
+import type { MentionCandidate, MentionChip, PromptCapabilitiesView } from './mentionViews';
 import type { DiffLineView, TerminalView } from './toolCallViews';
 
 /** Where a conversation is in its life. */
@@ -192,80 +193,3 @@ export type HostMessage =
   | { type: 'mentionsAdded'; conversationId: string; chips: MentionChip[] }
   /** Several messages coalesced by the host; applied in order. */
   | { type: 'batch'; messages: HostMessage[] };
-
-/**
- * Webview → host. Commands about one conversation carry its `conversationId` (absent: the shown
- * one), so a click that races with a tab switch still reaches the conversation it was made in.
- */
-export type WebviewMessage =
-  | { type: 'ready'; protocolVersion: number }
-  /** The Reload button of the version notice: the host loads the panel afresh. Its shape never changes. */
-  | { type: 'reloadView' }
-  /** The snapshot's last screens are painted: send the older entries it announced (`olderEntries`). */
-  | { type: 'olderEntriesWanted'; conversationId: string }
-  | { type: 'prompt'; text: string; mentions?: MentionSpec[]; conversationId?: string }
-  /** The `@` picker's query (typed after `@`); answered by `mentionResults`. */
-  | { type: 'mentionQuery'; requestId: number; query: string }
-  /** URIs dropped on the composer (files, editor tabs): the host answers with `mentionsAdded`. */
-  | { type: 'dropUris'; uris: string[]; conversationId?: string }
-  /** A chip was clicked: open what it points at (a file at its range). */
-  | { type: 'openMention'; uri: string; line?: number }
-  | { type: 'cancel'; conversationId?: string }
-  | { type: 'respondPermission'; requestId: string; optionId: string; conversationId?: string }
-  | { type: 'newConversation' }
-  | { type: 'selectConversation'; conversationId: string }
-  | { type: 'closeConversation'; conversationId: string }
-  | { type: 'showHistory' }
-  | { type: 'restart'; conversationId?: string }
-  /** Retry after a failure: restart the agent if needed and send the queue. */
-  | { type: 'retry'; conversationId?: string }
-  /** Give up on the agent's lost session: a new one, the transcript stays above. */
-  | { type: 'startFresh'; conversationId?: string }
-  | { type: 'selectAgent'; name: string }
-  | { type: 'addPreset'; presetId: string }
-  | { type: 'openLocation'; path: string; line?: number }
-  | { type: 'openDiff'; entryId: string; index: number }
-  /**
-   * Lines of a diff not sent with it (collapsed regions, the rest of a long hunk): `count` rows from
-   * `row` of the diff `diffId`, item `index` of the tool call entry `entryId`. Answered by `diffLines`.
-   */
-  | { type: 'fetchDiffLines'; requestId: number; entryId: string; index: number; diffId: number; row: number; count: number; conversationId?: string }
-  | { type: 'openTerminal'; terminalId: string }
-  | { type: 'openLink'; href: string }
-  | { type: 'showLog' }
-  | { type: 'signIn'; conversationId?: string }
-  /** The user picked a mode; the host asks the agent (`session/set_mode`). */
-  | { type: 'setMode'; modeId: string; conversationId?: string }
-  /** Queue editing: change, remove, move (by `offset` places), send now (stops the running turn first). */
-  | { type: 'queueEdit'; itemId: string; text: string; conversationId?: string }
-  | { type: 'queueRemove'; itemId: string; conversationId?: string }
-  | { type: 'queueMove'; itemId: string; offset: number; conversationId?: string }
-  | { type: 'queueSendNow'; itemId: string; conversationId?: string }
-  /** Let a paused queue send again, or drop everything in it. */
-  | { type: 'queueResume'; conversationId?: string }
-  | { type: 'queueClear'; conversationId?: string }
-  /** Save the rule proposed on a card, with the matcher value and scope the user left in the form. */
-  | { type: 'saveRule'; requestId: string; value: string; scope: 'conversation' | 'workspace' | 'global'; conversationId?: string }
-  | { type: 'dismissRule'; requestId: string; conversationId?: string }
-  /** Review: keep or undo changed files (all when `paths` is absent), open a file's diff or hunks. */
-  | { type: 'reviewKeep'; paths?: string[]; conversationId?: string }
-  | { type: 'reviewUndo'; paths?: string[]; conversationId?: string }
-  | { type: 'reviewOpenDiff'; path: string; conversationId?: string }
-  | { type: 'reviewHunks'; path: string; open: boolean; conversationId?: string }
-  | { type: 'reviewHunk'; path: string; index: number; action: 'accept' | 'reject'; conversationId?: string }
-  /** Restore the files to before the turn of this user entry (after a preview). */
-  | { type: 'rewind'; entryId: string; conversationId?: string }
-  /** Change a session setting (config option, or the older model / mode). */
-  | { type: 'setConfigOption'; configId: string; value: string | boolean; conversationId?: string }
-  /** Sign in with one of the agent's methods (from the sign-in card). */
-  | { type: 'authenticate'; methodId: string; conversationId?: string }
-  /** Answer an agent's question: `content` for accept (form mode). */
-  | { type: 'answerQuestion'; entryId: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]>; conversationId?: string }
-  /** Open the link of a url-mode question in the browser (after the user's consent in the card). */
-  | { type: 'openQuestionUrl'; entryId: string; conversationId?: string }
-  /** Run `Tandem: Check Agent` for the shown conversation's agent. */
-  | { type: 'checkAgent' }
-  /** Open `Tandem: Manage Permission Rules` (at one rule). */
-  | { type: 'manageRules'; ruleId?: string }
-  /** Whether the panel has keyboard focus (permission notifications are for when it has not). */
-  | { type: 'focusChanged'; focused: boolean };

@@ -5,17 +5,17 @@ import * as vscode from 'vscode';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
 import type { HostMessage, PanelSnapshot, ConversationStatus, WebviewMessage } from '../protocol/messages';
-import { assertNever } from '../protocol/guards';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ConversationManager } from '../conversation/conversationManager';
 import { ConversationStore } from '../store/conversationStore';
 import type { FolderStorage } from '../store/folderStorage';
 import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
-import { isConversationCommand, runConversationCommand } from '../conversation/panelCommands';
+import { isCoreCommand, runCoreCommand } from '../conversation/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
 import { AGENT_PRESETS, AgentSettings } from './agentSettings';
 import { HostCommands } from './hostCommands';
+import { isEditorCommand, runEditorCommand } from './editorCommands';
 import { RememberedOptions } from './rememberedOptions';
 import { DiffEditor } from './diffEditor';
 import { EditorReview } from './editorReview';
@@ -167,85 +167,12 @@ export class EditorHost extends Disposable {
     this.manager.setVisible(visible);
   }
 
-  async handle(message: WebviewMessage): Promise<void> {
-    if (isConversationCommand(message)) return runConversationCommand(this.manager, message, (text) => this.log.warn(text));
-    const active = this.manager.active;
-    switch (message.type) {
-      case 'ready':
-        // The view provider answers a mismatch with the reload notice instead of a snapshot.
-        if (message.protocolVersion !== PROTOCOL_VERSION) this.log.warn(`The panel speaks protocol ${String(message.protocolVersion)}, the extension ${PROTOCOL_VERSION}; the panel asks to be reloaded.`);
-        return;
-      case 'reloadView':
-      case 'olderEntriesWanted':
-        // The view provider reloads the panel or sends what it kept of the snapshot; nothing for the session to do.
-        return;
-      case 'showHistory':
-        await this.commands.showHistory();
-        return;
-      case 'selectAgent':
-        if (this.settings.find(message.name)) await this.manager.selectAgent(message.name);
-        return;
-      case 'addPreset':
-        await this.addPreset(message.presetId);
-        return;
-      case 'openLocation':
-        await this.links.openLocation(message.path, message.line);
-        return;
-      case 'openDiff': {
-        const diff = active?.thread.findDiff(message.entryId, message.index);
-        if (diff) await this.diffs.open(diff);
-        return;
-      }
-      case 'fetchDiffLines': {
-        const thread = this.manager.get(message.conversationId)?.thread;
-        this.changes.fire(thread ? thread.diffLines(message) : { type: 'diffLines', requestId: message.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') });
-        return;
-      }
-      case 'openTerminal':
-        if (active) this.mirror.show(active.thread, message.terminalId);
-        return;
-      case 'openLink':
-        await this.links.openLink(message.href);
-        return;
-      case 'showLog':
-        this.log.showProtocol();
-        return;
-      case 'reviewOpenDiff': {
-        const conversation = this.manager.get(message.conversationId);
-        if (!conversation) return;
-        const before = await conversation.review.baselineText(message.path).catch(() => undefined);
-        await this.diffs.openAgainstFile(message.path, before, l10n.t('changes by {0}', conversation.agentName));
-        return;
-      }
-      case 'manageRules':
-        await this.commands.manageRules(message.ruleId);
-        return;
-      case 'checkAgent':
-        await vscode.commands.executeCommand('tandem.checkAgent', active?.agentName);
-        return;
-      case 'mentionQuery': {
-        const items = await this.mentions.query(message.query.slice(0, 200)).catch((err: unknown) => {
-          this.log.warn(`The @ picker's suggestions failed: ${String(err)}`);
-          return [];
-        });
-        this.changes.fire({ type: 'mentionResults', requestId: message.requestId, items });
-        return;
-      }
-      case 'dropUris': {
-        const conversation = this.manager.get(message.conversationId);
-        const chips = await this.mentions.chipsForUris(message.uris);
-        if (conversation && chips.length > 0) this.changes.fire({ type: 'mentionsAdded', conversationId: conversation.id, chips });
-        return;
-      }
-      case 'openMention':
-        // A chip's line comes with it when its URI has no `#L…` range of its own.
-        await this.mentions.open(message.uri, (uri) => this.links.openLink(message.line !== undefined && !uri.includes('#') ? `${uri}#L${message.line}` : uri));
-        return;
-      case 'focusChanged':
-        // Tracked by the view itself (ChatSurface.isVisible).
-        return;
-      default:
-        assertNever(message);
+  /** A panel command for the core or the editor (the panel connection serves its own). */
+  async handle(message: WebviewMessage, reply: (message: HostMessage) => void): Promise<void> {
+    if (isCoreCommand(message)) return runCoreCommand(this.manager, message, { warn: (text) => this.log.warn(text), reply });
+    if (isEditorCommand(message)) {
+      const { manager, settings, commands, links, diffs, mirror, mentions, log } = this;
+      return runEditorCommand(message, { manager, settings, commands, links, diffs, mirror, mentions, log, addPreset: (id) => this.addPreset(id), reply });
     }
   }
 

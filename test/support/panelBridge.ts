@@ -1,24 +1,19 @@
 /**
  * Connects a real conversation (host side, in this Node process) to the real webview bundle in
- * headless Chromium, the way ChatViewProvider does inside VS Code:
- * - on every `ready` the page posts (first load and reloads) it gets a full snapshot;
- * - session messages are gathered for 16 ms, merged and paced by `BatchedPoster` (as ChatViewProvider does) and posted as one `batch`;
- * - commands the page posts (prompt, cancel, respondPermission, …) call the session's methods.
+ * headless Chromium through the PanelConnection the extension ships (src/views/panelConnection.ts):
+ * the same ready handshake, snapshot split, batching and older entries as in VS Code. Core commands
+ * the page posts run against the session's manager; editor commands are only recorded.
  * Chromium, the page and its fake `acquireVsCodeApi` come from the webview harness
  * (test/webview/harness/harness.ts), so the page runs behind the same CSP as in tests.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import type { HostMessage, PanelSnapshot, WebviewMessage } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
-import { isConversationCommand, runConversationCommand } from '../../src/conversation/panelCommands';
+import { isCoreCommand, runCoreCommand } from '../../src/conversation/panelCommands';
 import type { TestSession } from './scriptedSession';
-import { BatchedPoster } from '../../src/views/batchedPoster';
+import { FLUSH_MS, PanelConnection } from '../../src/views/panelConnection';
 import { launchHarness } from '../webview/harness/harness';
 import type { Harness, Panel } from '../webview/harness/harness';
-import { OlderEntries } from '../../src/views/snapshotSplit';
-
-/** Same as ChatViewProvider's FLUSH_MS. */
-const FLUSH_MS = 16;
 
 export interface OpenPanelOptions {
   /** Reuse a running harness (one Chromium for many panels); otherwise one is launched and closed with the panel. */
@@ -83,7 +78,6 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   const { page } = panel;
   const posted: WebviewMessage[] = [];
   const hostErrors: unknown[] = [];
-  let ready = false;
   let closed = false;
   // Posts are chained so the page receives them in the order they were made.
   let chain: Promise<void> = Promise.resolve();
@@ -91,11 +85,10 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   let snapshots = 0;
   /** Bumped by each reload: a post still in flight when the page navigates is dropped, as VS Code drops it. */
   let generation = 0;
-  /** The older part of the conversation last shown, until the page asks for it (as ChatViewProvider keeps it). */
-  const older = new OlderEntries();
 
-  const post = (message: HostMessage): void => {
+  const post = (message: HostMessage | { type: string }): void => {
     const sentIn = generation;
+    if (message.type === 'snapshot') snapshots++;
     chain = chain.then(async () => {
       if (closed || sentIn !== generation) return;
       try {
@@ -109,50 +102,23 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
       }
     });
   };
-  const poster = new BatchedPoster(post, FLUSH_MS);
-  const subscription = session.onMessage((message) => {
-    // Until the page says ready, the snapshot it will get already contains this change.
-    if (!ready || closed) return;
-    poster.push(older.outgoing(message));
-  });
-  const run = (work: () => Promise<void> | void): void => {
-    Promise.resolve()
-      .then(work)
-      .catch((err: unknown) => hostErrors.push(err));
-  };
+  const connection = new PanelConnection(
+    {
+      init: () => session.manager.init(),
+      snapshot: () => sessionSnapshot(session, options.snapshot),
+      onMessage: (listener) => session.onMessage(listener),
+      // Editor-side commands (open a diff, a link, the log, …) have no core method: recorded only.
+      handle: async (message, reply) => {
+        if (isCoreCommand(message)) await runCoreCommand(session.manager, message, { warn: () => undefined, reply });
+      },
+    },
+    { post, reload: () => undefined },
+    { onError: (_what, err) => hostErrors.push(err), warn: () => undefined },
+  );
   const receive = (message: WebviewMessage): void => {
     if (closed) return;
     posted.push(message);
-    switch (message.type) {
-      case 'ready':
-        // As ChatViewProvider: the stored conversations load first, then the snapshot carries all.
-        ready = false;
-        older.clear();
-        poster.discard();
-        run(async () => {
-          await session.manager.init();
-          ready = true;
-          snapshots++;
-          // As ChatViewProvider: a long thread's last screens first, the older entries when the page asks.
-          post({ type: 'snapshot', snapshot: older.split(sessionSnapshot(session, options.snapshot)) });
-        });
-        return;
-      case 'olderEntriesWanted': {
-        const part = older.take(message.conversationId);
-        if (part && ready) poster.push(part);
-        return;
-      }
-      case 'fetchDiffLines': {
-        // As EditorHost: the thread answers from the texts it keeps, through the same batches.
-        const thread = session.manager.get(message.conversationId)?.thread;
-        if (thread && ready) poster.push(thread.diffLines(message));
-        return;
-      }
-      default:
-        // Editor-side commands (open a diff, a link, the log, …) have no core method: recorded only.
-        if (isConversationCommand(message)) run(() => runConversationCommand(session.manager, message, () => undefined));
-        return;
-    }
+    connection.receive(message);
   };
 
   await page.exposeFunction('__tandemToHost', (m: WebviewMessage) => receive(m));
@@ -162,7 +128,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   for (const m of early) receive(m);
 
   const drained = async (): Promise<void> => {
-    while (!poster.idle) await new Promise((r) => setTimeout(r, FLUSH_MS));
+    while (!connection.idle) await new Promise((r) => setTimeout(r, FLUSH_MS));
     await chain;
   };
 
@@ -174,9 +140,8 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
     drained,
     async reload() {
       const before = snapshots;
-      ready = false;
       generation++;
-      poster.discard();
+      connection.detach();
       await page.reload();
       const end = Date.now() + 10_000;
       while (snapshots === before) {
@@ -188,8 +153,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
     async close() {
       await drained().catch(() => undefined);
       closed = true;
-      poster.discard();
-      subscription.dispose();
+      connection.dispose();
       if (ownHarness) await harness.close();
       else await page.close().catch(() => undefined);
     },

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entry, ToolCallEntry } from '../../src/protocol/messages';
 import { ConversationStore } from '../../src/store/conversationStore';
-import { runConversationCommand } from '../../src/conversation/panelCommands';
+import { runCoreCommand } from '../../src/conversation/panelCommands';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
@@ -98,7 +98,7 @@ test('a cancelled turn pauses the queue until the user resumes it', async () => 
   await session.settled();
   assert.equal(conversation.queue.size, 1);
   assert.equal(prompts(r).length, 1, 'nothing was flushed silently');
-  await runConversationCommand(session.manager, { type: 'queueResume' }, () => undefined);
+  await runCoreCommand(session.manager, { type: 'queueResume' }, { warn: () => undefined, reply: () => undefined });
   await session.settled();
   assert.deepEqual(texts(session.snapshotParts().entries, 'agent'), ['working', 'next: follow-up']);
 });
@@ -135,7 +135,7 @@ test('a failed start keeps the prompt (paused, with Retry); after fixing the com
   const fixed = scriptedSession(dir, { turns: [{ steps: [say('hello back')] }] });
   fixed.session.dispose();
   session.updateAgent(fixed.agent);
-  await runConversationCommand(session.manager, { type: 'retry' }, () => undefined);
+  await runCoreCommand(session.manager, { type: 'retry' }, { warn: () => undefined, reply: () => undefined });
   await session.settled();
   assert.deepEqual(texts(session.snapshotParts().entries, 'agent'), ['hello back']);
 });
@@ -246,7 +246,7 @@ test('a session the agent no longer knows: a clear message, and Start fresh keep
   assert.ok(error?.kind === 'error');
   assert.match(error.message, /no longer knows this conversation/);
   assert.equal(error.action, 'startFresh');
-  await runConversationCommand(second.session.manager, { type: 'startFresh' }, () => undefined);
+  await runCoreCommand(second.session.manager, { type: 'startFresh' }, { warn: () => undefined, reply: () => undefined });
   await second.session.prompt('again');
   const entries = second.session.snapshotParts().entries;
   assert.deepEqual(texts(entries, 'user'), ['hello', 'again']);

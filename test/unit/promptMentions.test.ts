@@ -15,7 +15,7 @@ import type { FileAccess } from '../../src/client/fsHandler';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import type { MentionSpec, UserEntry } from '../../src/protocol/messages';
 import { isWebviewMessage } from '../../src/views/messageGuard';
-import { runConversationCommand } from '../../src/conversation/panelCommands';
+import { runCoreCommand } from '../../src/conversation/panelCommands';
 import { ThreadReducer } from '../../src/thread/threadReducer';
 import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
 import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
@@ -68,7 +68,7 @@ async function send(r: ScriptedSession, text: string, specs: MentionSpec[]): Pro
   await r.session.manager.init();
   await until(() => r.session.status.kind === 'ready', 'the session');
   const before = r.received().filter((m) => m.method === 'session/prompt').length;
-  await runConversationCommand(r.session.manager, { type: 'prompt', text, mentions: specs }, (t) => assert.fail(t));
+  await runCoreCommand(r.session.manager, { type: 'prompt', text, mentions: specs }, { warn: (t) => assert.fail(t), reply: () => undefined });
   await until(() => r.received().filter((m) => m.method === 'session/prompt').length > before && r.session.status.kind === 'ready', 'the turn');
   const prompt = r.received().filter((m) => m.method === 'session/prompt')[before];
   const entries = r.session.conversation.thread.entries().filter((e): e is UserEntry => e.kind === 'user');
@@ -120,7 +120,7 @@ test('an image goes only to an agent that takes images; to one that does not, no
   const refuses = rig({ image: false });
   await refuses.session.manager.init();
   await until(() => refuses.session.status.kind === 'ready', 'the session');
-  await runConversationCommand(refuses.session.manager, { type: 'prompt', text: '', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }] }, (t) => assert.fail(t));
+  await runCoreCommand(refuses.session.manager, { type: 'prompt', text: '', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }] }, { warn: (t) => assert.fail(t), reply: () => undefined });
   await until(() => refuses.session.conversation.thread.entries().some((e) => e.kind === 'error'), 'the error');
   assert.equal(refuses.received().filter((m) => m.method === 'session/prompt').length, 0, 'no session/prompt');
   const error = refuses.session.conversation.thread.entries().find((e) => e.kind === 'error') as { message: string };
@@ -166,7 +166,7 @@ test('queued prompts keep their chips, and a prompt of chips alone is accepted',
   await r.session.manager.init();
   const conversation = r.session.conversation;
   assert.equal(conversation.status.kind, 'starting');
-  await runConversationCommand(r.session.manager, { type: 'prompt', text: '', mentions: [{ kind: 'gitDiff' }] }, (t) => assert.fail(t));
+  await runCoreCommand(r.session.manager, { type: 'prompt', text: '', mentions: [{ kind: 'gitDiff' }] }, { warn: (t) => assert.fail(t), reply: () => undefined });
   const [item] = conversation.queue.view().items;
   assert.equal(item.mentions?.[0].view.label, 'Git diff', 'waits with its chip while the agent starts');
   await until(() => r.received().some((m) => m.method === 'session/prompt'), 'the prompt');
