@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentExit, AgentProcess } from './agentProcess';
+import { AgentProcess, type AgentExit, type AgentLaunchConfig } from './agentProcess';
+import type { AgentConnection, AgentConnector } from './agentPort';
+import type { IDisposable } from '../util/disposable';
 import { createNdJsonTransport } from './ndjsonTransport';
 import { createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
@@ -63,8 +65,8 @@ export function capabilitiesFor(handlers: ClientHandlers, extra: AgentConnection
   return caps;
 }
 
-/** One ACP connection to one agent process, over its stdio. */
-export class AgentConnection {
+/** One agent process and the ACP connection over its stdio: the AgentConnection the extension uses. */
+export class ProcessAgentConnection implements AgentConnection {
   /** Resolves when the connection is closed (agent output ended, process exited, or disposed). */
   readonly closed: Promise<void>;
   private initResult: acp.InitializeResponse | undefined;
@@ -80,7 +82,12 @@ export class AgentConnection {
     this.closed = conn.closed;
   }
 
-  static async open(proc: AgentProcess, handlers: ClientHandlers, opts: AgentConnectionOptions): Promise<AgentConnection> {
+  /** Spawns the agent and connects to it (see AgentConnector). */
+  static connector(agent: AgentLaunchConfig): AgentConnector {
+    return async (handlers, opts) => ProcessAgentConnection.open(AgentProcess.start(agent, opts.log), handlers, opts);
+  }
+
+  static async open(proc: AgentProcess, handlers: ClientHandlers, opts: AgentConnectionOptions): Promise<ProcessAgentConnection> {
     const log = redactingLog(opts.log, proc.secrets);
     const onInbound = (msg: Record<string, unknown>): boolean => {
       // Only notifications (no id) are session updates; a request named session/update is left
@@ -97,9 +104,9 @@ export class AgentConnection {
       return true;
     };
     const transport = createNdJsonTransport(proc.stdin, proc.stdout, { log, onInbound, redact: createRedactor(proc.secrets) });
-    const app = AgentConnection.buildClient(handlers, opts.clientInfo.name, log);
+    const app = ProcessAgentConnection.buildClient(handlers, opts.clientInfo.name, log);
     const conn = app.connect(transport.stream);
-    const connection = new AgentConnection(proc, conn, handlers, opts, log);
+    const connection = new ProcessAgentConnection(proc, conn, handlers, opts, log);
     // The SDK closes on EOF with a generic error; closing with the exit first gives every pending
     // request (and every incoming handler's signal) the real reason.
     proc.onExit((exit) => conn.close(connection.exitError(exit)));
@@ -215,6 +222,18 @@ export class AgentConnection {
     } catch (err) {
       this.log.info(`session/cancel not sent: ${errorMessage(err)}`);
     }
+  }
+
+  stderrTail(): string {
+    return this.process.stderrTail();
+  }
+
+  onExit(listener: (description: string) => void): IDisposable {
+    return this.process.onExit((exit) => listener(this.process.describeExit(exit)));
+  }
+
+  kill(): Promise<void> {
+    return this.process.kill();
   }
 
   /** Closes the connection (pending requests reject). Does not kill the process. Safe twice. */

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, AgentExitedError } from '../acp/agentConnection';
+import { AgentExitedError, ProcessAgentConnection } from '../acp/agentConnection';
 import { AgentProcess, AgentStartError, agentEnvironment } from '../acp/agentProcess';
 import { resolveCommand } from '../acp/commandResolver';
 import { MemoryProtocolLog } from '../acp/protocolLog';
@@ -113,12 +113,12 @@ async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions): Pr
     const stage = err instanceof AgentStartError && err.code === 'not_found' ? 'not_found' : 'spawn';
     return { start: { ok: false, stage, message: errorMessage(err) }, stderr: '' };
   }
-  let conn: AgentConnection | undefined;
+  let conn: ProcessAgentConnection | undefined;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const began = Date.now();
   try {
-    conn = await AgentConnection.open(proc, { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, { log, onUpdate: () => undefined, clientInfo: opts.clientInfo });
+    conn = await ProcessAgentConnection.open(proc, { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, { log, onUpdate: () => undefined, clientInfo: opts.clientInfo });
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const stopped = new Promise<StartOutcome>((resolve) => {
       timer = setTimeout(() => resolve({ ok: false, stage: 'timeout', message: l10n.t('No answer to initialize within {0} s.', Math.round(timeoutMs / 1000)) }), timeoutMs);

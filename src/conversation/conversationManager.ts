@@ -39,7 +39,7 @@ export class ConversationManager extends Disposable {
     this.keeper = new ConversationKeeper(deps.store);
     const extraCapabilities = clientCapabilities(deps.editor.runSignInTerminal !== undefined);
     this.promptContext = editorPromptContext(deps.editor);
-    this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities }));
+    this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities, connector: deps.connector }));
   }
 
   /** Chips for the composer's specs: how each is shown (paths relative to the workspace). */

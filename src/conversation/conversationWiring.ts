@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { RuntimePoolDeps } from '../runtime/runtimePool';
 import type { ConversationMeta } from '../store/conversationMeta';
 import type { ConversationStore } from '../store/conversationStore';
 import type { ConversationPorts, EditorPorts } from './ports';
@@ -26,6 +27,8 @@ export interface ConversationManagerDeps {
   editor: EditorPorts;
   /** How long a cancel may go unconfirmed before the turn is ended here; default 10 s. */
   cancelGraceMs?: number;
+  /** How agents are started and reached; default: processes over stdio (fast tests pass a stub). */
+  connector?: RuntimePoolDeps['connector'];
 }
 
 /** What the manager adds for each conversation of its own. */

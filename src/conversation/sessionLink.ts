@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentConnection } from '../acp/agentConnection';
+import type { AgentConnection } from '../acp/agentPort';
 import type { AgentRuntime, RuntimeExit, SessionEndpoint } from '../runtime/agentRuntime';
 import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from '../runtime/startFailure';
 import type { Thread } from '../thread/thread';

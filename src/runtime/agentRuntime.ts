@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, type AgentConnectionOptions } from '../acp/agentConnection';
-import { AgentProcess, type AgentLaunchConfig } from '../acp/agentProcess';
+import type { AgentConnectionOptions } from '../acp/agentConnection';
+import type { AgentLaunchConfig } from '../acp/agentProcess';
+import type { AgentConnection, AgentConnector } from '../acp/agentPort';
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
@@ -29,6 +30,8 @@ export interface SessionEndpoint {
 
 export interface AgentRuntimeDeps {
   agent: AgentLaunchConfig;
+  /** Starts the agent and connects to it (a process over stdio; a stub in fast tests). */
+  connect: AgentConnector;
   log: ProtocolLog;
   clientInfo: { name: string; version: string };
   files: FileAccess;
@@ -62,7 +65,6 @@ export class AgentRuntime extends Disposable {
   private readonly exits = this.register(new Emitter<RuntimeExit>());
   readonly onExit = this.exits.event;
 
-  private proc: AgentProcess | undefined;
   private conn: AgentConnection | undefined;
   private terminals: TerminalManager | undefined;
   private readonly router: SessionRouter;
@@ -107,8 +109,11 @@ export class AgentRuntime extends Disposable {
 
   /** The last lines the agent wrote to stderr (for error messages). */
   stderrTail(): string {
-    return this.proc?.stderrTail() ?? '';
+    return this.conn?.stderrTail() ?? this.lastStderr;
   }
+
+  /** The stderr tail of an agent that is gone (its connection is dropped at teardown). */
+  private lastStderr = '';
 
   /** Spawns the agent and runs `initialize`, once; later calls share the result. Rejects on failure. */
   start(): Promise<acp.InitializeResponse> {
@@ -120,19 +125,17 @@ export class AgentRuntime extends Disposable {
     try {
       const { name, command, args } = this.deps.agent;
       this.deps.log.info(`Starting ${name}: ${[command, ...args].join(' ')}`);
-      const proc = AgentProcess.start(this.deps.agent, this.deps.log);
-      this.proc = proc;
       const terminals = new TerminalManager({ defaultCwd: this.deps.agent.cwd, baseEnv: process.env, policy: this.deps.policy });
       this.terminals = terminals;
       terminals.onDidChange((event) => this.router.terminal(event));
-      proc.onExit((exit) => this.handleExit(proc.describeExit(exit)));
-      const conn = await AgentConnection.open(proc, this.router.handlers(), {
+      const conn = await this.deps.connect(this.router.handlers(), {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
         onUpdate: (sessionId, update) => this.router.update(sessionId, update),
         extraCapabilities: this.deps.extraCapabilities,
       });
       this.conn = conn;
+      conn.onExit((description) => this.handleExit(description));
       return await conn.initialize();
     } catch (err) {
       this.exited = true;
@@ -230,7 +233,7 @@ export class AgentRuntime extends Disposable {
     if (this.exited && !this.stopping) return;
     const intentional = this.stopping;
     this.exited = true;
-    const stderrTail = this.proc?.stderrTail() ?? '';
+    const stderrTail = this.stderrTail();
     void this.teardown();
     this.exits.fire({ description, stderrTail, intentional });
   }
@@ -238,12 +241,12 @@ export class AgentRuntime extends Disposable {
   private async teardown(): Promise<void> {
     this.exited = true;
     const conn = this.conn;
-    const proc = this.proc;
     const terminals = this.terminals;
+    if (conn) this.lastStderr = conn.stderrTail();
     this.conn = undefined;
     this.terminals = undefined;
     this.router.clear();
     conn?.dispose();
-    await Promise.allSettled([terminals?.disposeAll(), proc?.kill()]);
+    await Promise.allSettled([terminals?.disposeAll(), conn?.kill()]);
   }
 }

@@ -1,4 +1,6 @@
+import { ProcessAgentConnection } from '../acp/agentConnection';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
+import type { AgentConnector } from '../acp/agentPort';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
@@ -13,6 +15,8 @@ export interface RuntimePoolDeps {
   files: FileAccess;
   policy: PathPolicy;
   extraCapabilities?: AgentRuntimeDeps['extraCapabilities'];
+  /** How an agent is started and reached; default: its process over stdio. Tests pass a stub. */
+  connector?(agent: AgentLaunchConfig): AgentConnector;
 }
 
 /**
@@ -34,7 +38,8 @@ export class RuntimePool implements IDisposable {
     const agent = this.deps.launchConfig(agentName);
     if (!agent) return undefined;
     const { log, clientInfo, files, policy, extraCapabilities } = this.deps;
-    const runtime = new AgentRuntime({ agent, log, clientInfo, files, policy, extraCapabilities });
+    const connect = this.deps.connector?.(agent) ?? ProcessAgentConnection.connector(agent);
+    const runtime = new AgentRuntime({ agent, connect, log, clientInfo, files, policy, extraCapabilities });
     this.runtimes.set(agentName, runtime);
     return runtime;
   }

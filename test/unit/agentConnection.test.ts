@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, AgentExitedError } from '../../src/acp/agentConnection';
+import { AgentExitedError, ProcessAgentConnection } from '../../src/acp/agentConnection';
 import type { ClientHandlers } from '../../src/acp/agentConnection';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import type { AgentScript } from '../fixtures/scriptedAgent';
@@ -19,7 +19,7 @@ after(async () => {
 const allowOnce: ClientHandlers['requestPermission'] = async () => ({ outcome: { outcome: 'selected', optionId: 'allow' } });
 
 interface Opened {
-  conn: AgentConnection;
+  conn: ProcessAgentConnection;
   log: MemoryProtocolLog;
   updates: Array<{ sessionId: string; update: Record<string, unknown> }>;
   received: () => Array<Record<string, unknown>>;
@@ -31,7 +31,7 @@ async function open(script: AgentScript, handlers: ClientHandlers = { requestPer
   const log = new MemoryProtocolLog();
   const proc = startTracked(run.cfg, log);
   const updates: Opened['updates'] = [];
-  const conn = await AgentConnection.open(proc, handlers, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 'tandem-test', version: '0.0.1' } });
+  const conn = await ProcessAgentConnection.open(proc, handlers, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 'tandem-test', version: '0.0.1' } });
   return { conn, log, updates, received: run.received, run };
 }
 
@@ -255,7 +255,7 @@ describe('AgentConnection: secrets', () => {
     const run = prepareScripted({ turns: [{ steps: [{ echo: true }] }] }, { API_KEY: 'sk-live-0123456789' });
     const log = new MemoryProtocolLog();
     const updates: Opened['updates'] = [];
-    const conn = await AgentConnection.open(startTracked(run.cfg, log), { requestPermission: allowOnce }, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } });
+    const conn = await ProcessAgentConnection.open(startTracked(run.cfg, log), { requestPermission: allowOnce }, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } });
     await conn.initialize();
     const { sessionId } = await conn.newSession(run.dir);
     await conn.prompt(sessionId, 'my key is sk-live-0123456789');
@@ -299,7 +299,7 @@ describe('scripted agent contract', () => {
     const cfg = { ...run.cfg, args: [run.cfg.args[0]], env: { ...run.cfg.env, SCRIPTED_AGENT_SCRIPT: run.scriptPath } };
     const log = new MemoryProtocolLog();
     const updates: Opened['updates'] = [];
-    const conn = await AgentConnection.open(startTracked(cfg, log), { requestPermission: allowOnce }, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } });
+    const conn = await ProcessAgentConnection.open(startTracked(cfg, log), { requestPermission: allowOnce }, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } });
     await conn.initialize();
     const { sessionId } = await conn.newSession(run.dir);
     assert.equal((await conn.prompt(sessionId, 'a')).stopReason, 'end_turn');

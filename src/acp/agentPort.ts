@@ -1,0 +1,43 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type { IDisposable } from '../util/disposable';
+import type { AgentConnectionOptions, ClientHandlers } from './agentConnection';
+
+/**
+ * What the core needs of a started agent: its ACP requests, and how it ends. The real one is a
+ * process over stdio (ProcessAgentConnection); tests use an in-memory stub
+ * (test/support/stubAgent.ts) that drives a whole conversation in milliseconds under mock timers.
+ * Every request rejects with AgentExitedError once the agent is gone.
+ */
+export interface AgentConnection {
+  /** The agent's answer to `initialize`. Throws before {@link initialize} has succeeded. */
+  readonly initializeResult: acp.InitializeResponse;
+  initialize(): Promise<acp.InitializeResponse>;
+  authenticate(methodId: string): Promise<void>;
+  newSession(cwd: string, mcpServers?: acp.McpServer[]): Promise<acp.NewSessionResponse>;
+  /** `session/load`: the agent replays the history as session/update notifications (some after answering). */
+  loadSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[]): Promise<acp.LoadSessionResponse>;
+  /** `session/resume`: the session continues without a replay. */
+  resumeSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[]): Promise<acp.ResumeSessionResponse>;
+  /** One page of `session/list`. */
+  listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse>;
+  closeSession(sessionId: string): Promise<void>;
+  prompt(sessionId: string, prompt: string | acp.ContentBlock[]): Promise<acp.PromptResponse>;
+  setMode(sessionId: string, modeId: string): Promise<void>;
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse>;
+  /** The older `session/set_model`. */
+  setModel(sessionId: string, modelId: string): Promise<void>;
+  logout(): Promise<void>;
+  /** Sends `session/cancel`. Never throws. */
+  cancel(sessionId: string): Promise<void>;
+  /** The last lines the agent wrote to stderr (redacted), for error messages. */
+  stderrTail(): string;
+  /** Calls `listener` once when the agent goes away, with how ("exited with code 3"). */
+  onExit(listener: (description: string) => void): IDisposable;
+  /** Ends the agent (its whole process tree); resolves once it is gone. Safe to call twice. */
+  kill(): Promise<void>;
+  /** Closes the connection (pending requests reject); does not end the agent. Safe twice. */
+  dispose(): void;
+}
+
+/** Starts one agent and connects to it (not yet initialized). Throws when it cannot be started at all. */
+export type AgentConnector = (handlers: ClientHandlers, opts: AgentConnectionOptions) => Promise<AgentConnection>;
