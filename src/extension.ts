@@ -1,6 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Tandem } from './hostMain';
+import type { CommandId } from './vscode/contributions';
+
+/** Registers a command package.json contributes (the id is checked against it at compile time). */
+function registerCommand(id: CommandId, run: (...args: unknown[]) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, run);
+}
 
 /**
  * Wires the view and commands. The session machinery (ACP SDK, reducer, handlers) lives in a
@@ -14,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): void {
     tandem ??= (require(path.join(__dirname, 'host.js')) as typeof import('./hostMain')).createTandem(context);
     return tandem;
   };
-  const command = (id: string, run: (t: Tandem) => unknown) => vscode.commands.registerCommand(id, () => run(load()));
+  const command = (id: CommandId, run: (t: Tandem) => unknown) => registerCommand(id, () => run(load()));
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(
       'tandem.chat',
@@ -34,10 +40,10 @@ export function activate(context: vscode.ExtensionContext): void {
     command('tandem.selectAgent', (t) => t.host.commands.pickAgent()),
     command('tandem.tryDemo', (t) => t.host.commands.tryDemo()),
     command('tandem.installAgent', (t) => t.installer.run()),
-    vscode.commands.registerCommand('tandem.checkAgent', (agentName?: unknown) => load().doctor.run(agentName)),
+    registerCommand('tandem.checkAgent', (agentName?: unknown) => load().doctor.run(agentName)),
     // Explorer and tab menus pass the clicked resource and, with several selected, all of them.
-    vscode.commands.registerCommand('tandem.addSelection', () => load().host.commands.addToChat(undefined)),
-    vscode.commands.registerCommand('tandem.addFile', (clicked?: unknown, selected?: unknown) => load().host.commands.addToChat(resourcesOf(clicked, selected) ?? [])),
+    registerCommand('tandem.addSelection', () => load().host.commands.addToChat(undefined)),
+    registerCommand('tandem.addFile', (clicked?: unknown, selected?: unknown) => load().host.commands.addToChat(resourcesOf(clicked, selected) ?? [])),
     command('tandem.toggleFollow', (t) => t.host.commands.toggleFollow()),
     command('tandem.followOn', (t) => t.host.commands.toggleFollow()),
     command('tandem.followOff', (t) => t.host.commands.toggleFollow()),

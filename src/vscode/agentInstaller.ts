@@ -16,6 +16,7 @@ import type { RegistryAgent } from '../agents/registryTypes';
 import { formatNumber } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
 import type { AgentServerConfig } from './agentSettings';
+import { setting, updateUserSetting, userSetting } from './settings';
 
 type AgentItem = vscode.QuickPickItem & { agent?: RegistryAgent; installed?: InstalledAgent };
 type ActionItem = vscode.QuickPickItem & { run: () => Promise<void> };
@@ -39,7 +40,7 @@ export class AgentInstaller {
     this.service = new AgentInstallService({ root: path.join(storage, 'agents'), get http() { return http(); } });
     this.registry = new RegistryClient({
       // The user's mirror, if any (an application-scoped setting: a workspace cannot redirect installs).
-      get url() { return vscode.workspace.getConfiguration('tandem').get<string>('registryUrl')?.trim() || DEFAULT_REGISTRY_URL; },
+      get url() { return setting('registryUrl')?.trim() || DEFAULT_REGISTRY_URL; },
       cacheFile: path.join(storage, 'registry-cache.json'),
       snapshotFile: path.join(context.extensionPath, 'media', 'registry-snapshot.json'),
       get http() { return http(); },
@@ -170,7 +171,7 @@ export class AgentInstaller {
     const check = l10n.t('Check It');
     const installedText = notes.length ? l10n.t('{0} {1} is installed ({2}).', name, agent.version, notes.join('; ')) : l10n.t('{0} {1} is installed.', name, agent.version);
     const answer = await vscode.window.showInformationMessage(installedText, use, check);
-    if (answer === use) await vscode.workspace.getConfiguration('tandem').update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+    if (answer === use) await updateUserSetting('defaultAgent', name);
     if (answer === check) await vscode.commands.executeCommand('tandem.checkAgent', name);
   }
 
@@ -227,22 +228,21 @@ export class AgentInstaller {
 
   /** The user-level value only: a workspace's agents must never be copied into user settings. */
   private userAgents(): Record<string, AgentServerConfig> {
-    const value = vscode.workspace.getConfiguration('tandem').inspect<Record<string, AgentServerConfig>>('agents')?.globalValue;
+    const value = userSetting('agents') as Record<string, AgentServerConfig> | undefined;
     return value && typeof value === 'object' ? { ...value } : {};
   }
 
   private async writeEntry(name: string, entry: AgentEntry): Promise<void> {
     const agents = this.userAgents();
     agents[name] = Object.keys(entry.env).length > 0 ? { command: entry.command, args: entry.args, env: entry.env } : { command: entry.command, args: entry.args };
-    await vscode.workspace.getConfiguration('tandem').update('agents', agents, vscode.ConfigurationTarget.Global);
+    await updateUserSetting('agents', agents);
   }
 
   private async removeEntry(name: string): Promise<void> {
-    const config = vscode.workspace.getConfiguration('tandem');
     const agents = this.userAgents();
     delete agents[name];
-    await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-    if (config.inspect<string>('defaultAgent')?.globalValue === name) await config.update('defaultAgent', undefined, vscode.ConfigurationTarget.Global);
+    await updateUserSetting('agents', agents);
+    if (userSetting('defaultAgent') === name) await updateUserSetting('defaultAgent', undefined);
   }
 
   private httpOptions(): HttpOptions {

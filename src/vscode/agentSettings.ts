@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import type { AgentChoice, AgentPreset } from '../protocol/messages';
+import { setting, updateUserSetting } from './settings';
 
 /** One entry of `tandem.agents` (the shape of Zed's and JetBrains' `agent_servers`). */
 export interface AgentServerConfig {
@@ -45,7 +45,7 @@ export class AgentSettings {
   constructor(private readonly extensionPath: string) {}
 
   configured(): Map<string, AgentServerConfig> {
-    const raw = vscode.workspace.getConfiguration('tandem').get<unknown>('agents') ?? {};
+    const raw: unknown = setting('agents') ?? {};
     const out = new Map<string, AgentServerConfig>();
     if (typeof raw !== 'object' || raw === null) return out;
     for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -76,7 +76,7 @@ export class AgentSettings {
 
   /** `tandem.defaultAgent`, else the first configured agent; the demo only when chosen explicitly. */
   defaultAgentName(): string | undefined {
-    const chosen = vscode.workspace.getConfiguration('tandem').get<string>('defaultAgent');
+    const chosen = setting('defaultAgent');
     if (chosen && this.find(chosen)) return chosen;
     return this.configured().keys().next().value;
   }
@@ -97,13 +97,12 @@ export class AgentSettings {
   async addPreset(presetId: string): Promise<string | undefined> {
     const preset = AGENT_PRESETS.find((p) => p.id === presetId);
     if (!preset) return undefined;
-    const config = vscode.workspace.getConfiguration('tandem');
     if (preset.id !== 'demo') {
-      const current = { ...(config.get<Record<string, AgentServerConfig>>('agents') ?? {}) };
+      const current: Record<string, unknown> = { ...(setting('agents') ?? {}) };
       current[preset.name] = preset.config;
-      await config.update('agents', current, vscode.ConfigurationTarget.Global);
+      await updateUserSetting('agents', current);
     }
-    await config.update('defaultAgent', preset.name, vscode.ConfigurationTarget.Global);
+    await updateUserSetting('defaultAgent', preset.name);
     return preset.name;
   }
 

@@ -29,6 +29,7 @@ import { LinkOpener } from './linkOpener';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
+import { affects, setting } from './settings';
 
 /** What the host asks of the chat view (kept as an interface so the host does not own the view). */
 export interface ChatSurface {
@@ -69,7 +70,7 @@ export class EditorHost extends Disposable {
     this.follow = this.register(new FollowAlong(() => this.followEnabled()));
     this.policy = new PathPolicy({
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-      allowOutside: () => vscode.workspace.getConfiguration('tandem').get<boolean>('allowFileAccessOutsideWorkspace') === true,
+      allowOutside: () => setting('allowFileAccessOutsideWorkspace') === true,
       askOutside: (file, op) => askOutsideWorkspace(file, op),
     });
     this.links = new LinkOpener(this.policy, this.follow, log, () => this.cwd());
@@ -114,7 +115,7 @@ export class EditorHost extends Disposable {
           openExternal: (url) => void vscode.env.openExternal(vscode.Uri.parse(url, true)),
           rememberedOptions: (agent) => remembered.get(agent),
           rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
-          reviewEdits: () => (vscode.workspace.getConfiguration('tandem').get<string>('reviewEdits') === 'before' ? 'before' : 'after'),
+          reviewEdits: () => (setting('reviewEdits') === 'before' ? 'before' : 'after'),
         },
       }),
     );
@@ -214,12 +215,12 @@ export class EditorHost extends Disposable {
   private addingPreset = false;
 
   private followEnabled(): boolean {
-    return vscode.workspace.getConfiguration('tandem').get<boolean>('followAgent') !== false;
+    return setting('followAgent') !== false;
   }
 
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
-    if (e.affectsConfiguration('tandem.followAgent')) this.changes.fire({ type: 'followChanged', followAgent: this.followEnabled() });
-    if (e.affectsConfiguration('tandem.agents') || e.affectsConfiguration('tandem.defaultAgent')) {
+    if (affects(e, 'followAgent')) this.changes.fire({ type: 'followChanged', followAgent: this.followEnabled() });
+    if (affects(e, 'agents', 'defaultAgent')) {
       this.updateSecrets();
       this.fireAgents();
       if (!this.addingPreset) this.manager.agentsChanged();

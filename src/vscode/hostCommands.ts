@@ -9,6 +9,7 @@ import { showHistory, type AgentSessionItem } from './historyPicker';
 import type { MentionSource } from './mentionSource';
 import { manageRules } from './rulesPicker';
 import type { ChatSurface } from './editorHost';
+import { updateUserSetting } from './settings';
 
 /** The parts of the session host the commands use. */
 export interface CommandHost {
@@ -130,7 +131,7 @@ export class HostCommands {
   }
 
   async toggleFollow(): Promise<void> {
-    await vscode.workspace.getConfiguration('tandem').update('followAgent', !this.host.followEnabled(), vscode.ConfigurationTarget.Global);
+    await updateUserSetting('followAgent', !this.host.followEnabled());
   }
 
   /** A permission prompt the user may not see: a notification with the one-time answers. */

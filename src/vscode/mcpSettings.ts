@@ -6,6 +6,7 @@ import { parse, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import * as vscode from 'vscode';
 import { mcpSecrets, parseMcpServers, type McpDropped, type McpServerSpec } from '../conversation/mcpServers';
 import { Disposable, Emitter } from '../util/disposable';
+import { affects, setting } from './settings';
 
 /**
  * The MCP servers Tandem hands to agents: `tandem.mcpServers` (user or workspace settings) and,
@@ -23,7 +24,7 @@ export class McpSettings extends Disposable {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('tandem.mcpServers') || e.affectsConfiguration('tandem.useWorkspaceMcpJson')) this.invalidate();
+        if (affects(e, 'mcpServers', 'useWorkspaceMcpJson')) this.invalidate();
       }),
     );
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
@@ -54,12 +55,11 @@ export class McpSettings extends Disposable {
     if (this.cached) return this.cached;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const vars = { workspaceFolder: folder, env: process.env };
-    const config = vscode.workspace.getConfiguration('tandem');
-    const fromSettings = parseMcpServers(config.get<unknown>('mcpServers'), 'tandem.mcpServers', vars);
+    const fromSettings = parseMcpServers(setting('mcpServers'), 'tandem.mcpServers', vars);
     const servers = [...fromSettings.servers];
     const problems = [...fromSettings.dropped];
     // Off by default: a repository's mcp.json may start programs, and only the user decides that.
-    if (config.get<boolean>('useWorkspaceMcpJson') === true && folder && vscode.workspace.isTrusted) {
+    if (setting('useWorkspaceMcpJson') === true && folder && vscode.workspace.isTrusted) {
       const file = path.join(folder, '.vscode', 'mcp.json');
       try {
         const errors: ParseError[] = [];

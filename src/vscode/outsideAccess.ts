@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
+import { updateUserSetting } from './settings';
 
 /**
  * Asks the user whether the agent may touch a file outside the workspace folders. Modal, because the
@@ -16,7 +17,7 @@ export async function askOutsideWorkspace(path: string, op: 'read' | 'write'): P
     alwaysAllow,
   );
   if (choice === alwaysAllow) {
-    await vscode.workspace.getConfiguration('tandem').update('allowFileAccessOutsideWorkspace', true, vscode.ConfigurationTarget.Global);
+    await updateUserSetting('allowFileAccessOutsideWorkspace', true);
     return true;
   }
   return choice === allowOnce;

@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { setting } from './settings';
 
 /** globalState key of the session settings remembered per agent (`tandem.rememberSessionOptions`). */
 const KEY = 'tandem.rememberedSessionOptions';
@@ -24,6 +25,6 @@ export class RememberedOptions {
   }
 
   private enabled(): boolean {
-    return vscode.workspace.getConfiguration('tandem').get<boolean>('rememberSessionOptions') === true;
+    return setting('rememberSessionOptions') === true;
   }
 }
