@@ -8,6 +8,7 @@ import { indexOf, tabsToReopen, type ConversationIndex } from '../store/conversa
 import { newMeta, renameMeta, type ConversationMeta } from '../store/conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
 import { RuntimePool } from '../runtime/runtimePool';
+import { TabStrip } from './tabStrip';
 import { clientCapabilities, conversationPorts, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 
 /**
@@ -18,9 +19,7 @@ import { clientCapabilities, conversationPorts, editorPromptContext, type Conver
 export class ConversationManager extends Disposable {
   private readonly messages = this.register(new Emitter<HostMessage>());
   readonly onMessage = this.messages.event;
-  private readonly open = new Map<string, Conversation>();
-  private order: string[] = [];
-  private activeId = '';
+  private readonly strip = new TabStrip();
   /** Conversations of this workspace that are not open, as the index knows them. */
   private closed: ConversationMeta[] = [];
   private readonly runtimes: RuntimePool;
@@ -30,7 +29,6 @@ export class ConversationManager extends Disposable {
   private initialized: Promise<void> | undefined;
   /** Whether the user can see the panel (badges are for conversations out of sight). */
   private visible = false;
-  private readonly waiting = new Map<string, boolean>();
 
   constructor(private readonly deps: ConversationManagerDeps) {
     super();
@@ -54,20 +52,20 @@ export class ConversationManager extends Disposable {
   }
 
   get active(): Conversation | undefined {
-    return this.open.get(this.activeId);
+    return this.strip.active;
   }
 
   get(id: string | undefined): Conversation | undefined {
-    return id === undefined ? this.active : this.open.get(id);
+    return id === undefined ? this.active : this.strip.get(id);
   }
 
   tabs(): TabView[] {
-    return this.order.map((id) => this.open.get(id)!.tab());
+    return this.strip.tabs();
   }
 
   /** All conversations of the workspace (open and closed), newest first. */
   all(): Array<{ meta: ConversationMeta; open: boolean }> {
-    const metas = [...[...this.open.values()].map((c) => ({ meta: c.meta, open: true })), ...this.closed.map((meta) => ({ meta, open: false }))];
+    const metas = [...this.strip.conversations().map((c) => ({ meta: c.meta, open: true })), ...this.closed.map((meta) => ({ meta, open: false }))];
     return metas.sort((a, b) => b.meta.updatedAt - a.meta.updatedAt);
   }
 
@@ -85,9 +83,9 @@ export class ConversationManager extends Disposable {
 
   /** Shows an open conversation (a tab switch); connects it when it is idle. */
   show(id: string): void {
-    const conversation = this.open.get(id);
+    const conversation = this.strip.get(id);
     if (!conversation) return;
-    this.activeId = id;
+    this.strip.show(id);
     conversation.clearAttention();
     this.messages.fire({ type: 'conversationShown', conversation: conversation.snapshot() });
     this.fireTabs();
@@ -97,7 +95,7 @@ export class ConversationManager extends Disposable {
 
   /** Opens a conversation from the history (restoring its transcript) and shows it. */
   async reopen(id: string): Promise<void> {
-    if (this.open.has(id)) return this.show(id);
+    if (this.strip.has(id)) return this.show(id);
     const meta = this.closed.find((m) => m.id === id);
     if (!meta) return;
     this.closed = this.closed.filter((m) => m !== meta);
@@ -123,18 +121,15 @@ export class ConversationManager extends Disposable {
 
   /** Closes a tab: the agent's session is closed (when it supports that); the conversation stays in history. */
   async close(id: string): Promise<void> {
-    const conversation = this.open.get(id);
+    const conversation = this.strip.get(id);
     if (!conversation) return;
-    const index = this.order.indexOf(id);
-    this.order.splice(index, 1);
-    this.open.delete(id);
+    const { wasShown, next } = this.strip.remove(id);
     this.closed.push(conversation.meta);
     this.keeper.transcriptChanged(conversation, true);
     await conversation.link.close();
     conversation.dispose();
     this.stopUnusedRuntimes();
-    if (this.activeId === id) {
-      const next = this.order[Math.min(index, this.order.length - 1)];
+    if (wasShown) {
       if (next) this.show(next);
       else this.newConversation(conversation.agentName || undefined);
     } else {
@@ -144,7 +139,7 @@ export class ConversationManager extends Disposable {
   }
 
   rename(id: string, title: string): void {
-    const conversation = this.open.get(id);
+    const conversation = this.strip.get(id);
     if (conversation) return conversation.setTitle(title, 'user');
     const meta = this.closed.find((m) => m.id === id);
     if (meta && renameMeta(meta, title)) this.saveIndex();
@@ -152,7 +147,7 @@ export class ConversationManager extends Disposable {
 
   /** Deletes a conversation and its transcript (closing its tab first). */
   async delete(id: string): Promise<ConversationMeta | undefined> {
-    if (this.open.has(id)) await this.close(id);
+    if (this.strip.has(id)) await this.close(id);
     const meta = this.closed.find((m) => m.id === id);
     this.closed = this.closed.filter((m) => m.id !== id);
     this.saveIndex();
@@ -196,11 +191,11 @@ export class ConversationManager extends Disposable {
   agentsChanged(): void {
     const fallback = this.deps.agents.defaultName();
     if (!fallback) return;
-    for (const conversation of this.open.values()) {
+    for (const conversation of this.strip.conversations()) {
       const usable = conversation.agentName !== '' && this.deps.agents.launchConfig(conversation.agentName) !== undefined;
       if (usable || conversation.thread.size > 0) continue;
       conversation.setAgent(fallback);
-      if (conversation.id === this.activeId) void conversation.link.connect();
+      if (this.strip.isShown(conversation.id)) void conversation.link.connect();
     }
     this.fireTabs();
     this.saveIndex();
@@ -208,7 +203,7 @@ export class ConversationManager extends Disposable {
 
   /** The workspace became trusted: conversations may start their agents. */
   unblocked(): void {
-    for (const conversation of this.open.values()) {
+    for (const conversation of this.strip.conversations()) {
       if (conversation.status.kind === 'untrusted' || conversation.status.kind === 'no_agent') conversation.setAgent(conversation.agentName || (this.deps.agents.defaultName() ?? ''));
     }
     const active = this.active;
@@ -228,8 +223,7 @@ export class ConversationManager extends Disposable {
 
   override dispose(): void {
     this.flushSync();
-    for (const conversation of this.open.values()) conversation.dispose();
-    this.open.clear();
+    for (const conversation of this.strip.clear()) conversation.dispose();
     super.dispose();
   }
 
@@ -238,8 +232,8 @@ export class ConversationManager extends Disposable {
     const { open, closed } = tabsToReopen(index);
     this.closed = closed;
     for (const meta of open) this.adopt(meta);
-    await Promise.all([...this.open.values()].map((c) => this.keeper.restore(c)));
-    const activeId = index.activeId !== undefined && this.open.has(index.activeId) ? index.activeId : this.order[this.order.length - 1];
+    await Promise.all(this.strip.conversations().map((c) => this.keeper.restore(c)));
+    const activeId = index.activeId !== undefined && this.strip.has(index.activeId) ? index.activeId : this.strip.ids().at(-1);
     if (activeId === undefined) this.newConversation();
     else this.show(activeId);
   }
@@ -250,7 +244,7 @@ export class ConversationManager extends Disposable {
       meta,
       conversationPorts(meta, this.deps, {
         runtimeFor: (name) => this.runtimeFor(name),
-        isShown: (id) => id === this.activeId,
+        isShown: (id) => this.strip.isShown(id),
         stopRuntime: (name) => this.runtimes.stop(name),
         promptContext: this.promptContext,
       }),
@@ -258,27 +252,22 @@ export class ConversationManager extends Disposable {
     conversation.onChange((changes) => this.forward(conversation, changes));
     conversation.onMetaChange(() => this.saveIndex());
     conversation.onAttention(() => {
-      if (conversation.id === this.activeId && this.visible) conversation.clearAttention();
+      if (this.strip.isShown(conversation.id) && this.visible) conversation.clearAttention();
       else this.fireTabs();
     });
-    this.open.set(meta.id, conversation);
-    this.order.push(meta.id);
+    this.strip.add(conversation);
     return conversation;
   }
 
   private forward(conversation: Conversation, changes: ConversationChange[]): void {
-    const shown = conversation.id === this.activeId;
+    const shown = this.strip.isShown(conversation.id);
     let tabs = false;
     for (const change of changes) {
       if (shown) this.messages.fire({ ...change, conversationId: conversation.id } as HostMessage);
       if (change.type === 'statusChanged' || change.type === 'conversationChanged') tabs = true;
     }
     // A permission prompt appearing or being answered changes the tab's badge.
-    const waiting = conversation.thread.hasPendingPermission;
-    if (waiting !== (this.waiting.get(conversation.id) ?? false)) {
-      this.waiting.set(conversation.id, waiting);
-      tabs = true;
-    }
+    if (this.strip.waitingChanged(conversation)) tabs = true;
     if (tabs) this.fireTabs();
     this.keeper.transcriptChanged(conversation);
   }
@@ -288,14 +277,14 @@ export class ConversationManager extends Disposable {
   }
 
   private index(): ConversationIndex {
-    return indexOf([...this.open.values()].map((c) => c.meta), this.closed, this.order, this.activeId);
+    return indexOf(this.strip.conversations().map((c) => c.meta), this.closed, [...this.strip.ids()], this.strip.activeId);
   }
 
   private fireTabs(): void {
-    this.messages.fire({ type: 'tabsChanged', tabs: this.tabs(), activeId: this.activeId });
+    this.messages.fire(this.strip.message());
   }
 
   private stopUnusedRuntimes(): void {
-    this.runtimes.retain(new Set([...this.open.values()].map((c) => c.agentName)));
+    this.runtimes.retain(new Set(this.strip.conversations().map((c) => c.agentName)));
   }
 }
