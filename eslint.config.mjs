@@ -36,11 +36,23 @@ const layerRules = Object.entries(LAYERS).map(([room, allowed]) => {
       'no-restricted-imports': [
         'error',
         {
-          paths: EDITOR_ROOMS.has(room) ? [] : [{ name: 'vscode', message: `src/${room} is vscode-free: the editor is reached through ports (src/vscode adapts it).` }],
+          paths: EDITOR_ROOMS.has(room)
+            ? []
+            : [{ name: 'vscode', message: `src/${room} is vscode-free: the editor is reached through ports (src/vscode adapts it).` }],
           patterns: [
-            ...forbidden.map((other) => ({ group: [`../${other}/*`, `../${other}`], message: `src/${room} may not import src/${other} (layers: eslint.config.mjs, docs/ARCHITECTURE.md).` })),
+            ...forbidden.map((other) => ({
+              group: [`../${other}/*`, `../${other}`],
+              message: `src/${room} may not import src/${other} (layers: eslint.config.mjs, docs/ARCHITECTURE.md).`,
+            })),
             // The reducer is the Thread's own: everyone else changes the thread through its intents.
-            ...(room === 'thread' ? [] : [{ group: ['../thread/threadReducer', '../thread/threadView', '../thread/threadReplay'], message: 'Change the thread through Thread (src/thread/thread.ts), which emits what it changed.' }]),
+            ...(room === 'thread'
+              ? []
+              : [
+                  {
+                    group: ['../thread/threadReducer', '../thread/threadView', '../thread/threadReplay'],
+                    message: 'Change the thread through Thread (src/thread/thread.ts), which emits what it changed.',
+                  },
+                ]),
           ],
         },
       ],
@@ -63,7 +75,10 @@ export default tseslint.config(
     },
     rules: {
       // node:test's test()/describe() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+      ],
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       // `typeof import('…')` stays allowed: it types a lazy require without loading the module.
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],

@@ -18,7 +18,14 @@ const targets = [
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
   // Ends what Tandem started when the extension host is gone, however it goes (src/supervisor).
   { ...node, entryPoints: ['src/supervisor/main.ts'], outfile: 'dist/supervisor.js' },
-  { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
+  {
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    loader: { '.css': 'text', '.ttf': 'dataurl' },
+  },
 ];
 if (!production) {
   // Test-only builds, never shipped: mocha suites that run inside the real extension host (e2e

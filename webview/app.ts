@@ -44,7 +44,16 @@ export class App {
     this.tabs = new Tabs(this.store, this.host);
     this.queue = new QueueView(this.store, this.host);
     this.changedFiles = new ChangedFiles(this.store, this.host);
-    this.root.append(this.tabs.element, this.header.element, this.header.controls.menuElement, this.header.notice, this.thread.element, this.changedFiles.element, this.queue.element, this.composer.element);
+    this.root.append(
+      this.tabs.element,
+      this.header.element,
+      this.header.controls.menuElement,
+      this.header.notice,
+      this.thread.element,
+      this.changedFiles.element,
+      this.queue.element,
+      this.composer.element,
+    );
     container.replaceChildren(this.root);
     this.header.renderStatus();
     this.header.renderAgents();

@@ -13,7 +13,16 @@ export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpe
 /** Per image: bigger ones are refused (model APIs cap images at about this size). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Audio clips a prompt can carry (sent only to agents that advertise `promptCapabilities.audio`). */
-export const AUDIO_TYPES: ReadonlySet<string> = new Set(['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp3', 'audio/ogg', 'audio/webm', 'audio/flac', 'audio/mp4']);
+export const AUDIO_TYPES: ReadonlySet<string> = new Set([
+  'audio/wav',
+  'audio/x-wav',
+  'audio/mpeg',
+  'audio/mp3',
+  'audio/ogg',
+  'audio/webm',
+  'audio/flac',
+  'audio/mp4',
+]);
 
 /** VS Code's own list (explorer, editor tabs), the standard one, and the one VS Code's explorer adds. */
 const URI_LIST_TYPES = ['application/vnd.code.uri-list', 'text/uri-list'];
@@ -66,7 +75,8 @@ function carriesContext(data: DataTransfer | null): boolean {
 export function refusal(file: File): string | undefined {
   const name = file.name || l10n.t('The file');
   const audio = AUDIO_TYPES.has(file.type);
-  if (!IMAGE_TYPES.has(file.type) && !audio) return l10n.t('{0} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.', name);
+  if (!IMAGE_TYPES.has(file.type) && !audio)
+    return l10n.t('{0} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.', name);
   if (file.size > MAX_IMAGE_BYTES) {
     return audio
       ? l10n.t('{0} was not added: it is {1}, and audio clips are limited to {2}.', name, megabytes(file.size), megabytes(MAX_IMAGE_BYTES))
@@ -87,7 +97,12 @@ export function readImage(file: File): Promise<MentionChip> {
       const name = file.name || `pasted ${kind}`;
       resolve({
         spec: { kind, name, mimeType: file.type, data: comma >= 0 ? url.slice(comma + 1) : '' },
-        view: { kind, label: name, icon: kind === 'audio' ? 'mic' : 'file-media', detail: kind === 'audio' ? l10n.t('{0} (audio, {1})', name, kilobytes(file.size)) : l10n.t('{0} (image, {1})', name, kilobytes(file.size)) },
+        view: {
+          kind,
+          label: name,
+          icon: kind === 'audio' ? 'mic' : 'file-media',
+          detail: kind === 'audio' ? l10n.t('{0} (audio, {1})', name, kilobytes(file.size)) : l10n.t('{0} (image, {1})', name, kilobytes(file.size)),
+        },
       });
     };
     reader.readAsDataURL(file);

@@ -94,7 +94,11 @@ function chipAttrs(view: MentionView, extraClass = ''): Record<string, string | 
 export function composerChip(chip: MentionChip, onRemove: () => void): HTMLElement {
   const { view, spec } = chip;
   const label = chipLabel(view);
-  const remove = h('button', { type: 'button', class: 'mention-remove icon-button', 'aria-label': l10n.t('Remove {0}', label), title: l10n.t('Remove {0}', label), tabindex: -1 }, icon('close'));
+  const remove = h(
+    'button',
+    { type: 'button', class: 'mention-remove icon-button', 'aria-label': l10n.t('Remove {0}', label), title: l10n.t('Remove {0}', label), tabindex: -1 },
+    icon('close'),
+  );
   // The textarea keeps focus when the × is clicked; only the chip goes.
   remove.addEventListener('mousedown', (event) => event.preventDefault());
   remove.addEventListener('click', (event) => {
@@ -119,7 +123,10 @@ export function setChipUnsupported(element: HTMLElement, chip: MentionChip, reas
   const warning = element.querySelector<HTMLElement>('.mention-warning');
   if (warning) warning.hidden = reason === undefined;
   element.title = reason ?? (chip.view.detail ? String(chip.view.detail) : label);
-  element.setAttribute('aria-label', reason ? l10n.t('{0}, {1}: {2}', label, kindName(chip.view.kind), reason) : l10n.t('{0}, {1}', label, kindName(chip.view.kind)));
+  element.setAttribute(
+    'aria-label',
+    reason ? l10n.t('{0}, {1}: {2}', label, kindName(chip.view.kind), reason) : l10n.t('{0}, {1}', label, kindName(chip.view.kind)),
+  );
 }
 
 /**

@@ -40,11 +40,25 @@ export class Composer {
     private readonly store: Store,
     private readonly host: Host,
   ) {
-    this.textarea = h('textarea', { class: 'composer-input', 'aria-label': l10n.t('Message'), rows: 3, placeholder: l10n.t('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)') });
+    this.textarea = h('textarea', {
+      class: 'composer-input',
+      'aria-label': l10n.t('Message'),
+      rows: 3,
+      placeholder: l10n.t('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)'),
+    });
     this.textarea.value = host.draft;
     this.textarea.addEventListener('input', () => this.draftChanged());
-    this.tray = new ChipTray(host, () => this.store.promptCapabilities, () => this.textarea.focus(), () => this.chipsChanged());
-    this.menu = new CommandMenu(this.textarea, () => this.store.commands, () => this.draftChanged());
+    this.tray = new ChipTray(
+      host,
+      () => this.store.promptCapabilities,
+      () => this.textarea.focus(),
+      () => this.chipsChanged(),
+    );
+    this.menu = new CommandMenu(
+      this.textarea,
+      () => this.store.commands,
+      () => this.draftChanged(),
+    );
     this.picker = new MentionPicker(
       this.textarea,
       (requestId, query) => host.post({ type: 'mentionQuery', requestId, query }),
@@ -54,13 +68,25 @@ export class Composer {
       },
     );
     this.textarea.addEventListener('keydown', (event) => this.keydown(event));
-    this.send = button(l10n.t('Send'), () => this.submit(), { cls: 'primary', icon: 'send', title: l10n.t('Send (Enter); while the agent works, the prompt is queued') });
+    this.send = button(l10n.t('Send'), () => this.submit(), {
+      cls: 'primary',
+      icon: 'send',
+      title: l10n.t('Send (Enter); while the agent works, the prompt is queued'),
+    });
     this.stop = button(l10n.t('Stop'), () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: l10n.t('Stop the agent (Esc)') });
     this.warning = h('div', { class: 'composer-warning', 'aria-live': 'polite' });
     this.message = h('div', { class: 'composer-message', role: 'status' });
     this.message.hidden = true;
     const field = h('div', { class: 'composer-field' }, this.menu.element, this.picker.element, this.textarea);
-    this.element = h('div', { class: 'composer' }, this.warning, this.message, this.tray.element, field, h('div', { class: 'composer-buttons' }, this.stop, this.send));
+    this.element = h(
+      'div',
+      { class: 'composer' },
+      this.warning,
+      this.message,
+      this.tray.element,
+      field,
+      h('div', { class: 'composer-buttons' }, this.stop, this.send),
+    );
     new Attachments(this.element, {
       addChips: (chips) => this.addChips(chips),
       dropUris: (uris) => host.post({ type: 'dropUris', uris }),

@@ -86,7 +86,8 @@ export function segmentsOf(view: DiffContentView): DiffSegment[] {
     const numbered = numberRows(hunk.lines, oldStart, newStart);
     if (numbered.rows.length > 0) segments.push({ kind: 'rows', rows: numbered.rows });
     const more = count(hunk.more);
-    if (more > 0) segments.push({ kind: 'gap', row: row + numbered.rows.length, count: more, oldLine: numbered.oldLine, newLine: numbered.newLine, changed: true });
+    if (more > 0)
+      segments.push({ kind: 'gap', row: row + numbered.rows.length, count: more, oldLine: numbered.oldLine, newLine: numbered.newLine, changed: true });
     end = { row: row + numbered.rows.length + more, oldLine: oldStart + count(hunk.oldLines), newLine: newStart + count(hunk.newLines) };
   }
   const after = count(view.collapsedAfter);

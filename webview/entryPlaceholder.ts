@@ -122,7 +122,8 @@ export function estimateHeight(entry: Entry, metrics: LogMetrics): number {
       let px = CARD_HEADER_PX + (Array.isArray(entry.locations) && entry.locations.length > 0 ? 22 : 0);
       for (const item of Array.isArray(entry.content) ? entry.content : []) {
         if (item.type === 'terminal') px += TERMINAL_PX;
-        else if (item.type === 'diff') px += 40 + (Array.isArray(item.hunks) ? item.hunks.reduce((n, hunk) => n + (Array.isArray(hunk.lines) ? hunk.lines.length : 0), 0) : 0) * 18;
+        else if (item.type === 'diff')
+          px += 40 + (Array.isArray(item.hunks) ? item.hunks.reduce((n, hunk) => n + (Array.isArray(hunk.lines) ? hunk.lines.length : 0), 0) : 0) * 18;
         else if (item.type === 'markdown') px += Math.ceil(String(item.text).length / metrics.charsPerLine + 1) * LINE_PX;
         else px += 40;
       }

@@ -49,7 +49,15 @@ export function renderRuleProposal(requestId: string, proposal: RuleProposalView
   if (proposal.state === 'saved') {
     const manage = h('button', { type: 'button', class: 'link' }, l10n.t('Rules…'));
     manage.addEventListener('click', () => host.post({ type: 'manageRules', ruleId: proposal.ruleId }));
-    return h('div', { class: 'rule-proposal saved', role: 'status', 'data-rule-id': proposal.ruleId }, icon('shield'), ` ${l10n.t('Rule saved:')} `, withCodeSpans(proposal.label), ' ', manage);
+    return h(
+      'div',
+      { class: 'rule-proposal saved', role: 'status', 'data-rule-id': proposal.ruleId },
+      icon('shield'),
+      ` ${l10n.t('Rule saved:')} `,
+      withCodeSpans(proposal.label),
+      ' ',
+      manage,
+    );
   }
   const value = h('input', {
     type: 'text',
@@ -58,7 +66,11 @@ export function renderRuleProposal(requestId: string, proposal: RuleProposalView
     'aria-label': l10n.t('Rule: {0}', matchesText(proposal.matcherType)),
     spellcheck: 'false',
   });
-  const scope = h('select', { class: 'rule-scope', 'aria-label': l10n.t('Rule applies in') }, ...scopes().map(([id, label]) => h('option', { value: id, selected: id === proposal.scope }, label)));
+  const scope = h(
+    'select',
+    { class: 'rule-scope', 'aria-label': l10n.t('Rule applies in') },
+    ...scopes().map(([id, label]) => h('option', { value: id, selected: id === proposal.scope }, label)),
+  );
   scope.value = proposal.scope;
   const save = h('button', { type: 'button', class: 'small primary' }, proposal.decision === 'allow' ? l10n.t('Save allow rule') : l10n.t('Save reject rule'));
   const dismiss = h('button', { type: 'button', class: 'small' }, l10n.t('Not now'));
@@ -74,7 +86,12 @@ export function renderRuleProposal(requestId: string, proposal: RuleProposalView
   const form = h(
     'div',
     { class: 'rule-proposal', role: 'group', 'aria-label': l10n.t('Save a permission rule') },
-    h('div', { class: 'rule-question' }, icon('shield'), ` ${proposal.decision === 'allow' ? l10n.t('Tandem remembers nothing by itself. Allow {0}', matchesText(proposal.matcherType)) : l10n.t('Tandem remembers nothing by itself. Reject {0}', matchesText(proposal.matcherType))}`),
+    h(
+      'div',
+      { class: 'rule-question' },
+      icon('shield'),
+      ` ${proposal.decision === 'allow' ? l10n.t('Tandem remembers nothing by itself. Allow {0}', matchesText(proposal.matcherType)) : l10n.t('Tandem remembers nothing by itself. Reject {0}', matchesText(proposal.matcherType))}`,
+    ),
     h('div', { class: 'rule-fields' }, value, h('span', {}, l10n.t('for {0} in', proposal.agent)), scope, save, dismiss),
   );
   if (proposal.error) form.append(h('div', { class: 'rule-error', role: 'alert' }, icon('error'), ` ${proposal.error}`));

@@ -58,7 +58,12 @@ export class SessionControls {
   ) {
     this.menu = h('div', { class: 'options-menu', role: 'group', 'aria-label': l10n.t('Session options') });
     this.menu.hidden = true;
-    this.menuButton = button('', () => this.toggleMenu(), { cls: 'icon-button', icon: 'settings', label: l10n.t('Session options'), title: l10n.t('More session options') });
+    this.menuButton = button('', () => this.toggleMenu(), {
+      cls: 'icon-button',
+      icon: 'settings',
+      label: l10n.t('Session options'),
+      title: l10n.t('More session options'),
+    });
     this.menuButton.setAttribute('aria-expanded', 'false');
     this.menu.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
@@ -77,7 +82,9 @@ export class SessionControls {
     const inHeader = options.filter((o) => HEADER_CATEGORIES.has(o.category ?? ''));
     const inMenu = options.filter((o) => !HEADER_CATEGORIES.has(o.category ?? ''));
     this.pickers.replaceChildren(...inHeader.map((o) => this.control(o)), ...(inMenu.length > 0 ? [this.menuButton] : []));
-    this.menu.replaceChildren(...inMenu.map((o) => h('label', { class: 'option-row', title: o.description }, h('span', { class: 'option-name' }, o.name), this.control(o))));
+    this.menu.replaceChildren(
+      ...inMenu.map((o) => h('label', { class: 'option-row', title: o.description }, h('span', { class: 'option-name' }, o.name), this.control(o))),
+    );
     if (inMenu.length === 0) this.toggleMenu(false);
   }
 

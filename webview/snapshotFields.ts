@@ -30,7 +30,9 @@ export function isChip(value: unknown): value is MentionChip {
 
 export function parseOptions(value: unknown): ConfigOptionView[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((o): o is ConfigOptionView => isRecord(o) && typeof o.id === 'string' && typeof o.name === 'string' && (o.type === 'select' || o.type === 'boolean'));
+  return value.filter(
+    (o): o is ConfigOptionView => isRecord(o) && typeof o.id === 'string' && typeof o.name === 'string' && (o.type === 'select' || o.type === 'boolean'),
+  );
 }
 
 export function parseUsage(value: unknown): UsageView | undefined {

@@ -30,7 +30,6 @@ import { addTerminals, appendTerminal, replaceTerminal } from './terminalOutputs
 
 export type { StoreChanges, TerminalChange } from './storeChanges';
 
-
 export class Store {
   status: ConversationStatus = { kind: 'starting', agentName: '' };
   agents: AgentChoice[] = [];
@@ -93,7 +92,24 @@ export class Store {
 
   hasChanges(): boolean {
     const c = this.changes;
-    return c.reset || c.prepended > 0 || c.entries.size > 0 || c.status || c.agents || c.follow || c.commands || c.modes || c.tabs || c.queue || c.review || c.options || c.usage || c.mentions || c.conversation || c.terminals.size > 0;
+    return (
+      c.reset ||
+      c.prepended > 0 ||
+      c.entries.size > 0 ||
+      c.status ||
+      c.agents ||
+      c.follow ||
+      c.commands ||
+      c.modes ||
+      c.tabs ||
+      c.queue ||
+      c.review ||
+      c.options ||
+      c.usage ||
+      c.mentions ||
+      c.conversation ||
+      c.terminals.size > 0
+    );
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */

@@ -38,7 +38,24 @@ export interface StoreChanges {
 }
 
 export function emptyChanges(): StoreChanges {
-  return { reset: false, prepended: 0, entries: new Set(), status: false, agents: false, follow: false, commands: false, modes: false, tabs: false, queue: false, review: false, options: false, usage: false, mentions: false, conversation: false, terminals: new Map() };
+  return {
+    reset: false,
+    prepended: 0,
+    entries: new Set(),
+    status: false,
+    agents: false,
+    follow: false,
+    commands: false,
+    modes: false,
+    tabs: false,
+    queue: false,
+    review: false,
+    options: false,
+    usage: false,
+    mentions: false,
+    conversation: false,
+    terminals: new Map(),
+  };
 }
 
 /** Marks everything of the shown conversation changed (a snapshot or a switch of tab). */

@@ -18,7 +18,26 @@ import { buildView, isDeferred, updateView } from './entryFactory';
 import { deferrable, logMetrics, Placeholder, type LogMetrics } from './entryPlaceholder';
 import type { EntryView, ViewContext } from './viewContext';
 import { ViewportWatch } from './viewportWatch';
-import { elementOf, BUILD_ALL_BELOW, SLICE_MS, NEAR_SLICE_MS, EAGER_WEIGHT, MAX_BUILT, KEEP_TAIL, mayLetGo, awaitsUser, farthestFirst, lastScreenStart, PAGE_SIZE, pageEstimate, showsTerminal, SliceScheduler, threadWeight, type Page, type Slot } from './slotPages';
+import {
+  elementOf,
+  BUILD_ALL_BELOW,
+  SLICE_MS,
+  NEAR_SLICE_MS,
+  EAGER_WEIGHT,
+  MAX_BUILT,
+  KEEP_TAIL,
+  mayLetGo,
+  awaitsUser,
+  farthestFirst,
+  lastScreenStart,
+  PAGE_SIZE,
+  pageEstimate,
+  showsTerminal,
+  SliceScheduler,
+  threadWeight,
+  type Page,
+  type Slot,
+} from './slotPages';
 
 export class ThreadSlots {
   private readonly slots = new Map<string, Slot>();
@@ -155,7 +174,12 @@ export class ThreadSlots {
   }
 
   /** Pages and slots for `entries` (positions from `first`) in a fragment: kept views reused, views from `buildFrom` on, placeholders before. */
-  private layOut(entries: Entry[], kept: Map<string, EntryView>, buildFrom: number, first: number): { pages: Page[]; slots: Slot[]; fragment: DocumentFragment } {
+  private layOut(
+    entries: Entry[],
+    kept: Map<string, EntryView>,
+    buildFrom: number,
+    first: number,
+  ): { pages: Page[]; slots: Slot[]; fragment: DocumentFragment } {
     const pages: Page[] = [];
     const slots: Slot[] = [];
     const fragment = document.createDocumentFragment();
@@ -282,10 +306,12 @@ export class ThreadSlots {
 
   /** Lets the views farthest from the viewport go back to placeholders, down to MAX_BUILT. */
   private trim(): void {
-    for (const slot of farthestFirst(this.pages, this.built, (slot) => mayLetGo(slot, this.ctx.store, this.order.length - KEEP_TAIL, this.isPinned)).slice(0, this.built.size - MAX_BUILT)) {
+    for (const slot of farthestFirst(this.pages, this.built, (slot) => mayLetGo(slot, this.ctx.store, this.order.length - KEEP_TAIL, this.isPinned)).slice(
+      0,
+      this.built.size - MAX_BUILT,
+    )) {
       const entry = this.ctx.store.entry(slot.id);
       if (entry) this.setPlaceholder(slot, entry);
     }
   }
-
 }

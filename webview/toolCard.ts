@@ -106,9 +106,7 @@ export class ToolCardView implements EntryView {
     this.title = h('span', { class: 'tool-title' });
     this.statusIcon = icon('circle-large-outline');
     this.statusText = h('span', { class: 'tool-status-text' });
-    this.element.append(
-      h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
-    );
+    this.element.append(h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)));
     if (!deferBody) this.buildBody();
     this.update(entry);
   }
@@ -231,7 +229,10 @@ export class ToolCardView implements EntryView {
           if (!RASTER.test(item.mimeType) || !/^[A-Za-z0-9+/=\s]*$/.test(item.data)) {
             return { item, element: h('div', { class: 'tool-note' }, l10n.t('Image not shown ({0})', item.mimeType)) };
           }
-          return { item, element: h('img', { class: 'tool-image', alt: l10n.t('Image from the tool call'), src: `data:${item.mimeType};base64,${item.data}` }) };
+          return {
+            item,
+            element: h('img', { class: 'tool-image', alt: l10n.t('Image from the tool call'), src: `data:${item.mimeType};base64,${item.data}` }),
+          };
         }
         case 'resource_link':
           return { item, element: this.resourceLink(item.uri, item.name) };
@@ -252,15 +253,19 @@ export class ToolCardView implements EntryView {
 
   private resourceLink(uri: string, name: string): HTMLElement {
     const isFile = /^file:/i.test(uri);
-    return button(name || uri, () => {
-      if (isFile) {
-        let path = decodeURIComponent(uri.replace(/^file:\/\//i, ''));
-        if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); // file:///C:/x → C:/x
-        this.ctx.host.post({ type: 'openLocation', path });
-      } else {
-        this.ctx.host.post({ type: 'openLink', href: uri });
-      }
-    }, { cls: 'link resource-link', icon: isFile ? 'file' : 'link-external', title: uri });
+    return button(
+      name || uri,
+      () => {
+        if (isFile) {
+          let path = decodeURIComponent(uri.replace(/^file:\/\//i, ''));
+          if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); // file:///C:/x → C:/x
+          this.ctx.host.post({ type: 'openLocation', path });
+        } else {
+          this.ctx.host.post({ type: 'openLink', href: uri });
+        }
+      },
+      { cls: 'link resource-link', icon: isFile ? 'file' : 'link-external', title: uri },
+    );
   }
 
   private fillRaw(entry: ToolCallEntry): void {

@@ -29,11 +29,18 @@ export function mismatchIn(data: unknown): Mismatch | undefined {
 /** The notice that replaces the panel; Reload asks the host to load the panel afresh. */
 export function versionNotice(host: Host, mismatch: Mismatch): HTMLElement {
   const versions =
-    mismatch.hostVersion === undefined ? l10n.t('panel {0}', mismatch.panelVersion) : l10n.t('panel {0}, extension {1}', mismatch.panelVersion, mismatch.hostVersion);
+    mismatch.hostVersion === undefined
+      ? l10n.t('panel {0}', mismatch.panelVersion)
+      : l10n.t('panel {0}, extension {1}', mismatch.panelVersion, mismatch.hostVersion);
   return h(
     'div',
     { class: 'notice version-notice', role: 'alert' },
-    h('p', {}, icon('warning'), ` ${l10n.t('Tandem was updated: this view and the extension speak different protocol versions ({0}). Reload the view to continue.', versions)}`),
+    h(
+      'p',
+      {},
+      icon('warning'),
+      ` ${l10n.t('Tandem was updated: this view and the extension speak different protocol versions ({0}). Reload the view to continue.', versions)}`,
+    ),
     button(l10n.t('Reload'), () => host.post({ type: 'reloadView' }), { cls: 'primary', icon: 'refresh' }),
     h('p', {}, l10n.t('If this notice comes back, run "Developer: Reload Window" from the Command Palette.')),
   );

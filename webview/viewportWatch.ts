@@ -15,7 +15,10 @@ export class ViewportWatch {
   private readonly pageOf = new WeakMap<Element, Page>();
 
   /** `changed` runs after each batch of intersection records (the owner schedules work). */
-  constructor(scroller: HTMLElement, private readonly changed: () => void) {
+  constructor(
+    scroller: HTMLElement,
+    private readonly changed: () => void,
+  ) {
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: scroller, rootMargin: '100% 0px' });
   }
 

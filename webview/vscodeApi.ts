@@ -43,7 +43,9 @@ function mediaChars(chip: MentionChip): number {
 function isChipLike(value: unknown): value is MentionChip {
   if (typeof value !== 'object' || value === null) return false;
   const { spec, view } = value as Partial<MentionChip>;
-  return typeof spec === 'object' && spec !== null && typeof spec.kind === 'string' && typeof view === 'object' && view !== null && typeof view.label === 'string';
+  return (
+    typeof spec === 'object' && spec !== null && typeof spec.kind === 'string' && typeof view === 'object' && view !== null && typeof view.label === 'string'
+  );
 }
 
 function loadChips(saved: unknown): Record<string, MentionChip[]> {
@@ -74,7 +76,6 @@ function loadState(saved: unknown): UiState {
     shown: typeof v.shown === 'string' ? v.shown : '',
   };
 }
-
 
 /** Typed wrapper: posts only `WebviewMessage`s and persists `UiState` (writes coalesced). */
 export class Host {

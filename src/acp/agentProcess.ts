@@ -91,7 +91,10 @@ export class AgentProcess {
     const env = agentEnvironment(cfg.env);
     const resolved = resolveCommand(cfg.command, env);
     if (!resolved) {
-      throw new AgentStartError('not_found', l10n.t("Command '{0}' was not found on PATH. Install the agent or set an absolute path in tandem.agents.", cfg.command));
+      throw new AgentStartError(
+        'not_found',
+        l10n.t("Command '{0}' was not found on PATH. Install the agent or set an absolute path in tandem.agents.", cfg.command),
+      );
     }
     const secrets = Object.values(cfg.env);
     log.info(redactSecrets(`Starting agent '${cfg.name}': ${[resolved, ...cfg.args].join(' ')} (cwd ${cfg.cwd})`, secrets));
@@ -176,7 +179,11 @@ export class AgentProcess {
       // A spawn failure (ENOENT, EACCES): there will be no 'exit'. Other errors (kill failures)
       // happen on a live process and are only logged.
       if (child.pid === undefined || err.syscall?.startsWith('spawn')) {
-        const error = new AgentStartError('spawn_failed', l10n.t("Could not start agent '{0}' ({1}): {2}", this.name, this.config.command, err.message), err.code);
+        const error = new AgentStartError(
+          'spawn_failed',
+          l10n.t("Could not start agent '{0}' ({1}): {2}", this.name, this.config.command, err.message),
+          err.code,
+        );
         this.log.error(redactSecrets(error.message, this.secrets));
         this.finish({ code: null, signal: null, error });
       } else {
@@ -257,7 +264,11 @@ export function agentEnvironment(configured: Record<string, string>): NodeJS.Pro
 function spawnTarget(resolved: string, args: string[]): { file: string; args: string[]; verbatim: boolean } {
   if (process.platform !== 'win32' || !/\.(cmd|bat)$/i.test(resolved)) return { file: resolved, args, verbatim: false };
   const line = [resolved, ...args].map(quoteForCmd).join(' ');
-  return { file: process.env.ComSpec ?? path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'cmd.exe'), args: ['/d', '/s', '/c', `"${line}"`], verbatim: true };
+  return {
+    file: process.env.ComSpec ?? path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'cmd.exe'),
+    args: ['/d', '/s', '/c', `"${line}"`],
+    verbatim: true,
+  };
 }
 
 function quoteForCmd(arg: string): string {

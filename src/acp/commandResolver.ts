@@ -61,7 +61,10 @@ function lookupEnv(env: NodeJS.ProcessEnv, name: string, win: boolean): string |
  */
 function windowsExtensions(command: string, env: NodeJS.ProcessEnv): string[] {
   const pathext = lookupEnv(env, 'PATHEXT', true) ?? '.COM;.EXE;.BAT;.CMD';
-  const exts = pathext.split(';').filter((e) => e.length > 0).map((e) => e.toLowerCase());
+  const exts = pathext
+    .split(';')
+    .filter((e) => e.length > 0)
+    .map((e) => e.toLowerCase());
   const lower = command.toLowerCase();
   if (exts.some((e) => lower.endsWith(e))) return ['', ...exts];
   return exts;

@@ -36,10 +36,7 @@ const NAME_KINDS: ReadonlyMap<string, ToolKind> = new Map<string, ToolKind>(
       ],
       ['delete', ['delete', 'delete_file', 'remove_file', 'rm']],
       ['move', ['move', 'move_file', 'rename_file', 'mv']],
-      [
-        'search',
-        ['search_files', 'search', 'grep', 'glob', 'ls', 'list_files', 'list_directory', 'find_references', 'find_files', 'codebase_search'],
-      ],
+      ['search', ['search_files', 'search', 'grep', 'glob', 'ls', 'list_files', 'list_directory', 'find_references', 'find_files', 'codebase_search']],
       [
         'execute',
         ['execute_command', 'kill_command', 'bash', 'bash_output', 'kill_shell', 'kill_bash', 'shell', 'run_command', 'run_terminal_cmd', 'terminal', 'exec'],
@@ -70,7 +67,10 @@ function kindFromTitle(title: string): ToolKind | undefined {
   // A title in backticks is a command line (Claude Code titles Bash calls "`ls -la`"): its first word
   // names a program, not a tool, so leave the decision to rawInput.
   if (title.trimStart().startsWith('`')) return undefined;
-  const words = title.slice(0, 500).split(/[\s:()[\]`'",]+/).filter((w) => w.length > 0);
+  const words = title
+    .slice(0, 500)
+    .split(/[\s:()[\]`'",]+/)
+    .filter((w) => w.length > 0);
   if (words.length === 0) return undefined;
   const first = kindForName(words[0]);
   if (first !== undefined) return first;

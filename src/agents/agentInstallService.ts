@@ -74,7 +74,12 @@ export class AgentInstallService {
 
   /** Makes a prepared version the current one; the version it replaces becomes `previous`. */
   async commit(prepared: PreparedInstall, settingsName: string): Promise<InstalledAgent> {
-    const version: InstalledVersion = { version: prepared.version, kind: prepared.kind, entry: prepared.entry, installedAt: (this.opts.now?.() ?? new Date()).toISOString() };
+    const version: InstalledVersion = {
+      version: prepared.version,
+      kind: prepared.kind,
+      entry: prepared.entry,
+      installedAt: (this.opts.now?.() ?? new Date()).toISOString(),
+    };
     if (prepared.dir) version.dir = prepared.dir;
     if (prepared.verified !== undefined) version.verified = prepared.verified;
     const unused = await this.installed.recordInstall(prepared.agentId, settingsName, version);

@@ -104,7 +104,9 @@ async function unpackWithSystemTar(file: string, dest: string): Promise<void> {
 }
 
 async function unpackZip(file: string, dest: string): Promise<void> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))),
+  );
   const root = await fs.promises.realpath(dest);
   let entries = 0;
   let bytes = 0;
@@ -146,7 +148,8 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, root: strin
     for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
     const linkTarget = Buffer.concat(chunks).toString('utf8');
     // A link may only point inside the folder, or writing "through" it later would escape it.
-    if (path.isAbsolute(linkTarget)) throw new ArchiveError(l10n.t("Refusing the link {0} → {1}: it points outside the agent's folder.", entry.fileName, linkTarget));
+    if (path.isAbsolute(linkTarget))
+      throw new ArchiveError(l10n.t("Refusing the link {0} → {1}: it points outside the agent's folder.", entry.fileName, linkTarget));
     insideOrThrow(root, path.join(path.dirname(entry.fileName), linkTarget));
     await fs.promises.symlink(linkTarget, target);
     return;
@@ -156,7 +159,8 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, root: strin
 
 function insideOrThrow(root: string, relative: string): string {
   const target = path.resolve(root, relative);
-  if (target !== root && !target.startsWith(root + path.sep)) throw new ArchiveError(l10n.t("Refusing {0}: it would land outside the agent's folder.", relative));
+  if (target !== root && !target.startsWith(root + path.sep))
+    throw new ArchiveError(l10n.t("Refusing {0}: it would land outside the agent's folder.", relative));
   return target;
 }
 

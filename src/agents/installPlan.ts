@@ -108,7 +108,14 @@ function packagePlan(agent: RegistryAgent, kind: 'npx' | 'uvx', dist: PackageDis
 }
 
 function binaryPlan(agent: RegistryAgent, platform: PlatformKey, target: BinaryTarget): BinaryPlan {
-  return { kind: 'binary', agentId: agent.id, version: agent.version, platform, target, summary: target.sha256 ? l10n.t('download for {0} (checksum published)', platform) : l10n.t('download for {0}', platform) };
+  return {
+    kind: 'binary',
+    agentId: agent.id,
+    version: agent.version,
+    platform,
+    target,
+    summary: target.sha256 ? l10n.t('download for {0} (checksum published)', platform) : l10n.t('download for {0}', platform),
+  };
 }
 
 /** The settings entry of an unpacked binary: `cmd` resolved inside its folder. */

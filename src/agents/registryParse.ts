@@ -39,7 +39,25 @@ const MAX_TEXT = 2000;
  * found (PATH, preloads, Node/Python options) rather than configure the agent. The registry's own
  * runner drops a similar list (registry_utils.py, AGENT_ENV_RESERVED_NAMES).
  */
-const RESERVED_ENV = new Set(['PATH', 'PATHEXT', 'HOME', 'USERPROFILE', 'COMSPEC', 'SYSTEMROOT', 'NODE_OPTIONS', 'NODE_PATH', 'NODE_EXTRA_CA_CERTS', 'PYTHONPATH', 'PYTHONHOME', 'PYTHONSTARTUP', 'ELECTRON_RUN_AS_NODE', 'SHELL', 'TMPDIR', 'TEMP', 'TMP']);
+const RESERVED_ENV = new Set([
+  'PATH',
+  'PATHEXT',
+  'HOME',
+  'USERPROFILE',
+  'COMSPEC',
+  'SYSTEMROOT',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_EXTRA_CA_CERTS',
+  'PYTHONPATH',
+  'PYTHONHOME',
+  'PYTHONSTARTUP',
+  'ELECTRON_RUN_AS_NODE',
+  'SHELL',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+]);
 const RESERVED_ENV_PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'UV_', 'PIP_'];
 
 /** Parses the whole index. Throws {@link RegistryFormatError} only when nothing can be used. */
@@ -93,7 +111,11 @@ export function parseAgent(raw: unknown, index: number, problems: RegistryProble
   if (icon) agent.icon = icon;
   const license = text(raw.license, 100);
   if (license) agent.license = license;
-  if (Array.isArray(raw.authors)) agent.authors = raw.authors.map((a) => text(a, 200)).filter((a): a is string => Boolean(a)).slice(0, 20);
+  if (Array.isArray(raw.authors))
+    agent.authors = raw.authors
+      .map((a) => text(a, 200))
+      .filter((a): a is string => Boolean(a))
+      .slice(0, 20);
   return agent;
 }
 

@@ -33,12 +33,24 @@ interface RuntimeSpec {
 }
 
 // Functions, not constants: the hints are read in the display language when a check runs.
-const NODE = (): RuntimeSpec => ({ name: 'Node.js', commands: ['node'], required: true, hint: l10n.t('Install Node.js 20 or newer from https://nodejs.org (it brings npm and npx).') });
-const UV = (): RuntimeSpec => ({ name: 'uv', commands: ['uv'], required: true, hint: l10n.t('Install uv: https://docs.astral.sh/uv/getting-started/installation/ (it brings uvx).') });
+const NODE = (): RuntimeSpec => ({
+  name: 'Node.js',
+  commands: ['node'],
+  required: true,
+  hint: l10n.t('Install Node.js 20 or newer from https://nodejs.org (it brings npm and npx).'),
+});
+const UV = (): RuntimeSpec => ({
+  name: 'uv',
+  commands: ['uv'],
+  required: true,
+  hint: l10n.t('Install uv: https://docs.astral.sh/uv/getting-started/installation/ (it brings uvx).'),
+});
 const VERSION_TIMEOUT_MS = 15_000;
 
 function python(required: boolean): RuntimeSpec {
-  const hint = required ? l10n.t('Install Python 3 from https://www.python.org/downloads/.') : l10n.t('Optional: uv downloads a Python itself when none is found.');
+  const hint = required
+    ? l10n.t('Install Python 3 from https://www.python.org/downloads/.')
+    : l10n.t('Optional: uv downloads a Python itself when none is found.');
   return { name: 'Python', commands: process.platform === 'win32' ? ['python', 'py'] : ['python3', 'python'], required, hint };
 }
 
@@ -49,7 +61,10 @@ function runner(name: string): RuntimeSpec {
 /** The runtimes `command` depends on, from its name or, for scripts, their `#!` line. */
 export function runtimesFor(command: string, resolved: string | undefined): RuntimeSpec[] {
   // win32's basename splits on both separators, so Windows paths work on any host.
-  const base = path.win32.basename(command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
+  const base = path.win32
+    .basename(command)
+    .toLowerCase()
+    .replace(/\.(cmd|exe|bat|ps1)$/, '');
   switch (base) {
     case 'npx':
     case 'npm':
@@ -79,7 +94,9 @@ export function runtimesFor(command: string, resolved: string | undefined): Runt
 export async function checkRuntimes(command: string, resolved: string | undefined, env: NodeJS.ProcessEnv): Promise<RuntimeCheck[]> {
   // The built-in demo runs on the editor's own runtime: nothing to look up.
   if (resolved === process.execPath || command === process.execPath) {
-    return [{ name: l10n.t('Node.js (the editor’s own)'), command: process.execPath, required: true, path: process.execPath, version: process.version, hint: '' }];
+    return [
+      { name: l10n.t('Node.js (the editor’s own)'), command: process.execPath, required: true, path: process.execPath, version: process.version, hint: '' },
+    ];
   }
   return Promise.all(runtimesFor(command, resolved).map((spec) => checkOne(spec, env)));
 }

@@ -142,7 +142,10 @@ export class OutputBuffer {
       this.blocks[0] = bigger;
       return bigger;
     }
-    const block = this.blocks.length === 0 && !this.spare ? Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(FIRST_BLOCK_BYTES, wanted))) : (this.spare ?? Buffer.allocUnsafeSlow(BLOCK_BYTES));
+    const block =
+      this.blocks.length === 0 && !this.spare
+        ? Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(FIRST_BLOCK_BYTES, wanted)))
+        : (this.spare ?? Buffer.allocUnsafeSlow(BLOCK_BYTES));
     this.spare = undefined;
     this.blocks.push(block);
     this.tailUsed = 0;

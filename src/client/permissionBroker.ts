@@ -41,10 +41,7 @@ export class PermissionBroker implements IDisposable {
     return this.emitter.event(listener);
   }
 
-  request(
-    params: acp.RequestPermissionRequest,
-    signal?: AbortSignal,
-  ): { requestId: string; response: Promise<acp.RequestPermissionResponse> } {
+  request(params: acp.RequestPermissionRequest, signal?: AbortSignal): { requestId: string; response: Promise<acp.RequestPermissionResponse> } {
     const requestId = `perm-${this.nextId++}`;
     if (this.disposed || signal?.aborted) {
       return { requestId, response: Promise.resolve(cancelled()) };
@@ -77,9 +74,7 @@ export class PermissionBroker implements IDisposable {
    * `sessionId` when given. Returns the ids that were answered.
    */
   cancelAll(sessionId?: string): string[] {
-    const ids = [...this.open.entries()]
-      .filter(([, p]) => sessionId === undefined || p.params.sessionId === sessionId)
-      .map(([id]) => id);
+    const ids = [...this.open.entries()].filter(([, p]) => sessionId === undefined || p.params.sessionId === sessionId).map(([id]) => id);
     return ids.filter((id) => this.settle(id, { outcome: 'cancelled' }, 'cancelled'));
   }
 

@@ -96,13 +96,18 @@ export class TerminalManager implements IDisposable {
     const pipe = await openOutputPipe(platform);
     let child: ChildProcess;
     try {
-      child = spawnTree(run.file, run.args, {
-        cwd,
-        env,
-        stdio: pipe.stdio,
-        windowsHide: true,
-        windowsVerbatimArguments: run.verbatim,
-      }, platform);
+      child = spawnTree(
+        run.file,
+        run.args,
+        {
+          cwd,
+          env,
+          stdio: pipe.stdio,
+          windowsHide: true,
+          windowsVerbatimArguments: run.verbatim,
+        },
+        platform,
+      );
     } catch (err) {
       pipe.dispose();
       // Synchronous throws are argument problems (NUL bytes, non-string args), not a missing command.

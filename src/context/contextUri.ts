@@ -151,10 +151,7 @@ export function gitDiffUri(root?: string, style: PathStyle = 'posix'): string {
 }
 
 /** What a `tandem://` URI names; undefined for anything else. */
-export type TandemTarget =
-  | { kind: 'problems'; file?: string }
-  | { kind: 'terminal'; name: string }
-  | { kind: 'gitDiff'; root?: string };
+export type TandemTarget = { kind: 'problems'; file?: string } | { kind: 'terminal'; name: string } | { kind: 'gitDiff'; root?: string };
 
 export function parseTandemUri(uri: string, style: PathStyle = 'posix'): TandemTarget | undefined {
   const m = /^tandem:\/\/([^/?#]+)(\/[^?#]*)?(?:\?([^#]*))?/i.exec(uri);

@@ -8,17 +8,7 @@
  * import: the webview uses `MentionView` and these helpers as they are.
  */
 import * as l10n from '@vscode/l10n';
-import {
-  baseName,
-  displayPath,
-  fileUri,
-  gitDiffUri,
-  parseFileUri,
-  parseTandemUri,
-  problemsUri,
-  terminalUri,
-  withRange,
-} from './contextUri';
+import { baseName, displayPath, fileUri, gitDiffUri, parseFileUri, parseTandemUri, problemsUri, terminalUri, withRange } from './contextUri';
 import type { LineRange, PathStyle } from './contextUri';
 import { assertNever } from '../protocol/guards';
 
@@ -107,15 +97,7 @@ export interface AudioMention {
 }
 
 export type Mention =
-  | FileMention
-  | FolderMention
-  | SelectionMention
-  | SymbolMention
-  | ProblemsMention
-  | TerminalMention
-  | GitDiffMention
-  | ImageMention
-  | AudioMention;
+  FileMention | FolderMention | SelectionMention | SymbolMention | ProblemsMention | TerminalMention | GitDiffMention | ImageMention | AudioMention;
 
 export type MentionKind = Mention['kind'];
 
@@ -145,7 +127,21 @@ export interface MentionDisplayOptions {
   workspaceRoots?: readonly string[];
 }
 
-const SYMBOL_ICONS = new Set(['class', 'constructor', 'enum', 'field', 'function', 'interface', 'method', 'module', 'namespace', 'property', 'struct', 'variable', 'constant']);
+const SYMBOL_ICONS = new Set([
+  'class',
+  'constructor',
+  'enum',
+  'field',
+  'function',
+  'interface',
+  'method',
+  'module',
+  'namespace',
+  'property',
+  'struct',
+  'variable',
+  'constant',
+]);
 
 /** The URI a mention is sent under (see contextUri.ts); undefined for media without a file. */
 export function mentionUri(mention: Mention, style: PathStyle = 'posix'): string | undefined {

@@ -85,7 +85,9 @@ export function describeOutcome(name: string, sentAs: SentAs, reason: OutcomeRea
   switch (reason.code) {
     case 'cut': {
       const [limit, total] = [formatBytes(reason.limitBytes), formatBytes(reason.totalBytes)];
-      return reason.kept === 'start' ? l10n.t('{0} was cut to its first {1} (of {2})', name, limit, total) : l10n.t('{0} was cut to its last {1} (of {2})', name, limit, total);
+      return reason.kept === 'start'
+        ? l10n.t('{0} was cut to its first {1} (of {2})', name, limit, total)
+        : l10n.t('{0} was cut to its last {1} (of {2})', name, limit, total);
     }
     case 'overBudget': {
       const limit = formatBytes(reason.limitBytes);
@@ -94,12 +96,16 @@ export function describeOutcome(name: string, sentAs: SentAs, reason: OutcomeRea
           ? l10n.t('{0} was linked, not embedded: images and audio of a prompt are limited to {1}', name, limit)
           : l10n.t('{0} was not sent: images and audio of a prompt are limited to {1}', name, limit);
       }
-      return sentAs === 'linked' ? l10n.t('{0} was linked, not embedded: a prompt is limited to {1}', name, limit) : l10n.t('{0} was not sent: a prompt is limited to {1}', name, limit);
+      return sentAs === 'linked'
+        ? l10n.t('{0} was linked, not embedded: a prompt is limited to {1}', name, limit)
+        : l10n.t('{0} was not sent: a prompt is limited to {1}', name, limit);
     }
     case 'tooLarge':
       return l10n.t('{0} is larger than {1} and was not sent', name, formatBytes(reason.limitBytes));
     case 'notAccepted':
-      return reason.capability === 'image' ? l10n.t('{0} was not sent: the agent does not accept images', name) : l10n.t('{0} was not sent: the agent does not accept audio', name);
+      return reason.capability === 'image'
+        ? l10n.t('{0} was not sent: the agent does not accept images', name)
+        : l10n.t('{0} was not sent: the agent does not accept audio', name);
     case 'binary':
       return l10n.t('{0} is a binary file: linked, not embedded', name);
     case 'unreadable':

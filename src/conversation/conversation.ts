@@ -1,7 +1,17 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ProtocolLog } from '../acp/protocolLog';
-import type { ConversationChange, ConversationSnapshot, ConversationStatus, Entry, MentionChip, PromptCapabilitiesView, QueuedPromptView, TabView, TerminalView } from '../protocol/messages';
+import type {
+  ConversationChange,
+  ConversationSnapshot,
+  ConversationStatus,
+  Entry,
+  MentionChip,
+  PromptCapabilitiesView,
+  QueuedPromptView,
+  TabView,
+  TerminalView,
+} from '../protocol/messages';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
 import { Thread } from '../thread/thread';
 import { Disposable, Emitter } from '../util/disposable';

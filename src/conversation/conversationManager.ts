@@ -37,7 +37,9 @@ export class ConversationManager extends Disposable {
     this.keeper = new ConversationKeeper(deps.store);
     const extraCapabilities = clientCapabilities(deps.editor.runSignInTerminal !== undefined);
     this.promptContext = editorPromptContext(deps.editor);
-    this.runtimes = this.register(new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities, connector: deps.connector }));
+    this.runtimes = this.register(
+      new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities, connector: deps.connector }),
+    );
   }
 
   /** Chips for the composer's specs: how each is shown (paths relative to the workspace). */
@@ -204,7 +206,8 @@ export class ConversationManager extends Disposable {
   /** The workspace became trusted: conversations may start their agents. */
   unblocked(): void {
     for (const conversation of this.strip.conversations()) {
-      if (conversation.status.kind === 'untrusted' || conversation.status.kind === 'no_agent') conversation.setAgent(conversation.agentName || (this.deps.agents.defaultName() ?? ''));
+      if (conversation.status.kind === 'untrusted' || conversation.status.kind === 'no_agent')
+        conversation.setAgent(conversation.agentName || (this.deps.agents.defaultName() ?? ''));
     }
     const active = this.active;
     if (active?.status.kind === 'idle') void active.link.connect();
@@ -277,7 +280,12 @@ export class ConversationManager extends Disposable {
   }
 
   private index(): ConversationIndex {
-    return indexOf(this.strip.conversations().map((c) => c.meta), this.closed, [...this.strip.ids()], this.strip.activeId);
+    return indexOf(
+      this.strip.conversations().map((c) => c.meta),
+      this.closed,
+      [...this.strip.ids()],
+      this.strip.activeId,
+    );
   }
 
   private fireTabs(): void {

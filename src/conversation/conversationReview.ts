@@ -103,7 +103,8 @@ export class ConversationReview {
     const store = await this.store();
     if (!store) return;
     for (const id of new Set([this.baseline, this.latest])) {
-      if (id !== undefined && store.get(id)) await store.recordBeforeWrite(id, path).catch((err) => this.log.warn(`Checkpoint of ${path}: ${errorMessage(err)}`));
+      if (id !== undefined && store.get(id))
+        await store.recordBeforeWrite(id, path).catch((err) => this.log.warn(`Checkpoint of ${path}: ${errorMessage(err)}`));
     }
   }
 
@@ -128,7 +129,15 @@ export class ConversationReview {
       const changes = await store.changes(baseline, { against: 'baseline' });
       files = [];
       for (const change of changes) {
-        const view: ChangedFileView = { path: change.path, relPath: change.relPath, status: change.status, added: change.added, removed: change.removed, binary: change.binary, restorable: change.restorable };
+        const view: ChangedFileView = {
+          path: change.path,
+          relPath: change.relPath,
+          status: change.status,
+          added: change.added,
+          removed: change.removed,
+          binary: change.binary,
+          restorable: change.restorable,
+        };
         if (this.openHunks.has(change.path) && !change.binary) view.hunks = (await this.hunksOf(store, baseline, change.path)).map(hunkView);
         files.push(view);
       }
@@ -182,12 +191,15 @@ export class ConversationReview {
   /** Restores the files to how they were before the turn that took `checkpoint` (after a preview). */
   async rewind(checkpoint: string, prompt: string): Promise<void> {
     await this.run(async (store) => {
-      if (!store.get(checkpoint)) throw new Error(l10n.t("this turn's checkpoint is no longer kept (older checkpoints are dropped to stay within the size limit)"));
+      if (!store.get(checkpoint))
+        throw new Error(l10n.t("this turn's checkpoint is no longer kept (older checkpoints are dropped to stay within the size limit)"));
       const plan = await store.restorePlan(checkpoint, { to: 'start' });
       if (plan.length === 0 || !(await this.host!.confirmRewind(plan))) return;
       await this.host!.apply(plan, l10n.t('Restore files to before this turn'));
       const quoted = prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt;
-      this.notes.push(`The user restored ${plan.length} file(s) (${plan.map((s) => s.relPath).join(', ')}) to how they were before their message "${quoted}"; your changes since then are gone.`);
+      this.notes.push(
+        `The user restored ${plan.length} file(s) (${plan.map((s) => s.relPath).join(', ')}) to how they were before their message "${quoted}"; your changes since then are gone.`,
+      );
     });
   }
 

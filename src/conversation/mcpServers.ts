@@ -68,7 +68,12 @@ export function parseMcpServers(raw: unknown, source: string, vars: McpVariables
     const type = config.type ?? (typeof config.command === 'string' ? 'stdio' : undefined);
     if (type === 'stdio') {
       const env = pairs(config.env, vars);
-      const args = Array.isArray(config.args) && config.args.every((a) => typeof a === 'string') ? (config.args as string[]).map((a) => resolve(a, vars)) : config.args === undefined ? [] : undefined;
+      const args =
+        Array.isArray(config.args) && config.args.every((a) => typeof a === 'string')
+          ? (config.args as string[]).map((a) => resolve(a, vars))
+          : config.args === undefined
+            ? []
+            : undefined;
       if (typeof config.command !== 'string' || config.command.trim() === '') drop(l10n.t('it has no command'));
       else if (args === undefined) drop(l10n.t('its args are not a list of strings'));
       else if (typeof env === 'string') drop(l10n.t('its env {0}', env));

@@ -70,7 +70,11 @@ const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
   answerQuestion: (m, { conversation }) => conversation?.questions.answer(m.entryId, m.action, m.content),
   openQuestionUrl: (m, { conversation }) => conversation?.questions.openUrl(m.entryId),
   fetchDiffLines: (m, { conversation, reply }) =>
-    reply(conversation ? conversation.thread.diffLines(m) : { type: 'diffLines', requestId: m.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') }),
+    reply(
+      conversation
+        ? conversation.thread.diffLines(m)
+        : { type: 'diffLines', requestId: m.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') },
+    ),
 };
 
 export function isCoreCommand(message: WebviewMessage): message is CoreCommand {

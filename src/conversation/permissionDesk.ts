@@ -37,7 +37,13 @@ function matcherValue(draft: RuleDraft): string {
 function withValue(draft: RuleDraft, value: string, scope: RuleScope): RuleDraft {
   const m = draft.matcher;
   const matcher =
-    m.type === 'pathGlob' ? { type: m.type, glob: value } : m.type === 'commandPrefix' ? { type: m.type, prefix: value } : m.type === 'urlHost' ? { type: m.type, host: value } : { type: m.type, name: value };
+    m.type === 'pathGlob'
+      ? { type: m.type, glob: value }
+      : m.type === 'commandPrefix'
+        ? { type: m.type, prefix: value }
+        : m.type === 'urlHost'
+          ? { type: m.type, host: value }
+          : { type: m.type, name: value };
   return { ...draft, matcher, scope };
 }
 
@@ -100,11 +106,23 @@ export class PermissionDesk {
     const card = this.thread
       .entries()
       .reverse()
-      .find((e) => e.kind === 'tool_call' && (e.status === 'pending' || e.status === 'in_progress') && (e.locations.some((l) => l.path === path) || e.content.some((x) => x.type === 'diff' && x.path === path)));
+      .find(
+        (e) =>
+          e.kind === 'tool_call' &&
+          (e.status === 'pending' || e.status === 'in_progress') &&
+          (e.locations.some((l) => l.path === path) || e.content.some((x) => x.type === 'diff' && x.path === path)),
+      );
     const shown = this.c.meta.cwd && path.startsWith(`${this.c.meta.cwd}/`) ? path.slice(this.c.meta.cwd.length + 1) : path;
     const toolCall = card
       ? { toolCallId: (card as { toolCallId: string }).toolCallId }
-      : { toolCallId: `write-${++this.writeReviews}`, title: l10n.t('Write {0}', shown), kind: 'edit' as const, status: 'pending' as const, locations: [{ path }], content: [{ type: 'diff' as const, path, oldText: before ?? null, newText: after }] };
+      : {
+          toolCallId: `write-${++this.writeReviews}`,
+          title: l10n.t('Write {0}', shown),
+          kind: 'edit' as const,
+          status: 'pending' as const,
+          locations: [{ path }],
+          content: [{ type: 'diff' as const, path, oldText: before ?? null, newText: after }],
+        };
     const params: acp.RequestPermissionRequest = {
       sessionId: '',
       toolCall,
@@ -115,7 +133,11 @@ export class PermissionDesk {
     };
     const result = await this.request(params, new AbortController().signal);
     if (result.outcome.outcome === 'selected' && result.outcome.optionId === 'accept') return;
-    throw new RequestError(-32603, `The user rejected this write to ${path}; the file was not changed. Ask before trying again, or propose a different change.`, { path, reason: 'rejectedByUser' });
+    throw new RequestError(
+      -32603,
+      `The user rejected this write to ${path}; the file was not changed. Ask before trying again, or propose a different change.`,
+      { path, reason: 'rejectedByUser' },
+    );
   }
 
   /** The user's answer; false (and logged) when the prompt was already answered or is unknown. */
@@ -148,7 +170,9 @@ export class PermissionDesk {
       return;
     }
     const result = await this.rules.store.add(draft, this.c.id);
-    const saved: RuleProposalView = result.ok ? { ...proposal, state: 'saved', ruleId: result.rule.id, label: ruleLabel(result.rule) } : { ...proposal, error: result.error };
+    const saved: RuleProposalView = result.ok
+      ? { ...proposal, state: 'saved', ruleId: result.rule.id, label: ruleLabel(result.rule) }
+      : { ...proposal, error: result.error };
     if (result.ok) this.offered.delete(requestId);
     this.thread.annotatePermission(requestId, { proposal: saved });
   }

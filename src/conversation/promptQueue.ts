@@ -46,7 +46,8 @@ export class PromptQueue {
     this.items = [];
     for (const item of items) {
       const mentions = Array.isArray(item?.mentions) ? item.mentions : [];
-      if (typeof item?.text === 'string' && (item.text.trim() !== '' || mentions.length > 0)) this.items.push({ id: `q${this.nextNumber++}`, text: item.text, ...(mentions.length > 0 ? { mentions } : {}) });
+      if (typeof item?.text === 'string' && (item.text.trim() !== '' || mentions.length > 0))
+        this.items.push({ id: `q${this.nextNumber++}`, text: item.text, ...(mentions.length > 0 ? { mentions } : {}) });
       if (this.items.length >= MAX_QUEUED_ITEMS) break;
     }
     this.pausedReason = this.items.length > 0 ? l10n.t('These prompts were waiting when VS Code closed.') : undefined;

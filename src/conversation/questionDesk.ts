@@ -41,10 +41,26 @@ export class QuestionDesk {
         thread.addNotice('warning', link.problem);
         return Promise.resolve({ action: 'decline' });
       }
-      build = (id) => ({ kind: 'question', id, message, mode: 'url', url: link.url, host: link.host, ...(link.warning ? { hostWarning: link.warning } : {}), state: { kind: 'pending' } });
+      build = (id) => ({
+        kind: 'question',
+        id,
+        message,
+        mode: 'url',
+        url: link.url,
+        host: link.host,
+        ...(link.warning ? { hostWarning: link.warning } : {}),
+        state: { kind: 'pending' },
+      });
     } else if (raw.mode === 'form') {
       const parsed = parseRequestedSchema(raw.requestedSchema);
-      build = (id) => ({ kind: 'question', id, message, mode: 'form', ...('fields' in parsed ? { fields: parsed.fields } : { fields: [], unsupported: parsed.unsupported }), state: { kind: 'pending' } });
+      build = (id) => ({
+        kind: 'question',
+        id,
+        message,
+        mode: 'form',
+        ...('fields' in parsed ? { fields: parsed.fields } : { fields: [], unsupported: parsed.unsupported }),
+        state: { kind: 'pending' },
+      });
     } else {
       c.log.warn(`Declined a question of unknown mode ${JSON.stringify(raw.mode)}.`);
       return Promise.resolve({ action: 'decline' });

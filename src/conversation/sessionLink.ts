@@ -15,7 +15,21 @@ import type { QuestionDesk } from './questionDesk';
 
 /** What the link uses besides the conversation's state: its siblings, and what it tells the conversation. */
 export interface LinkParts {
-  thread: Pick<Thread, 'dispatch' | 'terminalEvent' | 'beginReplay' | 'replayAnswered' | 'abandonReplay' | 'sessionOpened' | 'sessionClosed' | 'addNotice' | 'markCancelling' | 'endTurn' | 'entries' | 'size'>;
+  thread: Pick<
+    Thread,
+    | 'dispatch'
+    | 'terminalEvent'
+    | 'beginReplay'
+    | 'replayAnswered'
+    | 'abandonReplay'
+    | 'sessionOpened'
+    | 'sessionClosed'
+    | 'addNotice'
+    | 'markCancelling'
+    | 'endTurn'
+    | 'entries'
+    | 'size'
+  >;
   permissions: Pick<PermissionDesk, 'request' | 'reviewWrite' | 'reset'>;
   questions: Pick<QuestionDesk, 'ask' | 'complete' | 'cancelAll'>;
   review: Pick<ConversationReview, 'beforeWrite' | 'refreshSoon'>;
@@ -120,7 +134,11 @@ export class SessionLink extends Disposable {
     const runtime = this.parts.ports.runtimeFor(c.agentName);
     if (!runtime) {
       const gone = c.agentName ? l10n.t('{0} is not configured any more.', c.agentName) : l10n.t('The agent is not configured any more.');
-      return c.fail({ message: `${gone} ${l10n.t('Pick another agent in the header; it starts a new session.')}`, pause: l10n.t('The agent is not configured.'), stop: l10n.t('Not configured') });
+      return c.fail({
+        message: `${gone} ${l10n.t('Pick another agent in the header; it starts a new session.')}`,
+        pause: l10n.t('The agent is not configured.'),
+        stop: l10n.t('Not configured'),
+      });
     }
     const token = this.bind(runtime);
     c.setStatus({ kind: 'starting', agentName: c.agentName });
@@ -172,14 +190,22 @@ export class SessionLink extends Disposable {
         this.attached = result.sessionId;
         c.setSessionId(result.sessionId);
         thread.sessionOpened(result);
-        if (spoken && !fresh) thread.addNotice('warning', l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', c.agentName));
+        if (spoken && !fresh)
+          thread.addNotice(
+            'warning',
+            l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', c.agentName),
+          );
       }
     } catch (err) {
       thread.abandonReplay();
       if (token !== this.token) return;
       if (previous !== undefined && isUnknownSession(err) && errorCode(err) !== AUTH_REQUIRED) {
         return c.fail({
-          message: l10n.t('{0} no longer knows this conversation (session {1}). Start fresh to go on in a new session; the transcript above stays.', c.agentName, previous),
+          message: l10n.t(
+            '{0} no longer knows this conversation (session {1}). Start fresh to go on in a new session; the transcript above stays.',
+            c.agentName,
+            previous,
+          ),
           detail: errorMessage(err),
           action: 'startFresh',
           pause: l10n.t('The agent lost this conversation.'),
@@ -197,7 +223,12 @@ export class SessionLink extends Disposable {
     if (c.status.kind === 'stopped') return; // the exit handler already reported a process that died
     if (errorCode(err) === AUTH_REQUIRED) {
       if (runtime.authMethods.length > 0) parts.showSignIn(runtime.authMethods, errorMessage(err));
-      else c.fail({ message: l10n.t('{0} needs you to sign in, but offers no way to do it from the editor: {1}', c.agentName, errorMessage(err)), detail: runtime.stderrTail() || undefined, action: 'showLog' });
+      else
+        c.fail({
+          message: l10n.t('{0} needs you to sign in, but offers no way to do it from the editor: {1}', c.agentName, errorMessage(err)),
+          detail: runtime.stderrTail() || undefined,
+          action: 'showLog',
+        });
       parts.queue.pause(l10n.t('Waiting for you to sign in.'));
       return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('Sign-in required') });
     }
@@ -274,6 +305,12 @@ export class SessionLink extends Disposable {
       if (wasRunning) parts.thread.endTurn('cancelled');
       return c.setStatus({ kind: 'idle', agentName: c.agentName });
     }
-    c.fail({ message: stopped, detail: exit.stderrTail || undefined, action: 'restart', pause: l10n.t('{0} stopped.', c.agentName), stop: l10n.t('The agent {0}.', exit.description) });
+    c.fail({
+      message: stopped,
+      detail: exit.stderrTail || undefined,
+      action: 'restart',
+      pause: l10n.t('{0} stopped.', c.agentName),
+      stop: l10n.t('The agent {0}.', exit.description),
+    });
   }
 }

@@ -101,7 +101,9 @@ export class SignIn {
       this.entry = { ...this.entry, message, methods: view, state: { kind: 'waiting' } };
       thread.replaceEntry(this.entry);
     } else {
-      this.entry = thread.addEntry((id) => ({ kind: 'auth', id, agentName: c.agentName, message, methods: view, state: { kind: 'waiting' } }) satisfies AuthEntry);
+      this.entry = thread.addEntry(
+        (id) => ({ kind: 'auth', id, agentName: c.agentName, message, methods: view, state: { kind: 'waiting' } }) satisfies AuthEntry,
+      );
     }
     c.flag('error');
   }
@@ -124,7 +126,10 @@ export class SignIn {
       this.retry = undefined;
       await retry?.();
     } catch (err) {
-      const hint = method.kind === 'envVar' && method.envVar ? ` ${l10n.t('Set {0} in the environment VS Code starts from (your shell profile), then restart VS Code; Tandem does not store keys.', method.envVar)}` : '';
+      const hint =
+        method.kind === 'envVar' && method.envVar
+          ? ` ${l10n.t('Set {0} in the environment VS Code starts from (your shell profile), then restart VS Code; Tandem does not store keys.', method.envVar)}`
+          : '';
       this.setState({ kind: 'failed', methodId, error: `${errorMessage(err)}.${hint}`.replace(/\.\./g, '.') });
     }
   }
@@ -145,7 +150,10 @@ export class SignIn {
       cwd: agent.cwd,
     };
     const code = await run(spec);
-    if (code !== 0) throw new Error(code === undefined ? l10n.t('The sign-in terminal was closed before it finished') : l10n.t('The sign-in command exited with code {0}', code));
+    if (code !== 0)
+      throw new Error(
+        code === undefined ? l10n.t('The sign-in terminal was closed before it finished') : l10n.t('The sign-in command exited with code {0}', code),
+      );
     // A fresh process picks up the new credentials.
     await ports.restartAgent(c.agentName);
   }

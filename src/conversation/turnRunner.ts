@@ -117,7 +117,11 @@ export class TurnRunner extends Disposable {
     this.cancelTimer = setTimeout(() => {
       if (token !== this.token || c.status.kind !== 'cancelling') return;
       c.fail({
-        message: l10n.t('{0} did not confirm the cancellation within {1} s; the turn was ended here. Restart the agent if it keeps working.', c.agentName, Math.round(grace / 1000)),
+        message: l10n.t(
+          '{0} did not confirm the cancellation within {1} s; the turn was ended here. Restart the agent if it keeps working.',
+          c.agentName,
+          Math.round(grace / 1000),
+        ),
         action: 'restart',
       });
       this.finish(token, 'cancelled');
@@ -195,7 +199,8 @@ export class TurnRunner extends Disposable {
     thread.addUserMessage(text, extras);
     parts.named(text || (prepared.mentions[0]?.label ?? ''));
     c.touch();
-    const blocks: acp.ContentBlock[] = note === undefined ? prepared.blocks : [{ type: 'text', text: `[Note from Tandem, the user's editor] ${note}` }, ...prepared.blocks];
+    const blocks: acp.ContentBlock[] =
+      note === undefined ? prepared.blocks : [{ type: 'text', text: `[Note from Tandem, the user's editor] ${note}` }, ...prepared.blocks];
     try {
       const response = await conn.prompt(sessionId, blocks);
       // Some agents report the turn's usage with the answer (not in the stable schema yet).

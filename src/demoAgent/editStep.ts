@@ -83,7 +83,12 @@ export async function editStep(turn: Turn): Promise<EditResult> {
     return 'failed';
   }
   await turn.finishTool(toolCallId, 'completed', {
-    content: [diff, textContent(via === 'client' ? 'Written through the editor (`fs/write_text_file`).' : 'Written on disk (the client does not offer `fs/write_text_file`).')],
+    content: [
+      diff,
+      textContent(
+        via === 'client' ? 'Written through the editor (`fs/write_text_file`).' : 'Written on disk (the client does not offer `fs/write_text_file`).',
+      ),
+    ],
     rawOutput: { path, bytes: Buffer.byteLength(newText), via },
   });
   return 'written';

@@ -24,7 +24,11 @@ export async function readText(turn: Turn, path: string, line?: number, limit?: 
   if (turn.caps.fs?.readTextFile) {
     try {
       const res = await turn.race(
-        turn.client.request(methods.client.fs.readTextFile, { sessionId: turn.session.id, path, line: line ?? null, limit: limit ?? null }, { cancellationSignal: turn.cancellationSignal }),
+        turn.client.request(
+          methods.client.fs.readTextFile,
+          { sessionId: turn.session.id, path, line: line ?? null, limit: limit ?? null },
+          { cancellationSignal: turn.cancellationSignal },
+        ),
       );
       // Clients may answer a missing file with "" (Tandem and Zed do, so agents can create files):
       // the disk tells whether the file exists.
@@ -45,7 +49,9 @@ export async function readText(turn: Turn, path: string, line?: number, limit?: 
 
 export async function writeText(turn: Turn, path: string, content: string): Promise<'client' | 'disk'> {
   if (turn.caps.fs?.writeTextFile) {
-    await turn.race(turn.client.request(methods.client.fs.writeTextFile, { sessionId: turn.session.id, path, content }, { cancellationSignal: turn.cancellationSignal }));
+    await turn.race(
+      turn.client.request(methods.client.fs.writeTextFile, { sessionId: turn.session.id, path, content }, { cancellationSignal: turn.cancellationSignal }),
+    );
     return 'client';
   }
   mkdirSync(dirname(path), { recursive: true });

@@ -111,7 +111,11 @@ export async function kindsStep(turn: Turn): Promise<void> {
   await searchPart(turn);
   await tool(turn, 'fetch', 'Fetch', async () => ({
     title: 'Fetch https://agentclientprotocol.com (simulated)',
-    content: [textContent('The demo works offline, so nothing was downloaded. A real agent shows what it fetched from [agentclientprotocol.com](https://agentclientprotocol.com) here.')],
+    content: [
+      textContent(
+        'The demo works offline, so nothing was downloaded. A real agent shows what it fetched from [agentclientprotocol.com](https://agentclientprotocol.com) here.',
+      ),
+    ],
     rawInput: { url: 'https://agentclientprotocol.com' },
   }));
   await movePart(turn);

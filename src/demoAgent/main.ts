@@ -96,7 +96,9 @@ const app = acp
     sessions.get(params.sessionId)?.running?.abort();
   });
 
-const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+const connection = app.connect(
+  acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
+);
 // The client closing stdin ends the agent: nothing else keeps a demo alive.
 void connection.closed.then(() => process.exit(0));
 process.stdin.on('end', () => process.exit(0));

@@ -44,7 +44,10 @@ async function runCommand(turn: Turn, cmd: DemoCommand): Promise<void> {
   let handle: acp.TerminalHandle;
   try {
     handle = await turn.race(
-      turn.client.createTerminal({ sessionId: turn.session.id, command: cmd.command, args: cmd.args, cwd: turn.cwd, outputByteLimit: 64 * 1024 }, { cancellationSignal: turn.cancellationSignal }),
+      turn.client.createTerminal(
+        { sessionId: turn.session.id, command: cmd.command, args: cmd.args, cwd: turn.cwd, outputByteLimit: 64 * 1024 },
+        { cancellationSignal: turn.cancellationSignal },
+      ),
     );
   } catch (err) {
     // E.g. the command does not exist on this system: fail this card, go on with the tour.

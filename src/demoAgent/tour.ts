@@ -36,7 +36,10 @@ export function chooseShow(promptText: string): Show {
 }
 
 export function promptTextOf(prompt: acp.ContentBlock[]): string {
-  return prompt.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : '')).join(' ').trim();
+  return prompt
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : ''))
+    .join(' ')
+    .trim();
 }
 
 function helpText(): string {
@@ -114,11 +117,16 @@ async function planOnly(turn: Turn): Promise<void> {
   ]);
   await plan.set(0, 'pending');
   for (let i = 0; i < 4; i++) await plan.run(i, () => turn.sleep(500));
-  await turn.streamMarkdown('That was a **plan**: each update replaces the whole checklist, and entries move from *pending* to *in progress* to *completed*.\n');
+  await turn.streamMarkdown(
+    'That was a **plan**: each update replaces the whole checklist, and entries move from *pending* to *in progress* to *completed*.\n',
+  );
 }
 
 async function fullTour(turn: Turn): Promise<void> {
-  await turn.streamMarkdown(`The user wrote “${turn.promptText.slice(0, 80)}”. No keyword there, so: the full tour. First a plan, then one part after another.`, 'agent_thought_chunk');
+  await turn.streamMarkdown(
+    `The user wrote “${turn.promptText.slice(0, 80)}”. No keyword there, so: the full tour. First a plan, then one part after another.`,
+    'agent_thought_chunk',
+  );
   const plan = new PlanTracker(turn, [
     ['Say hello in markdown', 'medium'],
     ['Show a tool call of every kind', 'high'],
@@ -135,16 +143,7 @@ async function fullTour(turn: Turn): Promise<void> {
   });
   await plan.run(3, () => terminalStep(turn));
   await plan.run(4, () =>
-    turn.streamMarkdown(
-      [
-        '',
-        '### That was the tour',
-        '',
-        editSummary(edit),
-        '- Type **help** to see how to replay a single part.',
-        '',
-      ].join('\n'),
-    ),
+    turn.streamMarkdown(['', '### That was the tour', '', editSummary(edit), '- Type **help** to see how to replay a single part.', ''].join('\n')),
   );
 }
 

@@ -99,7 +99,11 @@ export class RuleFile {
       if ('error' in parsed) {
         this.reportOnce({ kind: 'droppedRule', file: this.path, message: l10n.t('Ignored rule {0} of {1}: {2}', index + 1, this.path, parsed.error) });
       } else if (ids.has(parsed.rule.id)) {
-        this.reportOnce({ kind: 'droppedRule', file: this.path, message: l10n.t("Ignored rule {0} of {1}: its id repeats an earlier rule's.", index + 1, this.path) });
+        this.reportOnce({
+          kind: 'droppedRule',
+          file: this.path,
+          message: l10n.t("Ignored rule {0} of {1}: its id repeats an earlier rule's.", index + 1, this.path),
+        });
       } else {
         ids.add(parsed.rule.id);
         rules.push(parsed.rule);
@@ -147,6 +151,7 @@ export class RuleFile {
 /** A rule file problem as a sentence for the user (output channel, warning). */
 export function describeRuleProblem(problem: RuleFileProblem): string {
   if (problem.kind === 'droppedRule') return l10n.t('a rule in {0} was ignored: {1}', problem.file, problem.message);
-  if (problem.movedTo) return l10n.t('{0} could not be read ({1}). It was set aside as {2}; the rules start empty.', problem.file, problem.message, problem.movedTo);
+  if (problem.movedTo)
+    return l10n.t('{0} could not be read ({1}). It was set aside as {2}; the rules start empty.', problem.file, problem.message, problem.movedTo);
   return l10n.t('{0} could not be read ({1}).', problem.file, problem.message);
 }

@@ -110,10 +110,7 @@ export function evaluateRules(rules: readonly PermissionRule[], subject: Permiss
  * the rule that matched; when no `allow_once` is offered the user decides. Reject prefers
  * `reject_once` and falls back to `reject_always`, since a remembered refusal only ever narrows.
  */
-export function optionForVerdict(
-  options: ReadonlyArray<{ optionId: string; kind: PermissionOptionKind | string }>,
-  verdict: RuleVerdict,
-): string | undefined {
+export function optionForVerdict(options: ReadonlyArray<{ optionId: string; kind: PermissionOptionKind | string }>, verdict: RuleVerdict): string | undefined {
   const byKind = (kind: PermissionOptionKind): string | undefined => options.find((o) => o.kind === kind)?.optionId;
   switch (verdict.decision) {
     case 'allow':

@@ -143,10 +143,7 @@ export class RuleStore implements IDisposable {
       const list = this.conversations.get(found.conversationId) ?? [];
       const next = edit(found.rule);
       if (typeof next === 'string') return Promise.resolve({ ok: false, error: next });
-      this.conversations.set(
-        found.conversationId,
-        next === undefined ? list.filter((r) => r.id !== id) : list.map((r) => (r.id === id ? next : r)),
-      );
+      this.conversations.set(found.conversationId, next === undefined ? list.filter((r) => r.id !== id) : list.map((r) => (r.id === id ? next : r)));
       this.emitter.fire();
       return Promise.resolve({ ok: true, rule: structuredClone(next ?? found.rule) });
     }
@@ -203,7 +200,10 @@ export class RuleStore implements IDisposable {
   /** Where the rule with `id` lives: a conversation (by id) or a persisted scope. */
   private find(
     id: string,
-  ): { rule: PermissionRule; conversationId: string; scope?: undefined } | { rule: PermissionRule; conversationId?: undefined; scope: PersistedScope } | undefined {
+  ):
+    | { rule: PermissionRule; conversationId: string; scope?: undefined }
+    | { rule: PermissionRule; conversationId?: undefined; scope: PersistedScope }
+    | undefined {
     for (const [conversationId, rules] of this.conversations) {
       const rule = rules.find((r) => r.id === id);
       if (rule !== undefined) return { rule, conversationId };

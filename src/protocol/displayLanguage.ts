@@ -43,7 +43,14 @@ function canonical(language: string | undefined): string | undefined {
 /** "5 minutes ago", "yesterday", "in 2 hours", in the display language. */
 export function relativeTime(then: number, now = Date.now()): string {
   const format = new Intl.RelativeTimeFormat(current, { numeric: 'auto' });
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [['second', 60], ['minute', 60], ['hour', 24], ['day', 7], ['week', 4.35], ['month', 12]];
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['second', 60],
+    ['minute', 60],
+    ['hour', 24],
+    ['day', 7],
+    ['week', 4.35],
+    ['month', 12],
+  ];
   let value = (then - now) / 1000;
   for (const [unit, size] of steps) {
     if (Math.abs(value) < size) return format.format(Math.round(value), unit);

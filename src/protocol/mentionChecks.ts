@@ -65,4 +65,3 @@ export function isMentionSpec(value: unknown): value is MentionSpec {
       return false;
   }
 }
-

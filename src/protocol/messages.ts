@@ -143,28 +143,29 @@ export interface PanelSnapshot extends ConversationSnapshot {
  * Changes to one conversation. `conversationId` names it; the panel ignores changes for a
  * conversation it is not showing (absent: the shown one).
  */
-export type ConversationChange = { conversationId?: string } & (
+export type ConversationChange = { conversationId?: string } &
   /** Insert or replace one entry (keyed by id); new ids are appended at the end. */
-  | { type: 'entryUpserted'; entry: Entry }
-  /** Streaming: append text to an agent/thought/user entry. */
-  | { type: 'textAppended'; id: string; text: string }
-  | { type: 'entriesCleared' }
-  | { type: 'statusChanged'; status: ConversationStatus }
-  /** Replace a terminal's view. */
-  | { type: 'terminalChanged'; terminal: TerminalView }
-  | { type: 'terminalAppended'; terminalId: string; text: string; truncated: boolean }
-  /** The agent's slash commands, replaced whole. */
-  | { type: 'commandsChanged'; commands: CommandView[] }
-  /** The session's modes replaced whole; `modes` absent: the agent has none (or no session). */
-  | { type: 'modesChanged'; modes?: ModesView }
-  | { type: 'queueChanged'; queue: QueueView }
-  | { type: 'reviewChanged'; review: ReviewView }
-  | { type: 'configOptionsChanged'; options: ConfigOptionView[] }
-  | { type: 'usageChanged'; usage?: UsageView }
-  | { type: 'promptCapabilitiesChanged'; promptCapabilities?: PromptCapabilitiesView }
-  /** The ACP session id or the title changed. */
-  | { type: 'conversationChanged'; sessionId?: string; title: string }
-);
+  (
+    | { type: 'entryUpserted'; entry: Entry }
+    /** Streaming: append text to an agent/thought/user entry. */
+    | { type: 'textAppended'; id: string; text: string }
+    | { type: 'entriesCleared' }
+    | { type: 'statusChanged'; status: ConversationStatus }
+    /** Replace a terminal's view. */
+    | { type: 'terminalChanged'; terminal: TerminalView }
+    | { type: 'terminalAppended'; terminalId: string; text: string; truncated: boolean }
+    /** The agent's slash commands, replaced whole. */
+    | { type: 'commandsChanged'; commands: CommandView[] }
+    /** The session's modes replaced whole; `modes` absent: the agent has none (or no session). */
+    | { type: 'modesChanged'; modes?: ModesView }
+    | { type: 'queueChanged'; queue: QueueView }
+    | { type: 'reviewChanged'; review: ReviewView }
+    | { type: 'configOptionsChanged'; options: ConfigOptionView[] }
+    | { type: 'usageChanged'; usage?: UsageView }
+    | { type: 'promptCapabilitiesChanged'; promptCapabilities?: PromptCapabilitiesView }
+    /** The ACP session id or the title changed. */
+    | { type: 'conversationChanged'; sessionId?: string; title: string }
+  );
 
 /** Host → webview. */
 export type HostMessage =

@@ -11,17 +11,7 @@
 export const TERMINAL_VIEW_LIMIT_CHARS = 512 * 1024;
 
 /** ACP tool kinds plus `other`; unknown kinds from agents are normalised to `other`. */
-export type ToolKind =
-  | 'read'
-  | 'edit'
-  | 'delete'
-  | 'move'
-  | 'search'
-  | 'execute'
-  | 'think'
-  | 'fetch'
-  | 'switch_mode'
-  | 'other';
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
 
 /** ACP statuses plus `cancelled`, which the client sets itself when a turn ends with a call unfinished. */
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
@@ -179,7 +169,6 @@ export const DIFF_LINE_MAX_CHARS = 2000;
 
 /** Most lines `fetchDiffLines` answers at once. */
 export const DIFF_FETCH_MAX_LINES = 1000;
-
 
 /** Output of one terminal, shown inside every tool call card that embeds it. */
 export interface TerminalView {

@@ -4,18 +4,7 @@
  */
 import type { ToolKind } from './messages';
 
-const ACP_KINDS: ReadonlySet<string> = new Set<ToolKind>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'switch_mode',
-  'other',
-]);
+const ACP_KINDS: ReadonlySet<string> = new Set<ToolKind>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 
 /** True for the kinds ACP defines (plus `other`). */
 export function isToolKind(value: unknown): value is ToolKind {

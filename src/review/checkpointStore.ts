@@ -118,7 +118,9 @@ export class CheckpointStore {
       const skipped = [...rec.skipped.keys()];
       // Said once, not every turn: only when the set of skipped files changed.
       if (skipped.length > 0 && !(previous && skipped.join('\0') === [...previous.skipped.keys()].join('\0'))) {
-        this.warn(`Checkpoint: ${skipped.length} file(s) over ${this.maxFileBytes} bytes not recorded: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
+        this.warn(
+          `Checkpoint: ${skipped.length} file(s) over ${this.maxFileBytes} bytes not recorded: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`,
+        );
       }
       if (!listing.complete) this.warn(`Checkpoint: the folder has more files than the scan limit; files beyond it are not covered.`);
       return toCheckpoint(rec);
@@ -208,7 +210,10 @@ export class CheckpointStore {
       const infos = await statAll(this.root, rels);
       // An explicit Keep stores content up to the store's cap (like recordBeforeWrite), not the
       // capture's per-file cap: the user chose this file.
-      const ids = await this.hasher.ids([...infos.values()].filter((f) => f.size <= this.maxBytes), true);
+      const ids = await this.hasher.ids(
+        [...infos.values()].filter((f) => f.size <= this.maxBytes),
+        true,
+      );
       for (const rel of rels) {
         const info = infos.get(rel);
         const state: StoredState = !info ? null : (ids.get(rel) ?? { size: info.size, mtimeMs: info.mtimeMs });
@@ -243,7 +248,11 @@ export class CheckpointStore {
       let next: StoredState;
       if (keep.size === hunks.length && current === undefined) next = null;
       else {
-        const text = revertHunks(before ?? '', current ?? '', hunks.filter((h) => !keep.has(h.index)).map((h) => h.index));
+        const text = revertHunks(
+          before ?? '',
+          current ?? '',
+          hunks.filter((h) => !keep.has(h.index)).map((h) => h.index),
+        );
         next = await this.backend.writeBlob(Buffer.from(text, 'utf8'));
       }
       rec.accepted.set(rel, next);

@@ -76,7 +76,10 @@ export class FileSnapshot implements SnapshotBackend {
   async isExcluded(relPath: string): Promise<boolean> {
     const storageRel = toRel(this.root, this.storageDir);
     if (storageRel !== undefined && (relPath === storageRel || relPath.startsWith(`${storageRel}/`))) return true;
-    return relPath.split('/').slice(0, -1).some((name) => this.excluded.has(name));
+    return relPath
+      .split('/')
+      .slice(0, -1)
+      .some((name) => this.excluded.has(name));
   }
 
   async hashFiles(absPaths: string[], write: boolean): Promise<Array<string | undefined>> {

@@ -82,10 +82,7 @@ export function computeHunks(oldText: string, newText: string): Hunk[] {
       oldLines,
       newStart: newLine,
       newLines,
-      lines: [
-        ...seg.old.flatMap((c) => splitLines(c.value).map((l) => `-${l}`)),
-        ...seg.new.flatMap((c) => splitLines(c.value).map((l) => `+${l}`)),
-      ],
+      lines: [...seg.old.flatMap((c) => splitLines(c.value).map((l) => `-${l}`)), ...seg.new.flatMap((c) => splitLines(c.value).map((l) => `+${l}`))],
     });
     oldLine += oldLines;
     newLine += newLines;

@@ -2,17 +2,12 @@ import * as l10n from '@vscode/l10n';
 import type { ErrorEntry } from '../protocol/messages';
 import { errorCode, errorMessage } from '../util/errors';
 
-
 /**
  * Turns a failure while starting an agent into words a user can act on. Start failures are the most
  * common support question for ACP clients (wrong command, missing login, sandbox variables), so each
  * known cause gets its own sentence.
  */
-export function describeStartFailure(
-  err: unknown,
-  agentName: string,
-  stderrTail: string,
-): { message: string; detail?: string; action: ErrorEntry['action'] } {
+export function describeStartFailure(err: unknown, agentName: string, stderrTail: string): { message: string; detail?: string; action: ErrorEntry['action'] } {
   const code = (err as { code?: unknown } | undefined)?.code;
   const text = err instanceof Error ? err.message : String((err as { message?: unknown })?.message ?? err);
   if (code === 'not_found' || code === 'ENOENT') {

@@ -8,7 +8,14 @@ import { emptyIndex, evictOverCap, isValidConversationId, parseIndex, parseTrans
 import { readStored, removeCorruptCopies, sweepLeftovers, type ReadContext } from './storedFiles';
 import { TranscriptSaves } from './transcriptSaves';
 
-import { DEFAULT_DEBOUNCE_MS, DEFAULT_MAX_CONVERSATIONS, DEFAULT_MAX_TRANSCRIPT_BYTES, DEFAULT_MAX_WAIT_MS, INDEX_FILE, TRANSCRIPT_DIR } from './conversationStoreOptions';
+import {
+  DEFAULT_DEBOUNCE_MS,
+  DEFAULT_MAX_CONVERSATIONS,
+  DEFAULT_MAX_TRANSCRIPT_BYTES,
+  DEFAULT_MAX_WAIT_MS,
+  INDEX_FILE,
+  TRANSCRIPT_DIR,
+} from './conversationStoreOptions';
 import type { ConversationStoreOptions } from './conversationStoreOptions';
 
 export { INDEX_FILE, TRANSCRIPT_DIR, type ConversationStoreOptions } from './conversationStoreOptions';
@@ -73,7 +80,11 @@ export class ConversationStore implements IDisposable {
     if (!this.swept) {
       this.swept = true;
       const known = new Set(index.conversations.map((c) => c.id));
-      await sweepLeftovers([this.opts.dir, this.transcriptDir], this.transcriptDir, (id) => known.has(id) || this.ownIds.has(id) || this.queue.isBusy(this.transcriptFile(id)));
+      await sweepLeftovers(
+        [this.opts.dir, this.transcriptDir],
+        this.transcriptDir,
+        (id) => known.has(id) || this.ownIds.has(id) || this.queue.isBusy(this.transcriptFile(id)),
+      );
     }
     return index;
   }
@@ -214,7 +225,8 @@ export class ConversationStore implements IDisposable {
   /** Validates ids and applies the cap; reports evictions. The index is serialised compactly: it is read by code, not people. */
   private prepareIndex(index: ConversationIndex): { json: string; evicted: string[] } {
     const valid = index.conversations.filter((c) => isValidConversationId(c.id));
-    if (valid.length < index.conversations.length) this.warn(l10n.t('Left {0} conversation(s) with invalid ids out of {1}.', index.conversations.length - valid.length, INDEX_FILE));
+    if (valid.length < index.conversations.length)
+      this.warn(l10n.t('Left {0} conversation(s) with invalid ids out of {1}.', index.conversations.length - valid.length, INDEX_FILE));
     const { index: capped, evicted } = evictOverCap({ ...index, conversations: valid }, this.maxConversations);
     const out: ConversationIndex = { version: 1, conversations: capped.conversations, openIds: capped.openIds };
     if (capped.activeId !== undefined) out.activeId = capped.activeId;

@@ -52,7 +52,10 @@ export function workspaceKey(workspaceFile: string | undefined, folders: readonl
   const fold = (p: string) => (platform === 'win32' || platform === 'darwin' ? p.toLowerCase() : p);
   if (workspaceFile) return fold(real(workspaceFile));
   if (folders.length === 0) return undefined;
-  return folders.map((f) => fold(real(f))).sort().join('\n');
+  return folders
+    .map((f) => fold(real(f)))
+    .sort()
+    .join('\n');
 }
 
 /** The storage folder for `key` under `globalDir`: a short hash, so any path makes a valid name. */
@@ -63,7 +66,9 @@ export function folderStorageDir(globalDir: string, key: string | undefined): st
 
 export function openFolderStorage(opts: FolderStorageOptions): FolderStorage {
   const dir = folderStorageDir(opts.globalDir, opts.key);
-  const ready = adopt(opts, dir).catch((err: unknown) => opts.warn(`Could not move the conversations of this folder from ${opts.uriDir}: ${errorMessage(err)}`));
+  const ready = adopt(opts, dir).catch((err: unknown) =>
+    opts.warn(`Could not move the conversations of this folder from ${opts.uriDir}: ${errorMessage(err)}`),
+  );
   return { dir, ready };
 }
 
@@ -124,7 +129,8 @@ async function merge(from: string, to: string, warn: (text: string) => void): Pr
     target.dispose();
   }
   for (const name of ['checkpoints', 'permission-rules.json']) {
-    if (!(await exists(path.join(to, name))) && (await exists(path.join(from, name)))) await fs.promises.cp(path.join(from, name), path.join(to, name), { recursive: true });
+    if (!(await exists(path.join(to, name))) && (await exists(path.join(from, name))))
+      await fs.promises.cp(path.join(from, name), path.join(to, name), { recursive: true });
   }
 }
 

@@ -132,7 +132,8 @@ export class TranscriptSaves {
   }
 
   private report(id: string, encoded: EncodedTranscript): void {
-    if (encoded.overBudget) this.opts.warn(l10n.t('The transcript of conversation {0} is {1} bytes even without its entries; saved anyway.', id, encoded.bytes));
+    if (encoded.overBudget)
+      this.opts.warn(l10n.t('The transcript of conversation {0} is {1} bytes even without its entries; saved anyway.', id, encoded.bytes));
   }
 
   private encoderFor(id: string): TranscriptEncoder {

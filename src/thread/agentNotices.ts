@@ -16,7 +16,13 @@ export function parseNotice(update: Record<string, unknown>, warn: Warn): Pick<N
     return undefined;
   }
   const level = update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warning' : 'info';
-  return { level, message: [title, description].filter((t) => t !== '').join(' — ').slice(0, 4000) };
+  return {
+    level,
+    message: [title, description]
+      .filter((t) => t !== '')
+      .join(' — ')
+      .slice(0, 4000),
+  };
 }
 
 /**

@@ -21,7 +21,10 @@ function clip(text: string): string {
 
 function choice(raw: unknown, group: string | undefined): NonNullable<ConfigOptionView['choices']>[number] | undefined {
   if (!isRecord(raw) || typeof raw.value !== 'string' || raw.value === '') return undefined;
-  const result: NonNullable<ConfigOptionView['choices']>[number] = { value: raw.value, name: typeof raw.name === 'string' && raw.name !== '' ? clip(raw.name) : raw.value };
+  const result: NonNullable<ConfigOptionView['choices']>[number] = {
+    value: raw.value,
+    name: typeof raw.name === 'string' && raw.name !== '' ? clip(raw.name) : raw.value,
+  };
   if (typeof raw.description === 'string' && raw.description !== '') result.description = clip(raw.description);
   if (group !== undefined) result.group = group;
   return result;
@@ -121,7 +124,8 @@ export function parseUsage(update: Record<string, unknown>, warn: Warn): UsageVi
     return undefined;
   }
   const usage: UsageView = { used, size };
-  if (isRecord(cost) && typeof cost.amount === 'number' && Number.isFinite(cost.amount) && typeof cost.currency === 'string') usage.cost = { amount: cost.amount, currency: cost.currency.slice(0, 10) };
+  if (isRecord(cost) && typeof cost.amount === 'number' && Number.isFinite(cost.amount) && typeof cost.currency === 'string')
+    usage.cost = { amount: cost.amount, currency: cost.currency.slice(0, 10) };
   return usage;
 }
 

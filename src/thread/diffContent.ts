@@ -178,7 +178,10 @@ function hunkView(diff: LineDiff, source: DiffSource): Omit<DiffContentView, 'ty
  * The views of parsed content, reusing the records of `previous` (the card's former diffs) whose
  * texts did not change: agents resend the whole content with every status update.
  */
-export function contentViews(parsed: readonly ParsedToolContent[], previous: readonly (DiffRecord | undefined)[]): { content: ToolContentView[]; diffs: (DiffRecord | undefined)[] } {
+export function contentViews(
+  parsed: readonly ParsedToolContent[],
+  previous: readonly (DiffRecord | undefined)[],
+): { content: ToolContentView[]; diffs: (DiffRecord | undefined)[] } {
   const content: ToolContentView[] = [];
   const diffs: (DiffRecord | undefined)[] = [];
   for (const item of parsed) {
@@ -218,8 +221,17 @@ export function restoredContentViews(stored: unknown): { content: ToolContentVie
       diffs.push(undefined);
       continue;
     }
-    if (typeof raw.path === 'string' && typeof raw.newText === 'string' && (raw.oldText === null || raw.oldText === undefined || typeof raw.oldText === 'string')) {
-      const source: DiffSource = { type: 'diff', path: raw.path, oldText: typeof raw.oldText === 'string' && raw.oldText !== '' ? raw.oldText : null, newText: raw.newText };
+    if (
+      typeof raw.path === 'string' &&
+      typeof raw.newText === 'string' &&
+      (raw.oldText === null || raw.oldText === undefined || typeof raw.oldText === 'string')
+    ) {
+      const source: DiffSource = {
+        type: 'diff',
+        path: raw.path,
+        oldText: typeof raw.oldText === 'string' && raw.oldText !== '' ? raw.oldText : null,
+        newText: raw.newText,
+      };
       const record = new DiffRecord(source, reusableView(raw));
       content.push(record.view);
       diffs.push(record);

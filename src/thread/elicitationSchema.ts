@@ -23,7 +23,9 @@ function num(value: unknown): number | undefined {
 
 function choicesOf(schema: Record<string, unknown>): QuestionFieldView['choices'] {
   if (Array.isArray(schema.oneOf)) {
-    const choices = schema.oneOf.filter((o) => isRecord(o) && typeof o.const === 'string').map((o) => ({ value: (o as { const: string }).const, title: text((o as { title?: unknown }).title) ?? (o as { const: string }).const }));
+    const choices = schema.oneOf
+      .filter((o) => isRecord(o) && typeof o.const === 'string')
+      .map((o) => ({ value: (o as { const: string }).const, title: text((o as { title?: unknown }).title) ?? (o as { const: string }).const }));
     if (choices.length > 0) return choices;
   }
   if (Array.isArray(schema.enum)) {
@@ -43,7 +45,12 @@ export function parseRequestedSchema(schema: unknown): { fields: QuestionFieldVi
     if (!isRecord(raw)) return { unsupported: l10n.t('The field {0} is not described.', describe(name)) };
     const title = text(raw.title, 200) ?? name;
     if (SECRET.test(name) || SECRET.test(title) || raw.format === 'password' || raw.writeOnly === true) {
-      return { unsupported: l10n.t('The agent asks for a secret ({0}). Tandem does not take secrets in the panel: provide it the way the agent documents (an environment variable or its own login).', title) };
+      return {
+        unsupported: l10n.t(
+          'The agent asks for a secret ({0}). Tandem does not take secrets in the panel: provide it the way the agent documents (an environment variable or its own login).',
+          title,
+        ),
+      };
     }
     const field: QuestionFieldView = { name, title, type: 'string', required: required.has(name) };
     const description = text(raw.description, 1000);
@@ -141,7 +148,10 @@ function fieldProblem(field: QuestionFieldView, value: AnswerValue | undefined):
 }
 
 /** The answer to send (only known fields, empty optional ones left out), or the problems by field. */
-export function validateAnswer(fields: readonly QuestionFieldView[], content: unknown): { content: Record<string, AnswerValue> } | { errors: Record<string, string> } {
+export function validateAnswer(
+  fields: readonly QuestionFieldView[],
+  content: unknown,
+): { content: Record<string, AnswerValue> } | { errors: Record<string, string> } {
   const given = isRecord(content) ? content : {};
   const out: Record<string, AnswerValue> = {};
   const errors: Record<string, string> = {};
@@ -164,7 +174,8 @@ export function inspectUrl(raw: unknown): { url: string; host: string; warning?:
   } catch {
     return { problem: l10n.t('The agent asked to open a malformed link ({0}).', raw.slice(0, 200)) };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: l10n.t('The agent asked to open a {0} link; only web links are opened.', url.protocol) };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { problem: l10n.t('The agent asked to open a {0} link; only web links are opened.', url.protocol) };
   const host = url.hostname;
   const warning = host.split('.').some((label) => label.startsWith('xn--'))
     ? l10n.t('The host {0} is an internationalised name (punycode): check it is the site you expect, as it may imitate another.', host)

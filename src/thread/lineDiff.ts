@@ -72,7 +72,8 @@ export function diffLineRuns(oldText: string | null, newText: string): LineDiff 
     let head = 0;
     while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
     let tail = 0;
-    while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
+    while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail])
+      tail++;
     push('same', head);
     push('del', oldLines.length - head - tail);
     push('add', newLines.length - head - tail);

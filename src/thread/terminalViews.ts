@@ -129,7 +129,11 @@ function toView(state: TerminalState): TerminalView {
  * created and stream its output in `_meta` (terminal_info / terminal_output / terminal_exit, as
  * Claude Code's ACP adapter does). Turns that into view events, creating the terminal when unknown.
  */
-export function terminalMetaEvents(update: Record<string, unknown>, fallbackCommand: () => string, known: (terminalId: string) => boolean): TerminalViewEvent[] {
+export function terminalMetaEvents(
+  update: Record<string, unknown>,
+  fallbackCommand: () => string,
+  known: (terminalId: string) => boolean,
+): TerminalViewEvent[] {
   const meta = update._meta;
   if (typeof meta !== 'object' || meta === null) return [];
   const { terminal_info: info, terminal_output: output, terminal_exit: exit } = meta as Record<string, Record<string, unknown> | undefined>;

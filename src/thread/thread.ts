@@ -1,4 +1,14 @@
-import type { ConversationChange, Entry, ErrorEntry, HostMessage, NoticeEntry, PermissionView, TerminalView, ToolCallEntry, WebviewMessage } from '../protocol/messages';
+import type {
+  ConversationChange,
+  Entry,
+  ErrorEntry,
+  HostMessage,
+  NoticeEntry,
+  PermissionView,
+  TerminalView,
+  ToolCallEntry,
+  WebviewMessage,
+} from '../protocol/messages';
 import { Emitter, type IDisposable } from '../util/disposable';
 import type { DiffRecord } from './diffContent';
 import { SessionInfo } from './sessionInfo';

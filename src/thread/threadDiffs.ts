@@ -4,7 +4,11 @@ import type { DiffLinesResult, DiffRecord } from './diffContent';
 import type { Thread } from './thread';
 
 /** The whole texts of a diff the panel shows, for "Open diff" (whatever their size). */
-export function findDiff(thread: Pick<Thread, 'diffRecord' | 'entries'>, entryId: string, index: number): { path: string; oldText: string | null; newText: string; title: string } | undefined {
+export function findDiff(
+  thread: Pick<Thread, 'diffRecord' | 'entries'>,
+  entryId: string,
+  index: number,
+): { path: string; oldText: string | null; newText: string; title: string } | undefined {
   const record = thread.diffRecord(entryId, index);
   if (!record) return undefined;
   const { path, oldText, newText } = record.source;

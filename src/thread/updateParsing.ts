@@ -4,13 +4,7 @@
  * Nothing here throws on malformed input: bad parts are dropped and reported through `warn`.
  */
 import * as l10n from '@vscode/l10n';
-import type {
-  LocationView,
-  PermissionOptionKind,
-  PermissionOptionView,
-  PlanItemView,
-  ToolContentView,
-} from '../protocol/messages';
+import type { LocationView, PermissionOptionKind, PermissionOptionView, PlanItemView, ToolContentView } from '../protocol/messages';
 import { isRecord, describe, isAbsent } from '../protocol/guards';
 import type { ParsedToolContent } from './diffContent';
 
@@ -155,11 +149,7 @@ export function parseToolContent(value: unknown, warn: Warn): ParsedToolContent[
 }
 
 /** A tool call's `locations`; `inWorkspace` decides whether follow-along may open the file. */
-export function parseLocations(
-  value: unknown,
-  isInWorkspace: (path: string) => boolean,
-  warn: Warn,
-): LocationView[] | undefined {
+export function parseLocations(value: unknown, isInWorkspace: (path: string) => boolean, warn: Warn): LocationView[] | undefined {
   if (!Array.isArray(value)) {
     warn(`Ignored tool call locations that are not a list (got ${describe(value)}).`);
     return undefined;

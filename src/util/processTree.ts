@@ -29,9 +29,11 @@ export function spawnTree(file: string, args: readonly string[], options: SpawnO
     supervisor.watch(pid);
     // Forgotten once the leader has exited and nothing of its group is left; a group that lives on
     // stays registered (the supervisor drops it when it ends).
-    child.once('exit', () => setTimeout(() => {
-      if (!groupExists(pid, platform)) supervisor.forget(pid);
-    }, 100).unref());
+    child.once('exit', () =>
+      setTimeout(() => {
+        if (!groupExists(pid, platform)) supervisor.forget(pid);
+      }, 100).unref(),
+    );
   }
   return child;
 }

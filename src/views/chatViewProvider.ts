@@ -37,7 +37,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         },
         {
           onError: (what, err) =>
-            void vscode.window.showErrorMessage(what === 'init' ? l10n.t('Tandem could not load its conversations: {0}', errorMessage(err)) : l10n.t('Tandem: {0}', errorMessage(err))),
+            void vscode.window.showErrorMessage(
+              what === 'init' ? l10n.t('Tandem could not load its conversations: {0}', errorMessage(err)) : l10n.t('Tandem: {0}', errorMessage(err)),
+            ),
           warn: (text) => console.warn(`Tandem: ${text}`),
         },
       ),

@@ -37,13 +37,22 @@ export class AgentInstaller {
     const storage = context.globalStorageUri.fsPath;
     // Getters, so a changed http.proxy applies without a reload.
     const http = this.httpOptions.bind(this);
-    this.service = new AgentInstallService({ root: path.join(storage, 'agents'), get http() { return http(); } });
+    this.service = new AgentInstallService({
+      root: path.join(storage, 'agents'),
+      get http() {
+        return http();
+      },
+    });
     this.registry = new RegistryClient({
       // The user's mirror, if any (an application-scoped setting: a workspace cannot redirect installs).
-      get url() { return setting('registryUrl')?.trim() || DEFAULT_REGISTRY_URL; },
+      get url() {
+        return setting('registryUrl')?.trim() || DEFAULT_REGISTRY_URL;
+      },
       cacheFile: path.join(storage, 'registry-cache.json'),
       snapshotFile: path.join(context.extensionPath, 'media', 'registry-snapshot.json'),
-      get http() { return http(); },
+      get http() {
+        return http();
+      },
     });
   }
 
@@ -61,7 +70,13 @@ export class AgentInstaller {
         pick.title = titleOf(loaded);
         pick.placeholder = loaded.offline ? offlineNote(loaded, loaded.offline) : l10n.t('Pick an agent to install, update, roll back or uninstall');
         pick.items = this.items(loaded);
-        if (loaded.problems.some((p) => p.dropped)) this.log.warn(`ACP registry: left out ${loaded.problems.filter((p) => p.dropped).map((p) => `${p.entry} (${p.reason})`).join('; ')}`);
+        if (loaded.problems.some((p) => p.dropped))
+          this.log.warn(
+            `ACP registry: left out ${loaded.problems
+              .filter((p) => p.dropped)
+              .map((p) => `${p.entry} (${p.reason})`)
+              .join('; ')}`,
+          );
       } catch (err) {
         pick.placeholder = errorMessage(err);
       } finally {
@@ -89,14 +104,25 @@ export class AgentInstaller {
         agent && compareVersions(agent.version, i.current.version) > 0
           ? l10n.t('{0} installed ({1}) · update to {2} available', i.current.version, i.current.kind, agent.version)
           : l10n.t('{0} installed ({1})', i.current.version, i.current.kind);
-      return { label: `$(check) ${i.settingsName}`, description, detail: agent?.description ?? l10n.t('No longer listed in the registry'), agent, installed: i };
+      return {
+        label: `$(check) ${i.settingsName}`,
+        description,
+        detail: agent?.description ?? l10n.t('No longer listed in the registry'),
+        agent,
+        installed: i,
+      };
     });
     const others: AgentItem[] = loaded.agents
       .filter((a) => !installed.some((i) => i.id === a.id))
       .map((agent) => {
         const missing = unavailableReason(agent, machine);
         const kinds = installPlans(agent, machine).map((p) => (p.kind === 'binary' ? l10n.t('download') : p.kind));
-        return { label: agent.name, description: `${agent.version} · ${missing ? l10n.t('not available here') : kinds.join(', ')}`, detail: missing ?? agent.description, agent };
+        return {
+          label: agent.name,
+          description: `${agent.version} · ${missing ? l10n.t('not available here') : kinds.join(', ')}`,
+          detail: missing ?? agent.description,
+          agent,
+        };
       });
     const separator = (label: string): AgentItem => ({ label, kind: vscode.QuickPickItemKind.Separator });
     return [...(mine.length ? [separator(l10n.t('Installed')), ...mine] : []), separator(l10n.t('ACP registry')), ...others];
@@ -110,15 +136,31 @@ export class AgentInstaller {
     if (agent && plans.length > 0) {
       const verb = !installed ? 'install' : compareVersions(agent.version, installed.current.version) > 0 ? 'update' : 'reinstall';
       for (const plan of plans) {
-        const how = plans.length > 1 ? (plan.kind !== 'binary' ? plan.kind : plan.emulated ? l10n.t('a download (runs under {0})', plan.emulated) : l10n.t('a download')) : undefined;
+        const how =
+          plans.length > 1
+            ? plan.kind !== 'binary'
+              ? plan.kind
+              : plan.emulated
+                ? l10n.t('a download (runs under {0})', plan.emulated)
+                : l10n.t('a download')
+            : undefined;
         actions.push({ label: actionLabel(verb, agent.version, how), detail: plan.summary, run: () => this.install(agent, plan, installed) });
       }
     } else if (agent) {
       void vscode.window.showWarningMessage(`${agent.name}: ${unavailableReason(agent, machine)}`);
     }
-    if (installed?.previous) actions.push({ label: l10n.t('Roll back to {0}', installed.previous.version), description: l10n.t('from {0}', installed.current.version), run: () => this.rollback(installed) });
+    if (installed?.previous)
+      actions.push({
+        label: l10n.t('Roll back to {0}', installed.previous.version),
+        description: l10n.t('from {0}', installed.current.version),
+        run: () => this.rollback(installed),
+      });
     if (installed) {
-      actions.push({ label: l10n.t('Check Agent'), description: l10n.t('start it and show what it supports'), run: async () => void (await vscode.commands.executeCommand('tandem.checkAgent', installed.settingsName)) });
+      actions.push({
+        label: l10n.t('Check Agent'),
+        description: l10n.t('start it and show what it supports'),
+        run: async () => void (await vscode.commands.executeCommand('tandem.checkAgent', installed.settingsName)),
+      });
       actions.push({ label: l10n.t('Uninstall'), run: () => this.uninstall(installed) });
     }
     if (actions.length === 0) return;
@@ -153,7 +195,10 @@ export class AgentInstaller {
     } catch (err) {
       if ((err as Error).name === 'AbortError') return void vscode.window.showInformationMessage(l10n.t('Installing {0} was cancelled.', agent.name));
       this.log.error(`Installing ${agent.name} ${agent.version} failed: ${errorMessage(err)}`);
-      const message = err instanceof ChecksumError ? l10n.t('{0} was not installed: {1}', agent.name, err.message) : l10n.t('Installing {0} failed: {1}', agent.name, errorMessage(err));
+      const message =
+        err instanceof ChecksumError
+          ? l10n.t('{0} was not installed: {1}', agent.name, err.message)
+          : l10n.t('Installing {0} failed: {1}', agent.name, errorMessage(err));
       return void vscode.window.showErrorMessage(message);
     }
     try {
@@ -166,10 +211,13 @@ export class AgentInstaller {
     this.log.info(`Installed ${agent.id} ${agent.version} (${plan.kind}) as '${name}': ${[prepared.entry.command, ...prepared.entry.args].join(' ')}`);
     const notes: string[] = [];
     if (prepared.verified === false) notes.push(l10n.t('the registry publishes no checksum for this download, so it was not verified'));
-    if (plan.kind !== 'binary' && !resolveCommand(plan.runtime, process.env)) notes.push(l10n.t('{0} was not found on PATH — install {1} first', plan.runtime, plan.runtime === 'npx' ? 'Node.js' : 'uv'));
+    if (plan.kind !== 'binary' && !resolveCommand(plan.runtime, process.env))
+      notes.push(l10n.t('{0} was not found on PATH — install {1} first', plan.runtime, plan.runtime === 'npx' ? 'Node.js' : 'uv'));
     const use = l10n.t('Use It');
     const check = l10n.t('Check It');
-    const installedText = notes.length ? l10n.t('{0} {1} is installed ({2}).', name, agent.version, notes.join('; ')) : l10n.t('{0} {1} is installed.', name, agent.version);
+    const installedText = notes.length
+      ? l10n.t('{0} {1} is installed ({2}).', name, agent.version, notes.join('; '))
+      : l10n.t('{0} {1} is installed.', name, agent.version);
     const answer = await vscode.window.showInformationMessage(installedText, use, check);
     if (answer === use) await updateUserSetting('defaultAgent', name);
     if (answer === check) await vscode.commands.executeCommand('tandem.checkAgent', name);
@@ -184,7 +232,9 @@ export class AgentInstaller {
       return void vscode.window.showErrorMessage(l10n.t('Could not write tandem.agents: {0}', errorMessage(err)));
     }
     this.log.info(`Rolled ${installed.id} back from ${installed.current.version} to ${agent.current.version}.`);
-    void vscode.window.showInformationMessage(l10n.t('{0} is back at {1}. Running conversations keep their agent until it restarts.', agent.settingsName, agent.current.version));
+    void vscode.window.showInformationMessage(
+      l10n.t('{0} is back at {1}. Running conversations keep their agent until it restarts.', agent.settingsName, agent.current.version),
+    );
   }
 
   private async uninstall(installed: InstalledAgent): Promise<void> {
@@ -234,7 +284,8 @@ export class AgentInstaller {
 
   private async writeEntry(name: string, entry: AgentEntry): Promise<void> {
     const agents = this.userAgents();
-    agents[name] = Object.keys(entry.env).length > 0 ? { command: entry.command, args: entry.args, env: entry.env } : { command: entry.command, args: entry.args };
+    agents[name] =
+      Object.keys(entry.env).length > 0 ? { command: entry.command, args: entry.args, env: entry.env } : { command: entry.command, args: entry.args };
     await updateUserSetting('agents', agents);
   }
 

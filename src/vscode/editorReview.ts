@@ -37,11 +37,13 @@ export class EditorReview extends Disposable implements ReviewHost {
     // No folder, nowhere to keep them, or an untrusted workspace (no agent runs there anyway).
     const storage = this.storage;
     if (!root || !storage || !vscode.workspace.isTrusted) return Promise.resolve(undefined);
-    this.opening ??= storage.ready.then(() => CheckpointStore.open({ root, storageDir: path.join(storage.dir, 'checkpoints'), maxCheckpoints: 200, warn: (m) => this.log.warn(m) })).catch((err) => {
-      this.log.warn(`Checkpoints are off: ${errorMessage(err)}`);
-      this.opening = undefined;
-      return undefined;
-    });
+    this.opening ??= storage.ready
+      .then(() => CheckpointStore.open({ root, storageDir: path.join(storage.dir, 'checkpoints'), maxCheckpoints: 200, warn: (m) => this.log.warn(m) }))
+      .catch((err) => {
+        this.log.warn(`Checkpoints are off: ${errorMessage(err)}`);
+        this.opening = undefined;
+        return undefined;
+      });
     return this.opening;
   }
 
@@ -82,11 +84,15 @@ export class EditorReview extends Disposable implements ReviewHost {
   }
 
   async confirmRewind(plan: readonly RestoreStep[]): Promise<boolean> {
-    const lines = plan.slice(0, 20).map((s) => (s.kind === 'delete' ? l10n.t('{0} — deleted (it did not exist then)', s.relPath) : l10n.t('{0} — restored', s.relPath)));
+    const lines = plan
+      .slice(0, 20)
+      .map((s) => (s.kind === 'delete' ? l10n.t('{0} — deleted (it did not exist then)', s.relPath) : l10n.t('{0} — restored', s.relPath)));
     if (plan.length > 20) lines.push(l10n.t('… and {0} more', plan.length - 20));
     const restore = l10n.t('Restore');
     const answer = await vscode.window.showWarningMessage(
-      plan.length === 1 ? l10n.t('Restore 1 file to how it was before this turn?') : l10n.t('Restore {0} files to how they were before this turn?', plan.length),
+      plan.length === 1
+        ? l10n.t('Restore 1 file to how it was before this turn?')
+        : l10n.t('Restore {0} files to how they were before this turn?', plan.length),
       { modal: true, detail: `${lines.join('\n')}\n\n${l10n.t('This is one step you can undo in the editor. The agent is told with your next message.')}` },
       restore,
     );

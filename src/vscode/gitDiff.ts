@@ -31,10 +31,12 @@ export async function gitDiff(root: string | undefined): Promise<{ diff: string;
     () => false,
   );
   let diff = await git(root, hasHead ? ['diff', '--no-color', '--no-ext-diff', 'HEAD'] : ['diff', '--no-color', '--no-ext-diff']);
-  const untracked = (await git(root, ['ls-files', '--others', '--exclude-standard']))
-    .split('\n')
-    .filter((line) => line !== '');
-  if (untracked.length > 0) diff += `${diff === '' ? '' : '\n'}Untracked files (not in the diff):\n${untracked.slice(0, 200).map((f) => `  ${f}`).join('\n')}\n`;
+  const untracked = (await git(root, ['ls-files', '--others', '--exclude-standard'])).split('\n').filter((line) => line !== '');
+  if (untracked.length > 0)
+    diff += `${diff === '' ? '' : '\n'}Untracked files (not in the diff):\n${untracked
+      .slice(0, 200)
+      .map((f) => `  ${f}`)
+      .join('\n')}\n`;
   if (diff === '') diff = 'No uncommitted changes.\n';
   return { diff };
 }

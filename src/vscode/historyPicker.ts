@@ -15,7 +15,6 @@ export interface AgentSessionItem {
 
 type Item = vscode.QuickPickItem & ({ kind?: undefined; meta: ConversationMeta } | { kind?: undefined; external: AgentSessionItem });
 
-
 /**
  * `Tandem: Show History` and the panel's History button: the workspace's conversations newest
  * first (filter by typing), plus sessions the agents know that were started elsewhere (their own
@@ -45,7 +44,11 @@ export async function showHistory(manager: ConversationManager, listAgentSession
         detail: l10n.t("Started outside Tandem ({0}'s own sessions)", s.agentName),
         external: s,
       }));
-    pick.items = [...own, ...(theirs.length > 0 ? [{ label: l10n.t('From the agents'), kind: vscode.QuickPickItemKind.Separator } as unknown as Item] : []), ...theirs];
+    pick.items = [
+      ...own,
+      ...(theirs.length > 0 ? [{ label: l10n.t('From the agents'), kind: vscode.QuickPickItemKind.Separator } as unknown as Item] : []),
+      ...theirs,
+    ];
   };
   refresh();
   pick.busy = true;
@@ -63,13 +66,21 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     if (!('meta' in item)) return;
     inDialog = true;
     if (button === RENAME) {
-      const title = await vscode.window.showInputBox({ prompt: l10n.t('Rename the conversation'), value: item.meta.title, validateInput: (v) => (v.trim() === '' ? l10n.t('A title cannot be empty') : undefined) });
+      const title = await vscode.window.showInputBox({
+        prompt: l10n.t('Rename the conversation'),
+        value: item.meta.title,
+        validateInput: (v) => (v.trim() === '' ? l10n.t('A title cannot be empty') : undefined),
+      });
       if (title !== undefined) manager.rename(item.meta.id, title);
       refresh();
       pick.show();
     } else if (button === DELETE) {
       const remove = l10n.t('Delete');
-      const answer = await vscode.window.showWarningMessage(l10n.t('Delete the conversation "{0}"? Its transcript is removed from this workspace; this cannot be undone.', item.meta.title), { modal: true }, remove);
+      const answer = await vscode.window.showWarningMessage(
+        l10n.t('Delete the conversation "{0}"? Its transcript is removed from this workspace; this cannot be undone.', item.meta.title),
+        { modal: true },
+        remove,
+      );
       if (answer === remove) await manager.delete(item.meta.id);
       refresh();
       pick.show();

@@ -74,14 +74,18 @@ export class HostCommands {
       return;
     }
     if (!runtime.initializeResult?.agentCapabilities?.auth?.logout) {
-      void vscode.window.showInformationMessage(l10n.t('Tandem: {0} does not support signing out from the editor; use its own command line.', conversation.agentName));
+      void vscode.window.showInformationMessage(
+        l10n.t('Tandem: {0} does not support signing out from the editor; use its own command line.', conversation.agentName),
+      );
       return;
     }
     try {
       await runtime.connection().logout();
       conversation.thread.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', conversation.agentName));
     } catch (err) {
-      void vscode.window.showErrorMessage(l10n.t('Tandem: signing out of {0} failed: {1}', conversation.agentName, err instanceof Error ? err.message : String(err)));
+      void vscode.window.showErrorMessage(
+        l10n.t('Tandem: signing out of {0} failed: {1}', conversation.agentName, err instanceof Error ? err.message : String(err)),
+      );
     }
   }
 
@@ -142,7 +146,10 @@ export class HostCommands {
         ? l10n.t('{0} asks permission in "{1}": {2}', conversation.agentName, conversation.meta.title, title)
         : l10n.t('{0} asks permission: {1}', conversation.agentName, title);
     // Only one-time answers here: a standing "always" is chosen deliberately, in the panel.
-    const labels = options.filter((o) => o.kind === 'allow_once' || o.kind === 'reject_once').slice(0, 2).map((o) => o.name);
+    const labels = options
+      .filter((o) => o.kind === 'allow_once' || o.kind === 'reject_once')
+      .slice(0, 2)
+      .map((o) => o.name);
     const showPanel = l10n.t('Show Panel');
     void vscode.window.showInformationMessage(text, ...labels, showPanel).then((choice) => {
       if (choice === showPanel) {
@@ -156,7 +163,12 @@ export class HostCommands {
 
   /** Sessions the running agents know for this folder (`session/list`), for the history. */
   private async listAgentSessions(): Promise<AgentSessionItem[]> {
-    const names = new Set(this.host.manager.all().map((c) => c.meta.agentName).filter((n) => n !== ''));
+    const names = new Set(
+      this.host.manager
+        .all()
+        .map((c) => c.meta.agentName)
+        .filter((n) => n !== ''),
+    );
     const lists = await Promise.all(
       [...names].map(async (agentName) => {
         const runtime = this.host.manager.runtimeFor(agentName);
@@ -164,7 +176,12 @@ export class HostCommands {
         await runtime.start();
         if (!runtime.sessionSupport.list) return [];
         const sessions = await runtime.listSessions(this.host.cwd());
-        return sessions.map((s) => ({ agentName, sessionId: s.sessionId, title: s.title ?? undefined, updatedAt: s.updatedAt ? Date.parse(s.updatedAt) || undefined : undefined }));
+        return sessions.map((s) => ({
+          agentName,
+          sessionId: s.sessionId,
+          title: s.title ?? undefined,
+          updatedAt: s.updatedAt ? Date.parse(s.updatedAt) || undefined : undefined,
+        }));
       }),
     );
     return lists.flat();

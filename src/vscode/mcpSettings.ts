@@ -71,7 +71,8 @@ export class McpSettings extends Disposable {
           problems.push(...fromFile.dropped);
         }
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ name: '.vscode/mcp.json', reason: l10n.t('it could not be read ({0})', (err as Error).message) });
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+          problems.push({ name: '.vscode/mcp.json', reason: l10n.t('it could not be read ({0})', (err as Error).message) });
       }
     }
     this.cached = { servers, problems };

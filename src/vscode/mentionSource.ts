@@ -69,7 +69,11 @@ export class MentionSource extends Disposable {
     const open = this.openEditorPaths();
     groups.push({ group: l10n.t('Open editors'), specs: open.map((path) => ({ kind: 'file', path })), limit: 8 });
     const openSet = new Set(open);
-    groups.push({ group: l10n.t('Files'), specs: files.files.filter((p) => !openSet.has(p)).map((path) => ({ kind: 'file', path })), limit: q === '' ? 10 : 25 });
+    groups.push({
+      group: l10n.t('Files'),
+      specs: files.files.filter((p) => !openSet.has(p)).map((path) => ({ kind: 'file', path })),
+      limit: q === '' ? 10 : 25,
+    });
     groups.push({ group: l10n.t('Folders'), specs: files.folders.map((path) => ({ kind: 'folder', path })), limit: q === '' ? 3 : 8 });
     groups.push({ group: l10n.t('Symbols'), specs: symbols, limit: 15 });
     const problems: MentionSpec[] = [{ kind: 'problems' }, ...problemFiles().map((file): MentionSpec => ({ kind: 'problems', file }))];
@@ -127,7 +131,10 @@ export class MentionSource extends Disposable {
     if (uri.startsWith('tandem://problems')) await vscode.commands.executeCommand('workbench.actions.view.problems');
     else if (uri.startsWith('tandem://terminal/')) {
       const name = decodeURIComponent(uri.slice('tandem://terminal/'.length));
-      this.terminals.terminals().find((t) => t.name === name)?.show(false);
+      this.terminals
+        .terminals()
+        .find((t) => t.name === name)
+        ?.show(false);
     } else if (uri.startsWith('tandem://git')) await vscode.commands.executeCommand('workbench.view.scm');
   }
 
@@ -154,13 +161,16 @@ export class MentionSource extends Disposable {
     const doc = vscode.window.activeTextEditor?.document;
     try {
       if (doc?.uri.scheme === 'file') {
-        const found = await withTimeout(vscode.commands.executeCommand<Array<vscode.DocumentSymbol | vscode.SymbolInformation>>('vscode.executeDocumentSymbolProvider', doc.uri));
+        const found = await withTimeout(
+          vscode.commands.executeCommand<Array<vscode.DocumentSymbol | vscode.SymbolInformation>>('vscode.executeDocumentSymbolProvider', doc.uri),
+        );
         for (const symbol of flatten(found ?? [])) specs.push(symbolSpec(symbol.name, doc.uri.fsPath, symbol.range, symbol.kind));
       }
       if (query.length >= 2) {
         const found = await withTimeout(vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query));
         for (const s of (found ?? []).slice(0, 200)) {
-          if (s.location.uri.scheme === 'file' && s.location.uri.fsPath !== doc?.uri.fsPath) specs.push(symbolSpec(s.name, s.location.uri.fsPath, s.location.range, s.kind));
+          if (s.location.uri.scheme === 'file' && s.location.uri.fsPath !== doc?.uri.fsPath)
+            specs.push(symbolSpec(s.name, s.location.uri.fsPath, s.location.range, s.kind));
         }
       }
     } catch (err) {
@@ -182,7 +192,9 @@ function symbolSpec(name: string, path: string, range: vscode.Range, kind: vscod
   };
 }
 
-function flatten(symbols: ReadonlyArray<vscode.DocumentSymbol | vscode.SymbolInformation>): Array<{ name: string; range: vscode.Range; kind: vscode.SymbolKind }> {
+function flatten(
+  symbols: ReadonlyArray<vscode.DocumentSymbol | vscode.SymbolInformation>,
+): Array<{ name: string; range: vscode.Range; kind: vscode.SymbolKind }> {
   const out: Array<{ name: string; range: vscode.Range; kind: vscode.SymbolKind }> = [];
   const walk = (list: ReadonlyArray<vscode.DocumentSymbol | vscode.SymbolInformation>) => {
     for (const s of list) {

@@ -11,7 +11,9 @@ export async function askOutsideWorkspace(path: string, op: 'read' | 'write'): P
   const allowOnce = l10n.t('Allow Once');
   const alwaysAllow = l10n.t('Always Allow');
   const choice = await vscode.window.showWarningMessage(
-    op === 'read' ? l10n.t('The agent wants to read a file outside the workspace:\n{0}', path) : l10n.t('The agent wants to write to a file outside the workspace:\n{0}', path),
+    op === 'read'
+      ? l10n.t('The agent wants to read a file outside the workspace:\n{0}', path)
+      : l10n.t('The agent wants to write to a file outside the workspace:\n{0}', path),
     { modal: true, detail: l10n.t('Allow this once, or always allow access outside the workspace (tandem.allowFileAccessOutsideWorkspace).') },
     allowOnce,
     alwaysAllow,

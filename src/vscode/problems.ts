@@ -20,7 +20,13 @@ function severityOf(severity: vscode.DiagnosticSeverity): ProblemSeverity {
 const RANK: Record<ProblemSeverity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
 function toProblem(uri: vscode.Uri, d: vscode.Diagnostic): Problem {
-  const problem: Problem = { file: uri.fsPath, line: d.range.start.line + 1, column: d.range.start.character + 1, severity: severityOf(d.severity), message: d.message };
+  const problem: Problem = {
+    file: uri.fsPath,
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    severity: severityOf(d.severity),
+    message: d.message,
+  };
   if (d.source) problem.source = d.source;
   const code = typeof d.code === 'object' ? d.code.value : d.code;
   if (code !== undefined) problem.code = code;

@@ -14,7 +14,11 @@ export function workspaceKeyOf(workspace: typeof vscode.workspace): string | und
  * remotes). `hasFolder` is false in a window without a folder (conversations then live in global
  * storage, and there are no checkpoints or workspace rules).
  */
-export function openWorkspaceStorage(context: vscode.ExtensionContext, workspace: typeof vscode.workspace, warn: (text: string) => void): FolderStorage & { hasFolder: boolean } {
+export function openWorkspaceStorage(
+  context: vscode.ExtensionContext,
+  workspace: typeof vscode.workspace,
+  warn: (text: string) => void,
+): FolderStorage & { hasFolder: boolean } {
   const storage = openFolderStorage({ globalDir: context.globalStorageUri.fsPath, uriDir: context.storageUri?.fsPath, key: workspaceKeyOf(workspace), warn });
   return { ...storage, hasFolder: context.storageUri !== undefined };
 }

@@ -89,7 +89,17 @@ export async function runActivation(runs: number): Promise<ActivationResult> {
     const esbuild = await import('esbuild');
     const extensionJs = join(dir, 'extension.js');
     // Same options as scripts/build.mjs --production for the extension entry.
-    const production = { absWorkingDir: repoRoot, bundle: true, minify: true, sourcemap: false, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' } satisfies import('esbuild').BuildOptions;
+    const production = {
+      absWorkingDir: repoRoot,
+      bundle: true,
+      minify: true,
+      sourcemap: false,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode'],
+      logLevel: 'warning',
+    } satisfies import('esbuild').BuildOptions;
     await esbuild.build({ ...production, entryPoints: ['src/extension.ts'], outfile: extensionJs });
     await esbuild.build({ ...production, entryPoints: ['src/hostMain.ts'], outfile: join(dir, 'host.js') });
     const shimJs = join(dir, 'vscodeShim.js');

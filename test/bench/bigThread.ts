@@ -18,14 +18,24 @@ function threadScript(): unknown {
     const kind = KINDS[i % KINDS.length];
     const path = `\${cwd}/src/module${i}/file${i}.ts`;
     steps.push({
-      update: { sessionUpdate: 'tool_call', toolCallId: `call-${i}`, title: `${kind} src/module${i}/file${i}.ts`, kind, status: 'in_progress', locations: [{ path, line: i + 1 }], rawInput: { path, pattern: `symbol${i}` } },
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: `call-${i}`,
+        title: `${kind} src/module${i}/file${i}.ts`,
+        kind,
+        status: 'in_progress',
+        locations: [{ path, line: i + 1 }],
+        rawInput: { path, pattern: `symbol${i}` },
+      },
     });
     steps.push({
       update: {
         sessionUpdate: 'tool_call_update',
         toolCallId: `call-${i}`,
         status: 'completed',
-        content: [{ type: 'content', content: { type: 'text', text: `Found **${i % 7}** matches for \`symbol${i}\` in file${i}.ts; nothing else to report.` } }],
+        content: [
+          { type: 'content', content: { type: 'text', text: `Found **${i % 7}** matches for \`symbol${i}\` in file${i}.ts; nothing else to report.` } },
+        ],
       },
     });
   }
@@ -66,7 +76,8 @@ export async function runBigThread(harness: Harness, reloads: number): Promise<T
       };
       await scripted.session.prompt('run many tools');
       const entries = scripted.session.snapshotParts().entries;
-      if (entries.filter((e) => e.kind === 'tool_call' && e.status === 'completed').length !== TOOL_CALLS) throw new Error('the agent did not complete every tool call');
+      if (entries.filter((e) => e.kind === 'tool_call' && e.status === 'completed').length !== TOOL_CALLS)
+        throw new Error('the agent did not complete every tool call');
       await bridge.drained();
       await bridge.page.waitForFunction((n) => document.querySelectorAll('.tool-card').length >= n, TOOL_CALLS, { timeout: 60_000, polling: 100 });
       const liveHeapMb = await heapMb();
@@ -75,7 +86,10 @@ export async function runBigThread(harness: Harness, reloads: number): Promise<T
       const heaps: number[] = [];
       for (let i = 0; i < reloads; i++) {
         await bridge.reload();
-        await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, { timeout: 30_000, polling: 20 });
+        await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, {
+          timeout: 30_000,
+          polling: 20,
+        });
         const probe = await bridge.page.evaluate(() => (window as unknown as { __benchProbe: { ready: number; done: number } }).__benchProbe);
         if (!probe.ready) throw new Error('the reloaded page never posted ready');
         renderMs.push(probe.done - probe.ready);
@@ -92,4 +106,3 @@ export async function runBigThread(harness: Harness, reloads: number): Promise<T
     scripted.dispose();
   }
 }
-

@@ -127,17 +127,24 @@ export async function runDiff(harness: Harness, c: DiffCase = TEN_THOUSAND): Pro
         apply(update);
       };
       scripted.session.onMessage((m) => {
-        if (messageChars === 0 && m.type === 'entryUpserted' && m.entry.kind === 'tool_call' && m.entry.content.some((x) => x.type === 'diff')) messageChars = JSON.stringify(m).length;
+        if (messageChars === 0 && m.type === 'entryUpserted' && m.entry.kind === 'tool_call' && m.entry.content.some((x) => x.type === 'diff'))
+          messageChars = JSON.stringify(m).length;
       });
       await bridge.drained();
       await bridge.page.evaluate(probe(c.refused ? '.diff-too-large' : '.diff-line'));
       await scripted.session.prompt('edit it');
       await until(() => start > 0, 'the diff update');
-      await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, { timeout: 30_000, polling: 20 });
-      const shown = await bridge.page.evaluate(() => (window as unknown as { __benchProbe: { done: number; rows: number; arrived: number; note: string; openDiff: number } }).__benchProbe);
+      await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, {
+        timeout: 30_000,
+        polling: 20,
+      });
+      const shown = await bridge.page.evaluate(
+        () => (window as unknown as { __benchProbe: { done: number; rows: number; arrived: number; note: string; openDiff: number } }).__benchProbe,
+      );
       if (bridge.panel.errors.length > 0) throw new Error(`page errors: ${bridge.panel.errors.join('; ')}`);
       if (c.refused) {
-        if (shown.rows > 0 || !/over the 5 MB limit/.test(shown.note) || shown.openDiff !== 1) throw new Error(`not refused as expected: ${shown.rows} rows, note "${shown.note}", ${shown.openDiff} Open diff buttons`);
+        if (shown.rows > 0 || !/over the 5 MB limit/.test(shown.note) || shown.openDiff !== 1)
+          throw new Error(`not refused as expected: ${shown.rows} rows, note "${shown.note}", ${shown.openDiff} Open diff buttons`);
       } else if (shown.rows < 2 * c.edits) {
         // One-line edits: a removed and an added row each at least (plus context); anything less is not the diff.
         throw new Error(`only ${shown.rows} diff rows painted`);

@@ -202,7 +202,10 @@ export async function runLongThread(harness: Harness, reloads: number, log: (tex
       const reloadLongestTaskMs: number[] = [];
       for (let i = 0; i < reloads; i++) {
         await bridge.reload();
-        await page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, { timeout: 60_000, polling: 20 });
+        await page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, {
+          timeout: 60_000,
+          polling: 20,
+        });
         const probe = await page.evaluate(() => (window as unknown as { __benchProbe: { ready: number; done: number; atBottom: boolean } }).__benchProbe);
         if (!probe.ready) throw new Error('the reloaded page never posted ready');
         reloadMs.push(probe.done - probe.ready);
@@ -223,7 +226,10 @@ export async function runLongThread(harness: Harness, reloads: number, log: (tex
           });
           await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').atBottom === true, undefined, { timeout: 5_000 });
           await bridge.reload();
-          await page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, { timeout: 60_000, polling: 20 });
+          await page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, {
+            timeout: 60_000,
+            polling: 20,
+          });
           await threadIdle(page);
         }
         scroll.push(await scrollThrough(page));
@@ -232,7 +238,18 @@ export async function runLongThread(harness: Harness, reloads: number, log: (tex
       const heapAfterScrollMb = await heapMbOf(page);
       const domElements = await page.evaluate(() => document.getElementsByTagName('*').length);
       if (bridge.panel.errors.length > 0) throw new Error(`page errors: ${bridge.panel.errors.slice(0, 3).join('; ')}`);
-      return { entries: snapshot.entries.length, snapshotMb, buildSeconds, reloadMs, atBottom, heapMb, heapAfterScrollMb, scroll, domElements, reloadLongestTaskMs };
+      return {
+        entries: snapshot.entries.length,
+        snapshotMb,
+        buildSeconds,
+        reloadMs,
+        atBottom,
+        heapMb,
+        heapAfterScrollMb,
+        scroll,
+        domElements,
+        reloadLongestTaskMs,
+      };
     } finally {
       await bridge.close();
     }

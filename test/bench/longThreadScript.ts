@@ -21,7 +21,11 @@ function fileText(turn: number, step: number, edited: boolean): string {
   const lines: string[] = [];
   for (let j = 0; j < FILE_LINES; j++) {
     const changed = edited && j % 7 === 3;
-    lines.push(changed ? `export const value${j} = compute(${j}, ${turn}); // changed in turn ${turn}` : `export const value${j} = ${j * step}; // module ${turn}, file ${step}`);
+    lines.push(
+      changed
+        ? `export const value${j} = compute(${j}, ${turn}); // changed in turn ${turn}`
+        : `export const value${j} = ${j * step}; // module ${turn}, file ${step}`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -42,8 +46,13 @@ function toolSteps(turn: number, step: number): unknown[] {
     return [
       {
         update: {
-          sessionUpdate: 'tool_call', toolCallId, title: `Edit src/mod${turn}/file${step}.ts`, kind: 'edit', status: 'in_progress',
-          locations: [{ path, line: 4 }], rawInput: { file_path: path, old_string: 'value3', new_string: 'compute(3)' },
+          sessionUpdate: 'tool_call',
+          toolCallId,
+          title: `Edit src/mod${turn}/file${step}.ts`,
+          kind: 'edit',
+          status: 'in_progress',
+          locations: [{ path, line: 4 }],
+          rawInput: { file_path: path, old_string: 'value3', new_string: 'compute(3)' },
           content: [{ type: 'diff', path, oldText, newText }],
         },
       },
@@ -55,14 +64,25 @@ function toolSteps(turn: number, step: number): unknown[] {
   return [
     {
       update: {
-        sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command },
-        content: [{ type: 'terminal', terminalId }], _meta: { terminal_info: { terminal_id: terminalId, command } },
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: command,
+        kind: 'execute',
+        status: 'in_progress',
+        rawInput: { command },
+        content: [{ type: 'terminal', terminalId }],
+        _meta: { terminal_info: { terminal_id: terminalId, command } },
       },
     },
     {
       update: {
-        sessionUpdate: 'tool_call_update', toolCallId, status: 'completed',
-        _meta: { terminal_output: { terminal_id: terminalId, data: commandOutput(turn, step) }, terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } },
+        sessionUpdate: 'tool_call_update',
+        toolCallId,
+        status: 'completed',
+        _meta: {
+          terminal_output: { terminal_id: terminalId, data: commandOutput(turn, step) },
+          terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null },
+        },
       },
     },
   ];

@@ -61,7 +61,10 @@ async function longestBlock(work: () => Promise<void>): Promise<number> {
 
 /** Same as LAST_SCREEN_PROBE, for a page already loaded (it starts watching at once). */
 const LOADED_PAGE_PROBE = (marker: string): string =>
-  LAST_SCREEN_PROBE(marker).replace("document.addEventListener('DOMContentLoaded', () => mo.observe(document.body, { subtree: true, childList: true, characterData: true }));", 'mo.observe(document.body, { subtree: true, childList: true, characterData: true });');
+  LAST_SCREEN_PROBE(marker).replace(
+    "document.addEventListener('DOMContentLoaded', () => mo.observe(document.body, { subtree: true, childList: true, characterData: true }));",
+    'mo.observe(document.body, { subtree: true, childList: true, characterData: true });',
+  );
 
 export async function runRestore(harness: Harness, runs: number, log: (text: string) => void = () => undefined): Promise<RestoreResult> {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-bench-restore-'));
@@ -115,7 +118,10 @@ export async function runRestore(harness: Harness, runs: number, log: (text: str
       try {
         await bridge.page.evaluate(LOADED_PAGE_PROBE(LAST_MARKER));
         release();
-        await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, { timeout: 60_000, polling: 20 });
+        await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: { done: number } }).__benchProbe.done > 0, undefined, {
+          timeout: 60_000,
+          polling: 20,
+        });
         const probe = await bridge.page.evaluate(() => {
           const p = (window as unknown as { __benchProbe: { done: number; atBottom: boolean } }).__benchProbe;
           return { done: performance.timeOrigin + p.done, atBottom: p.atBottom };

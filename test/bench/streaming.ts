@@ -114,7 +114,10 @@ async function tandemRun(harness: Harness, scripted: ScriptedSession): Promise<O
     const start = wallNow();
     const turn = scripted.session.prompt('stream please');
     // Polled in the page each frame: polling from here would cost the host a CDP round trip every time.
-    await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe.done > 0, undefined, { timeout: 120_000, polling: 'raf' });
+    await bridge.page.waitForFunction(() => (window as unknown as { __benchProbe: PageProbe }).__benchProbe.done > 0, undefined, {
+      timeout: 120_000,
+      polling: 'raf',
+    });
     // Nothing may stay unrendered: the text a flood left cold is rendered soon after the stream ends.
     await bridge.page.waitForFunction(() => document.querySelector('.markdown-frozen > .cold') === null, undefined, { timeout: 30_000, polling: 5 });
     const allRendered = wallNow();
@@ -127,7 +130,14 @@ async function tandemRun(harness: Harness, scripted: ScriptedSession): Promise<O
     const painted = await bridge.page.evaluate(() => (document.body.textContent ?? '').split('lorem ipsum dolor sit amet').length - 1);
     if (painted !== CHUNK_COUNT - CHUNK_COUNT / PARAGRAPH) throw new Error(`only ${painted} chunks were painted`);
     if (!firstArrived || !probe.first) throw new Error('the first chunk was not seen arriving and painted');
-    return { tandemMs: probe.done - start, firstChunkMs: probe.first - firstArrived, longestTaskMs: probe.longestTask, longestFrameGapMs: probe.longestGap, frames: probe.frames, allRenderedMs: allRendered - start };
+    return {
+      tandemMs: probe.done - start,
+      firstChunkMs: probe.first - firstArrived,
+      longestTaskMs: probe.longestTask,
+      longestFrameGapMs: probe.longestGap,
+      frames: probe.frames,
+      allRenderedMs: allRendered - start,
+    };
   } finally {
     await bridge.close();
   }
@@ -148,7 +158,9 @@ export async function runStreaming(harness: Harness, runs: number, log: (text: s
       bare.push(await bareMs(scripted));
       const bareMean = (bare[i] + bare[i + 1]) / 2;
       results.push({ ...run, bareMs: bareMean });
-      log(`streaming run ${i + 1}: tandem ${run.tandemMs.toFixed(0)} ms, bare ${bare[i].toFixed(0)}/${bare[i + 1].toFixed(0)} ms, ratio ${(run.tandemMs / bareMean).toFixed(2)}, first chunk ${run.firstChunkMs.toFixed(0)} ms`);
+      log(
+        `streaming run ${i + 1}: tandem ${run.tandemMs.toFixed(0)} ms, bare ${bare[i].toFixed(0)}/${bare[i + 1].toFixed(0)} ms, ratio ${(run.tandemMs / bareMean).toFixed(2)}, first chunk ${run.firstChunkMs.toFixed(0)} ms`,
+      );
     }
   } finally {
     scripted.dispose();

@@ -12,15 +12,38 @@ import { agentSettings, say } from './harness/workspace';
 const e2e = useE2e();
 
 function methods(logFile: string): string[] {
-  return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { method?: string }).method ?? '');
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { method?: string }).method ?? '');
 }
 
 scenario(e2e, 'settings pickers, usage meter and a question form from a scripted agent', async (s) => {
   const agent = s.agent({
     newSession: {
       configOptions: [
-        { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'sonnet', options: [{ value: 'sonnet', name: 'Sonnet' }, { value: 'opus', name: 'Opus' }] },
-        { id: 'effort', name: 'Reasoning', category: 'thought_level', type: 'select', currentValue: 'low', options: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }] },
+        {
+          id: 'model',
+          name: 'Model',
+          category: 'model',
+          type: 'select',
+          currentValue: 'sonnet',
+          options: [
+            { value: 'sonnet', name: 'Sonnet' },
+            { value: 'opus', name: 'Opus' },
+          ],
+        },
+        {
+          id: 'effort',
+          name: 'Reasoning',
+          category: 'thought_level',
+          type: 'select',
+          currentValue: 'low',
+          options: [
+            { value: 'low', name: 'Low' },
+            { value: 'high', name: 'High' },
+          ],
+        },
       ],
     },
     setConfigOption: { sideEffects: { model: { opus: { effort: 'high' } } } },
@@ -28,7 +51,13 @@ scenario(e2e, 'settings pickers, usage meter and a question form from a scripted
       {
         steps: [
           { usage: { used: 84_000, size: 200_000 } },
-          { elicit: { mode: 'form', message: 'Which project?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Project name' } }, required: ['name'] } } },
+          {
+            elicit: {
+              mode: 'form',
+              message: 'Which project?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Project name' } }, required: ['name'] },
+            },
+          },
           say(' done'),
         ],
       },
@@ -58,7 +87,11 @@ scenario(e2e, 'settings pickers, usage meter and a question form from a scripted
 
 scenario(e2e, 'sign-in through a terminal method: the agent\u2019s own login runs in a VS Code terminal, then the session opens', async (s) => {
   const agent = s.agent({
-    initialize: { authMethods: [{ id: 'cli', name: 'Log in with the scripted CLI', description: 'Runs the login in a terminal', type: 'terminal', args: ['--scripted-login'] }] },
+    initialize: {
+      authMethods: [
+        { id: 'cli', name: 'Log in with the scripted CLI', description: 'Runs the login in a terminal', type: 'terminal', args: ['--scripted-login'] },
+      ],
+    },
     newSession: { requireAuth: true },
     turns: [{ steps: [say('hello after sign-in')] }],
   });
@@ -75,6 +108,9 @@ scenario(e2e, 'sign-in through a terminal method: the agent\u2019s own login run
   await chat.send('hi');
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
   assert.match(await chat.threadText(), /hello after sign-in/);
-  const caps = readFileSync(agent.logFile, 'utf8').split('\n').find((l) => l.includes('"initialize"')) ?? '';
+  const caps =
+    readFileSync(agent.logFile, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"initialize"')) ?? '';
   assert.match(caps, /"auth":\{"terminal":true\}/, 'terminal sign-in is advertised where a terminal can run it');
 });

@@ -49,7 +49,10 @@ async function openFile(page: Page, name: string): Promise<Locator> {
   await input.fill(name);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
   await input.press('Enter');
-  await waitUntil(async () => (await page.locator('.editor-group-container.active .tab.active').getAttribute('aria-label'))?.startsWith(name) ?? false, `${name} to open`);
+  await waitUntil(
+    async () => (await page.locator('.editor-group-container.active .tab.active').getAttribute('aria-label'))?.startsWith(name) ?? false,
+    `${name} to open`,
+  );
   return page.locator('.editor-group-container.active .monaco-editor').first();
 }
 
@@ -64,81 +67,98 @@ async function contextMenuItem(page: Page, label: string): Promise<void> {
   await item.waitFor({ state: 'hidden', timeout: 5000 });
 }
 
-scenario(e2e, 'an @ mention, a selection with unsaved edits from the editor menu, a file from the Explorer menu and a pasted image reach the agent', async (s) => {
-  const agent = s.agent({
-    initialize: { agentCapabilities: { promptCapabilities: { embeddedContext: true, image: true } } },
-    turns: [{ steps: [say('seen')] }],
-  });
-  const workspace = s.workspace({
-    files: { 'src/calc.ts': 'export function add(a: number, b: number) {\n  return a + b;\n}\n', 'notes.md': '# Notes\n' },
-    // VS Code for the web saves after a delay by default; the edit must stay unsaved here.
-    settings: { ...agentSettings('Scripted', agent.config), 'files.autoSave': 'off' },
-  });
-  const calc = workspace.path('src/calc.ts');
-  const { chat, workbench } = await s.open(workspace);
-  const page = workbench.page;
+scenario(
+  e2e,
+  'an @ mention, a selection with unsaved edits from the editor menu, a file from the Explorer menu and a pasted image reach the agent',
+  async (s) => {
+    const agent = s.agent({
+      initialize: { agentCapabilities: { promptCapabilities: { embeddedContext: true, image: true } } },
+      turns: [{ steps: [say('seen')] }],
+    });
+    const workspace = s.workspace({
+      files: { 'src/calc.ts': 'export function add(a: number, b: number) {\n  return a + b;\n}\n', 'notes.md': '# Notes\n' },
+      // VS Code for the web saves after a delay by default; the edit must stay unsaved here.
+      settings: { ...agentSettings('Scripted', agent.config), 'files.autoSave': 'off' },
+    });
+    const calc = workspace.path('src/calc.ts');
+    const { chat, workbench } = await s.open(workspace);
+    const page = workbench.page;
 
-  // @ with the keyboard: the picker lists the file, Enter makes it a chip.
-  await chat.composer.click();
-  await chat.composer.pressSequentially('@calc');
-  const picker = chat.frame.locator('[role="listbox"][aria-label^="Mention"]');
-  await picker.waitFor({ timeout: 30_000 });
-  await waitUntil(async () => /calc\.ts/.test((await picker.locator('[role="option"][aria-selected="true"]').textContent()) ?? ''), 'calc.ts to be the first suggestion');
-  await chat.composer.press('Enter');
-  const fileChip = chat.frame.locator(`.composer [data-mention-uri="file://${calc}"]`);
-  await fileChip.waitFor({ timeout: 10_000 });
-  await chat.composer.pressSequentially('explain');
-  await chat.composer.press('Enter');
-  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
-  let sent = prompts(agent.logFile)[0];
-  assert.equal(sent[0].type, 'text');
-  assert.match(sent[0].text ?? '', /explain/);
-  const embedded = sent.find((b) => b.type === 'resource');
-  assert.equal(embedded?.resource?.uri, `file://${calc}`);
-  assert.match(embedded?.resource?.text ?? '', /return a \+ b/);
-  assert.equal(await chat.entries('user').first().locator(`[data-mention-uri="file://${calc}"]`).count(), 1, 'the user entry shows the chip');
+    // @ with the keyboard: the picker lists the file, Enter makes it a chip.
+    await chat.composer.click();
+    await chat.composer.pressSequentially('@calc');
+    const picker = chat.frame.locator('[role="listbox"][aria-label^="Mention"]');
+    await picker.waitFor({ timeout: 30_000 });
+    await waitUntil(
+      async () => /calc\.ts/.test((await picker.locator('[role="option"][aria-selected="true"]').textContent()) ?? ''),
+      'calc.ts to be the first suggestion',
+    );
+    await chat.composer.press('Enter');
+    const fileChip = chat.frame.locator(`.composer [data-mention-uri="file://${calc}"]`);
+    await fileChip.waitFor({ timeout: 10_000 });
+    await chat.composer.pressSequentially('explain');
+    await chat.composer.press('Enter');
+    assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+    let sent = prompts(agent.logFile)[0];
+    assert.equal(sent[0].type, 'text');
+    assert.match(sent[0].text ?? '', /explain/);
+    const embedded = sent.find((b) => b.type === 'resource');
+    assert.equal(embedded?.resource?.uri, `file://${calc}`);
+    assert.match(embedded?.resource?.text ?? '', /return a \+ b/);
+    assert.equal(await chat.entries('user').first().locator(`[data-mention-uri="file://${calc}"]`).count(), 1, 'the user entry shows the chip');
 
-  // A selection from the editor's context menu, with an unsaved edit in it.
-  const editor = await openFile(page, 'calc.ts');
-  await editor.locator('.view-lines').click();
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.type('const UNSAVED = 1;');
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.press('Shift+ArrowDown');
-  await page.keyboard.press('Shift+ArrowDown');
-  await editor.locator('.view-lines').click({ button: 'right', position: { x: 20, y: 5 } });
-  await contextMenuItem(page, 'Add Selection to Conversation');
-  const selectionChip = chat.frame.locator(`[data-mention-uri="file://${calc}#L1-L2"]`).first();
-  await selectionChip.waitFor({ timeout: 15_000 });
+    // A selection from the editor's context menu, with an unsaved edit in it.
+    const editor = await openFile(page, 'calc.ts');
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('const UNSAVED = 1;');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await editor.locator('.view-lines').click({ button: 'right', position: { x: 20, y: 5 } });
+    await contextMenuItem(page, 'Add Selection to Conversation');
+    const selectionChip = chat.frame.locator(`[data-mention-uri="file://${calc}#L1-L2"]`).first();
+    await selectionChip.waitFor({ timeout: 15_000 });
 
-  // A file from the Explorer's context menu: the Explorer takes the side bar (the panel's webview
-  // goes away), the command brings the panel back, and the selection chip is still there.
-  await page.keyboard.press('Control+Shift+E');
-  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.md' }).first();
-  await row.click({ button: 'right' });
-  await contextMenuItem(page, 'Add File to Conversation');
-  await chat.frame.locator(`[data-mention-uri="file://${workspace.path('notes.md')}"]`).first().waitFor({ timeout: 15_000 });
-  assert.equal(await chat.frame.locator(`.composer [data-mention-uri="file://${calc}#L1-L2"]`).count(), 1, 'the selection chip survived the reload');
+    // A file from the Explorer's context menu: the Explorer takes the side bar (the panel's webview
+    // goes away), the command brings the panel back, and the selection chip is still there.
+    await page.keyboard.press('Control+Shift+E');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.md' }).first();
+    await row.click({ button: 'right' });
+    await contextMenuItem(page, 'Add File to Conversation');
+    await chat.frame
+      .locator(`[data-mention-uri="file://${workspace.path('notes.md')}"]`)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    assert.equal(await chat.frame.locator(`.composer [data-mention-uri="file://${calc}#L1-L2"]`).count(), 1, 'the selection chip survived the reload');
 
-  // A pasted image: a chip with a thumbnail.
-  await pasteImage(chat, 'shot.png');
-  await chat.frame.locator('[data-mention-kind="image"]').first().waitFor({ timeout: 10_000 });
+    // A pasted image: a chip with a thumbnail.
+    await pasteImage(chat, 'shot.png');
+    await chat.frame.locator('[data-mention-kind="image"]').first().waitFor({ timeout: 10_000 });
 
-  await chat.composer.click();
-  await chat.composer.pressSequentially('and these');
-  await chat.composer.press('Enter');
-  assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
-  sent = prompts(agent.logFile)[1];
-  const selection = sent.find((b) => b.type === 'resource' && b.resource?.uri === `file://${calc}#L1-L2`);
-  assert.ok(selection, `the selection as a resource: ${JSON.stringify(sent.map((b) => b.resource?.uri ?? b.type))}`);
-  assert.equal(selection.resource?.text, 'const UNSAVED = 1;\nexport function add(a: number, b: number) {\n', 'the editor’s unsaved text, the selected lines only');
-  assert.ok(sent.some((b) => b.type === 'resource' && b.resource?.uri === `file://${workspace.path('notes.md')}`), 'notes.md embedded');
-  const image = sent.find((b) => b.type === 'image');
-  assert.equal(image?.mimeType, 'image/png');
-  assert.equal(image?.data, PNG_1PX);
-  assert.equal(readFileSync(calc, 'utf8').includes('UNSAVED'), false, 'nothing was saved to disk');
-});
+    await chat.composer.click();
+    await chat.composer.pressSequentially('and these');
+    await chat.composer.press('Enter');
+    assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
+    sent = prompts(agent.logFile)[1];
+    const selection = sent.find((b) => b.type === 'resource' && b.resource?.uri === `file://${calc}#L1-L2`);
+    assert.ok(selection, `the selection as a resource: ${JSON.stringify(sent.map((b) => b.resource?.uri ?? b.type))}`);
+    assert.equal(
+      selection.resource?.text,
+      'const UNSAVED = 1;\nexport function add(a: number, b: number) {\n',
+      'the editor’s unsaved text, the selected lines only',
+    );
+    assert.ok(
+      sent.some((b) => b.type === 'resource' && b.resource?.uri === `file://${workspace.path('notes.md')}`),
+      'notes.md embedded',
+    );
+    const image = sent.find((b) => b.type === 'image');
+    assert.equal(image?.mimeType, 'image/png');
+    assert.equal(image?.data, PNG_1PX);
+    assert.equal(readFileSync(calc, 'utf8').includes('UNSAVED'), false, 'nothing was saved to disk');
+  },
+);
 
 scenario(e2e, 'an agent without embeddedContext or image support: files go as links, an image is refused and not sent', async (s) => {
   const agent = s.agent({ turns: [{ steps: [say('seen')] }] });
@@ -156,7 +176,10 @@ scenario(e2e, 'an agent without embeddedContext or image support: files go as li
   const imageChip = chat.frame.locator('[data-mention-kind="image"]').first();
   await imageChip.waitFor({ timeout: 10_000 });
   // Once the agent initialized the composer knows it takes no images, and says so before sending.
-  await waitUntil(async () => /does not accept images/.test((await chat.frame.locator('.composer-warning').textContent()) ?? ''), 'the composer to say the agent does not take images');
+  await waitUntil(
+    async () => /does not accept images/.test((await chat.frame.locator('.composer-warning').textContent()) ?? ''),
+    'the composer to say the agent does not take images',
+  );
   await chat.composer.pressSequentially('read it');
   await chat.composer.press('Enter');
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
@@ -197,7 +220,11 @@ scenario(e2e, 'problems, a terminal’s output and the git diff are read from VS
 
   // A JSON error the JSON language service reports for the open file.
   await openFile(page, 'bad.json');
-  await waitUntil(async () => /[1-9]/.test((await page.locator('.statusbar-item[id="status.problems"]').textContent()) ?? ''), 'the problem in bad.json to be reported', 60_000);
+  await waitUntil(
+    async () => /[1-9]/.test((await page.locator('.statusbar-item[id="status.problems"]').textContent()) ?? ''),
+    'the problem in bad.json to be reported',
+    60_000,
+  );
   // A command run in a VS Code terminal with shell integration.
   await page.keyboard.press('Control+`');
   const terminal = page.locator('.terminal-wrapper.active .xterm, .terminal .xterm').first();
@@ -214,7 +241,8 @@ scenario(e2e, 'problems, a terminal’s output and the git diff are read from VS
   await mention(chat, 'problems', /^Problems$|Problems(?!:)/);
   await mention(chat, 'git', /Git diff/);
   await mention(chat, 'bash', /bash/);
-  for (const uri of ['tandem://problems', 'tandem://git/diff', 'tandem://terminal/bash']) await chat.frame.locator(`.composer [data-mention-uri="${uri}"]`).waitFor({ timeout: 10_000 });
+  for (const uri of ['tandem://problems', 'tandem://git/diff', 'tandem://terminal/bash'])
+    await chat.frame.locator(`.composer [data-mention-uri="${uri}"]`).waitFor({ timeout: 10_000 });
   await chat.composer.pressSequentially('why');
   await chat.composer.press('Enter');
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');

@@ -13,7 +13,10 @@ const e2e = useE2e();
 
 /** Methods the agent received, in order (SCRIPTED_AGENT_LOG holds one JSON-RPC message per line). */
 function received(logFile: string): Array<{ method?: string; params?: unknown }> {
-  return readFileSync(logFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { method?: string; params?: unknown });
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { method?: string; params?: unknown });
 }
 
 /** A workspace whose .vscode/settings.json selects a scripted agent named "Scripted". */
@@ -77,10 +80,7 @@ scenario(e2e, 'streams a markdown answer from a scripted agent configured in tan
 
 scenario(e2e, 'Stop cancels the running turn: stop reason cancelled, no error', async (s) => {
   const { agent, workspace } = setup(s, {
-    turns: [
-      { steps: [say('Working on it…'), { waitForCancel: true }] },
-      { steps: [say('fresh turn: ${prompt}')], stopReason: 'end_turn' },
-    ],
+    turns: [{ steps: [say('Working on it…'), { waitForCancel: true }] }, { steps: [say('fresh turn: ${prompt}')], stopReason: 'end_turn' }],
   });
   const { chat } = await s.open(workspace);
 
@@ -94,7 +94,10 @@ scenario(e2e, 'Stop cancels the running turn: stop reason cancelled, no error', 
   assert.equal(await chat.waitForTurnEnd(1), 'cancelled');
   await stop.waitFor({ state: 'hidden', timeout: 30_000 });
   assert.equal(await chat.entries('error').count(), 0, 'a cancelled turn is not an error');
-  assert.ok(received(agent.logFile).some((m) => m.method === 'session/cancel'), 'session/cancel reached the agent');
+  assert.ok(
+    received(agent.logFile).some((m) => m.method === 'session/cancel'),
+    'session/cancel reached the agent',
+  );
   assert.match(await chat.threadText(), /Working on it…/);
 
   // The session is still usable after a cancellation.
@@ -137,7 +140,13 @@ scenario(e2e, 'an agent crash mid-turn shows an error with Restart, keeps the th
 scenario(e2e, 'hiding the view and showing it again loses nothing, even mid-turn', async (s) => {
   const { workspace } = setup(s, {
     turns: [
-      { steps: [say('First answer.'), { update: { sessionUpdate: 'plan', entries: [{ content: 'Keep the thread', priority: 'high', status: 'in_progress' }] } }], stopReason: 'end_turn' },
+      {
+        steps: [
+          say('First answer.'),
+          { update: { sessionUpdate: 'plan', entries: [{ content: 'Keep the thread', priority: 'high', status: 'in_progress' }] } },
+        ],
+        stopReason: 'end_turn',
+      },
       { steps: [say('Part one, '), { sleep: 2500 }, say('part two.')], stopReason: 'end_turn' },
     ],
   });
@@ -174,7 +183,8 @@ scenario(e2e, 'a long thread comes back whole when the view is shown again: its 
   const root = chat.frame.locator('.tandem');
   const count = await root.getAttribute('data-entries');
   assert.ok(Number(count) > calls, `${count} entries`);
-  const order = (c = chat): Promise<Array<string | null>> => c.frame.locator('[role="log"] [data-entry-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-entry-id')));
+  const order = (c = chat): Promise<Array<string | null>> =>
+    c.frame.locator('[role="log"] [data-entry-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-entry-id')));
   const before = await order();
   assert.equal(before.length, Number(count));
 
@@ -203,33 +213,49 @@ scenario(e2e, 'a long thread comes back whole when the view is shown again: its 
   assert.deepEqual(await order(again), before, 'every entry once, in order, after the tab switch');
 });
 
-scenario(e2e, 'a flood of 6,000 chunks: the end shows at once, the text far above it is rendered once the flood stops, and every paragraph is there', async (s) => {
-  const paragraphs = 300;
-  const steps: Array<Record<string, unknown>> = [];
-  for (let p = 0; p < paragraphs; p++) {
-    steps.push({ chunks: { count: 19, text: 'lorem ipsum dolor sit amet ${i} ' } });
-    steps.push(say(`end of paragraph ${p}.\n\n`));
-  }
-  const { workspace } = setup(s, { turns: [{ steps, stopReason: 'end_turn' }] });
-  const { chat } = await s.open(workspace);
-  // Whether any text went cold on the way (webview/coldSections.ts), seen from inside the panel.
-  await chat.frame.locator('body').evaluate(() => {
-    const w = window as unknown as { __sawCold: boolean };
-    w.__sawCold = false;
-    new MutationObserver(() => {
-      if (document.querySelector('.markdown-frozen > .cold')) w.__sawCold = true;
-    }).observe(document.body, { subtree: true, childList: true });
-  });
-  await chat.send('flood me');
-  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
-  const answer = chat.entries('agent').last();
-  await answer.filter({ hasText: `end of paragraph ${paragraphs - 1}.` }).waitFor();
-  assert.equal(await chat.frame.locator('body').evaluate(() => (window as unknown as { __sawCold: boolean }).__sawCold), true, 'the flood went through the cold path');
-  // Rendered soon after the flood stops, every paragraph once and in order, as markdown paragraphs.
-  await chat.frame.locator('[data-entry-kind="agent"] .markdown-frozen > .cold').first().waitFor({ state: 'detached' });
-  const ends = await answer.locator('p').evaluateAll((ps) => ps.map((p) => /end of paragraph (\d+)\./.exec(p.textContent ?? '')?.[1]).filter((n) => n !== undefined).map(Number));
-  assert.deepEqual(ends, Array.from({ length: paragraphs }, (_, i) => i));
-  // The first paragraph is there when scrolled to.
-  await answer.locator('p').first().scrollIntoViewIfNeeded();
-  assert.match((await answer.locator('p').first().textContent()) ?? '', /^lorem ipsum dolor sit amet 0 /);
-});
+scenario(
+  e2e,
+  'a flood of 6,000 chunks: the end shows at once, the text far above it is rendered once the flood stops, and every paragraph is there',
+  async (s) => {
+    const paragraphs = 300;
+    const steps: Array<Record<string, unknown>> = [];
+    for (let p = 0; p < paragraphs; p++) {
+      steps.push({ chunks: { count: 19, text: 'lorem ipsum dolor sit amet ${i} ' } });
+      steps.push(say(`end of paragraph ${p}.\n\n`));
+    }
+    const { workspace } = setup(s, { turns: [{ steps, stopReason: 'end_turn' }] });
+    const { chat } = await s.open(workspace);
+    // Whether any text went cold on the way (webview/coldSections.ts), seen from inside the panel.
+    await chat.frame.locator('body').evaluate(() => {
+      const w = window as unknown as { __sawCold: boolean };
+      w.__sawCold = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.markdown-frozen > .cold')) w.__sawCold = true;
+      }).observe(document.body, { subtree: true, childList: true });
+    });
+    await chat.send('flood me');
+    assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+    const answer = chat.entries('agent').last();
+    await answer.filter({ hasText: `end of paragraph ${paragraphs - 1}.` }).waitFor();
+    assert.equal(
+      await chat.frame.locator('body').evaluate(() => (window as unknown as { __sawCold: boolean }).__sawCold),
+      true,
+      'the flood went through the cold path',
+    );
+    // Rendered soon after the flood stops, every paragraph once and in order, as markdown paragraphs.
+    await chat.frame.locator('[data-entry-kind="agent"] .markdown-frozen > .cold').first().waitFor({ state: 'detached' });
+    const ends = await answer.locator('p').evaluateAll((ps) =>
+      ps
+        .map((p) => /end of paragraph (\d+)\./.exec(p.textContent ?? '')?.[1])
+        .filter((n) => n !== undefined)
+        .map(Number),
+    );
+    assert.deepEqual(
+      ends,
+      Array.from({ length: paragraphs }, (_, i) => i),
+    );
+    // The first paragraph is there when scrolled to.
+    await answer.locator('p').first().scrollIntoViewIfNeeded();
+    assert.match((await answer.locator('p').first().textContent()) ?? '', /^lorem ipsum dolor sit amet 0 /);
+  },
+);

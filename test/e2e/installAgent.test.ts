@@ -89,67 +89,75 @@ async function openInstalled(page: Page, state: string, refresh = false): Promis
   await pickRow(page, state);
 }
 
-scenario(e2e, 'Install Agent: a registry download checked against its sha256 is added to tandem.agents, used, checked, updated, rolled back and uninstalled', async (s) => {
-  const server = await startServer();
-  try {
-    publish(server, '1.0.0');
-    writeUserSettings(e2e.server.userDataDir, { ...baseUserSettings, 'tandem.registryUrl': server.url('/registry.json') });
-    const workspace = s.workspace({ files: { 'README.md': '# Install an agent\n' } });
-    const { workbench } = await s.open(workspace);
-    const page = workbench.page;
+scenario(
+  e2e,
+  'Install Agent: a registry download checked against its sha256 is added to tandem.agents, used, checked, updated, rolled back and uninstalled',
+  async (s) => {
+    const server = await startServer();
+    try {
+      publish(server, '1.0.0');
+      writeUserSettings(e2e.server.userDataDir, { ...baseUserSettings, 'tandem.registryUrl': server.url('/registry.json') });
+      const workspace = s.workspace({ files: { 'README.md': '# Install an agent\n' } });
+      const { workbench } = await s.open(workspace);
+      const page = workbench.page;
 
-    // Install: the registry's agent, then its one action.
-    await runCommand(page, 'Tandem: Install Agent');
-    await pickRow(page, NAME);
-    await pickRow(page, /Install 1\.0\.0/);
-    const toast = page.locator('.notification-toast', { hasText: `${NAME} 1.0.0 is installed.` });
-    await toast.waitFor({ timeout: 60_000 });
-    assert.equal(server.hits.get('/local-demo-1.0.0.tar.gz'), 1, 'the archive was downloaded once');
-    await toast.locator('.monaco-button', { hasText: 'Use It' }).click();
-    await waitUntil(async () => userSettings()['tandem.defaultAgent'] === NAME, 'Local Demo to become the default agent');
-    const first = installed();
-    assert.ok(first, 'tandem.agents has the agent');
-    assert.ok(first.command.startsWith(join(e2e.server.userDataDir)) || first.command.includes('globalStorage'), `the download lives in the extension's storage: ${first.command}`);
-    accessSync(first.command, constants.X_OK);
-    assert.equal(installedVersion(), '1.0.0');
+      // Install: the registry's agent, then its one action.
+      await runCommand(page, 'Tandem: Install Agent');
+      await pickRow(page, NAME);
+      await pickRow(page, /Install 1\.0\.0/);
+      const toast = page.locator('.notification-toast', { hasText: `${NAME} 1.0.0 is installed.` });
+      await toast.waitFor({ timeout: 60_000 });
+      assert.equal(server.hits.get('/local-demo-1.0.0.tar.gz'), 1, 'the archive was downloaded once');
+      await toast.locator('.monaco-button', { hasText: 'Use It' }).click();
+      await waitUntil(async () => userSettings()['tandem.defaultAgent'] === NAME, 'Local Demo to become the default agent');
+      const first = installed();
+      assert.ok(first, 'tandem.agents has the agent');
+      assert.ok(
+        first.command.startsWith(join(e2e.server.userDataDir)) || first.command.includes('globalStorage'),
+        `the download lives in the extension's storage: ${first.command}`,
+      );
+      accessSync(first.command, constants.X_OK);
+      assert.equal(installedVersion(), '1.0.0');
 
-    // Used: the panel starts it like any configured agent, and it answers.
-    const panel = await openTandemView(page);
-    await panel.frame.locator('select[aria-label="Agent"]').selectOption(NAME);
-    await panel.frame.locator('[role="status"]', { hasText: `${NAME} ready` }).waitFor({ timeout: 60_000 });
-    await panel.send('help');
-    assert.equal(await panel.waitForTurnEnd(1), 'end_turn');
-    assert.match(await panel.threadText(), /keywords/);
+      // Used: the panel starts it like any configured agent, and it answers.
+      const panel = await openTandemView(page);
+      await panel.frame.locator('select[aria-label="Agent"]').selectOption(NAME);
+      await panel.frame.locator('[role="status"]', { hasText: `${NAME} ready` }).waitFor({ timeout: 60_000 });
+      await panel.send('help');
+      assert.equal(await panel.waitForTurnEnd(1), 'end_turn');
+      assert.match(await panel.threadText(), /keywords/);
 
-    // Checked: started once, its initialize answer in a report.
-    await runCommand(page, 'Tandem: Check Agent');
-    await pickRow(page, NAME);
-    const preview = page.frameLocator('iframe.webview.ready[src*="markdown-language-features"]').frameLocator('iframe#active-frame');
-    await preview.getByText(/Protocol version: 1/).waitFor({ timeout: 60_000 });
-    assert.match((await preview.locator('body').textContent()) ?? '', /Local Demo|tandem-demo/);
+      // Checked: started once, its initialize answer in a report.
+      await runCommand(page, 'Tandem: Check Agent');
+      await pickRow(page, NAME);
+      const preview = page.frameLocator('iframe.webview.ready[src*="markdown-language-features"]').frameLocator('iframe#active-frame');
+      await preview.getByText(/Protocol version: 1/).waitFor({ timeout: 60_000 });
+      assert.match((await preview.locator('body').textContent()) ?? '', /Local Demo|tandem-demo/);
 
-    // Updated: a newer version in the registry is offered on the installed agent.
-    publish(server, '1.1.0');
-    await openInstalled(page, 'update to 1.1.0 available', true);
-    await pickRow(page, /Update to 1\.1\.0/);
-    await page.locator('.notification-toast', { hasText: `${NAME} 1.1.0 is installed.` }).waitFor({ timeout: 60_000 });
-    await waitUntil(async () => installedVersion() === '1.1.0', 'tandem.agents to point at 1.1.0');
+      // Updated: a newer version in the registry is offered on the installed agent.
+      publish(server, '1.1.0');
+      await openInstalled(page, 'update to 1.1.0 available', true);
+      await pickRow(page, /Update to 1\.1\.0/);
+      await page.locator('.notification-toast', { hasText: `${NAME} 1.1.0 is installed.` }).waitFor({ timeout: 60_000 });
+      await waitUntil(async () => installedVersion() === '1.1.0', 'tandem.agents to point at 1.1.0');
 
-    // Rolled back: the previous download is still there and the setting points at it again.
-    await openInstalled(page, '1.1.0 installed');
-    await pickRow(page, /Roll back to 1\.0\.0/);
-    await waitUntil(async () => installedVersion() === '1.0.0', 'tandem.agents to point at 1.0.0 again');
+      // Rolled back: the previous download is still there and the setting points at it again.
+      await openInstalled(page, '1.1.0 installed');
+      await pickRow(page, /Roll back to 1\.0\.0/);
+      await waitUntil(async () => installedVersion() === '1.0.0', 'tandem.agents to point at 1.0.0 again');
 
-    // Uninstalled, after a confirmation: gone from the settings (and the default) and from disk.
-    const command = installed()!.command;
-    await openInstalled(page, 'update to 1.1.0 available');
-    await pickRow(page, /Uninstall/);
-    await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Uninstall' }).click();
-    await waitUntil(async () => installed() === undefined && userSettings()['tandem.defaultAgent'] === undefined, 'the agent to leave the user settings');
-    await waitUntil(async () => !existsSync(command), 'the downloaded files to be deleted');
-  } finally {
-    await server.close();
-    // User settings are shared by every e2e test in this run.
-    writeUserSettings(e2e.server.userDataDir, { ...baseUserSettings });
-  }
-}, 240_000);
+      // Uninstalled, after a confirmation: gone from the settings (and the default) and from disk.
+      const command = installed()!.command;
+      await openInstalled(page, 'update to 1.1.0 available');
+      await pickRow(page, /Uninstall/);
+      await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Uninstall' }).click();
+      await waitUntil(async () => installed() === undefined && userSettings()['tandem.defaultAgent'] === undefined, 'the agent to leave the user settings');
+      await waitUntil(async () => !existsSync(command), 'the downloaded files to be deleted');
+    } finally {
+      await server.close();
+      // User settings are shared by every e2e test in this run.
+      writeUserSettings(e2e.server.userDataDir, { ...baseUserSettings });
+    }
+  },
+  240_000,
+);

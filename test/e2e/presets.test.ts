@@ -43,7 +43,10 @@ scenario(e2e, 'with nothing configured, presets add an agent with one click and 
     await runCommand(workbench.page, 'Tandem: Show Protocol Log');
     // The editor renders only the visible end of the log: the turn's last messages.
     const output = workbench.page.locator('.panel .monaco-editor').first();
-    await waitUntil(async () => /"sessionUpdate":"agent_message_chunk"[\s\S]*"stopReason":"end_turn"/.test((await output.textContent()) ?? ''), 'the protocol log to show the turn');
+    await waitUntil(
+      async () => /"sessionUpdate":"agent_message_chunk"[\s\S]*"stopReason":"end_turn"/.test((await output.textContent()) ?? ''),
+      'the protocol log to show the turn',
+    );
   } finally {
     // User settings are shared by every e2e test in this run.
     writeUserSettings(e2e.server.userDataDir, { ...baseUserSettings });

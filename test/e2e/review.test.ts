@@ -48,45 +48,51 @@ function changedEnv(full: Record<string, string>): Record<string, string> {
   return env;
 }
 
-scenario(e2e, 'permissions: "Always Allow" for ls is not widened to rm; the prompt never takes focus; a saved rule answers the next ls and says so', async (s) => {
-  const agent = s.agent({
-    turns: [
-      { steps: [...run('run-0', 'ls -la'), say(' then '), ...run('run-1', 'rm -rf build'), say(' done')] },
-      { steps: [...run('run-2', 'ls -la src'), say(' ruled')] },
-    ],
-  });
-  const workspace = s.workspace({ files: { 'README.md': '# Rules\n' }, settings: agentSettings('Scripted', agent.config) });
-  const { chat } = await s.open(workspace);
-  await chat.send('list files');
-  await pendingIn(chat, 'run-0').waitFor({ timeout: 30_000 });
-  // The prompt appeared while the user was in the composer: keys still land there.
-  await chat.composer.pressSequentially('still typing');
-  assert.equal(await chat.composer.inputValue(), 'still typing');
-  assert.equal(await chat.frame.locator('textarea[aria-label="Message"]').evaluate((el) => el === document.activeElement), true);
-  // The tab stop of the prompt is the one-time allow, whatever the agent's order.
-  assert.equal(await pendingIn(chat, 'run-0').locator('button[tabindex="0"]').getAttribute('data-option-kind'), 'allow_once');
-  await pendingIn(chat, 'run-0').getByRole('button', { name: /^Always Allow/ }).click();
+scenario(
+  e2e,
+  'permissions: "Always Allow" for ls is not widened to rm; the prompt never takes focus; a saved rule answers the next ls and says so',
+  async (s) => {
+    const agent = s.agent({
+      turns: [
+        { steps: [...run('run-0', 'ls -la'), say(' then '), ...run('run-1', 'rm -rf build'), say(' done')] },
+        { steps: [...run('run-2', 'ls -la src'), say(' ruled')] },
+      ],
+    });
+    const workspace = s.workspace({ files: { 'README.md': '# Rules\n' }, settings: agentSettings('Scripted', agent.config) });
+    const { chat } = await s.open(workspace);
+    await chat.send('list files');
+    await pendingIn(chat, 'run-0').waitFor({ timeout: 30_000 });
+    // The prompt appeared while the user was in the composer: keys still land there.
+    await chat.composer.pressSequentially('still typing');
+    assert.equal(await chat.composer.inputValue(), 'still typing');
+    assert.equal(await chat.frame.locator('textarea[aria-label="Message"]').evaluate((el) => el === document.activeElement), true);
+    // The tab stop of the prompt is the one-time allow, whatever the agent's order.
+    assert.equal(await pendingIn(chat, 'run-0').locator('button[tabindex="0"]').getAttribute('data-option-kind'), 'allow_once');
+    await pendingIn(chat, 'run-0')
+      .getByRole('button', { name: /^Always Allow/ })
+      .click();
 
-  // The next command is asked, not answered by the "always" above.
-  await pendingIn(chat, 'run-1').waitFor({ timeout: 30_000 });
-  await pendingIn(chat, 'run-1').getByRole('button', { name: 'Reject' }).click();
-  assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
-  const thread = await chat.threadText();
-  assert.match(thread, /PERMISSION: selected always then/);
-  assert.match(thread, /PERMISSION: selected no done/);
+    // The next command is asked, not answered by the "always" above.
+    await pendingIn(chat, 'run-1').waitFor({ timeout: 30_000 });
+    await pendingIn(chat, 'run-1').getByRole('button', { name: 'Reject' }).click();
+    assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+    const thread = await chat.threadText();
+    assert.match(thread, /PERMISSION: selected always then/);
+    assert.match(thread, /PERMISSION: selected no done/);
 
-  // Save the rule the first card proposes ("ls", this workspace), then it answers `ls -la src`.
-  const proposal = card(chat, 'run-0').getByRole('group', { name: 'Save a permission rule' });
-  assert.equal(await proposal.getByRole('textbox').inputValue(), 'ls');
-  await proposal.getByRole('button', { name: 'Save allow rule' }).click();
-  await card(chat, 'run-0').locator('.rule-proposal.saved').waitFor({ timeout: 30_000 });
-  await chat.composer.fill('again');
-  await chat.composer.press('Enter');
-  assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
-  const ruled = card(chat, 'run-2').locator('.permission-result');
-  assert.match((await ruled.textContent()) ?? '', /Allowed by rule: Allow ls for Scripted in this workspace/);
-  assert.match(await chat.threadText(), /PERMISSION: selected once ruled/, 'the rule answered allow once, not always');
-});
+    // Save the rule the first card proposes ("ls", this workspace), then it answers `ls -la src`.
+    const proposal = card(chat, 'run-0').getByRole('group', { name: 'Save a permission rule' });
+    assert.equal(await proposal.getByRole('textbox').inputValue(), 'ls');
+    await proposal.getByRole('button', { name: 'Save allow rule' }).click();
+    await card(chat, 'run-0').locator('.rule-proposal.saved').waitFor({ timeout: 30_000 });
+    await chat.composer.fill('again');
+    await chat.composer.press('Enter');
+    assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
+    const ruled = card(chat, 'run-2').locator('.permission-result');
+    assert.match((await ruled.textContent()) ?? '', /Allowed by rule: Allow ls for Scripted in this workspace/);
+    assert.match(await chat.threadText(), /PERMISSION: selected once ruled/, 'the rule answered allow once, not always');
+  },
+);
 
 scenario(e2e, 'changed files: per-hunk Undo restores one part of a file; "Restore files to before this turn" brings the earlier files back', async (s) => {
   const original = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -107,8 +113,14 @@ scenario(e2e, 'changed files: per-hunk Undo restores one part of a file; "Restor
   await strip.getByRole('button', { name: 'Show the changes in f.txt' }).click();
   const hunks = strip.getByRole('list', { name: 'Changes in f.txt' }).locator('.hunk');
   await chat.waitForCount(hunks, 3, 'three changes in f.txt');
-  await hunks.nth(1).getByRole('button', { name: /^Undo the change/ }).click();
-  await waitUntil(async () => readFileSync(workspace.path('f.txt'), 'utf8') === original.replace('line 2\n', 'LINE TWO\n').replace('line 28\n', 'LINE 28\n'), 'the middle change undone on disk');
+  await hunks
+    .nth(1)
+    .getByRole('button', { name: /^Undo the change/ })
+    .click();
+  await waitUntil(
+    async () => readFileSync(workspace.path('f.txt'), 'utf8') === original.replace('line 2\n', 'LINE TWO\n').replace('line 28\n', 'LINE 28\n'),
+    'the middle change undone on disk',
+  );
   await waitUntil(async () => (await hunks.count()) === 2, 'two changes left');
 
   await chat.send('now g');
@@ -124,56 +136,90 @@ scenario(e2e, 'changed files: per-hunk Undo restores one part of a file; "Restor
   assert.equal(readFileSync(workspace.path('new.txt'), 'utf8'), 'created\n', 'the first turn is untouched');
 });
 
-scenario(e2e, 'the real claude-agent-acp edits the disk itself: its changes are listed and Undo all restores them', async (s) => {
-  const scratch = mkdtempSync(join(tmpdir(), 'tandem-agent-acp-e2e-'));
-  const workspace = s.workspace({});
-  const files = editOnDiskFiles(workspace.dir);
-  writeFileSync(files.notesPath, files.originalText);
-  const fake = await startFakeAnthropic(agentAcpScenario('editOnDisk', workspace.dir));
-  try {
-    const config: AgentConfig = { command: process.execPath, args: [join(repoRoot, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js')], env: changedEnv(agentEnv(fake.url, scratch)) };
-    selectAgent(workspace.dir, 'Claude Code (fake model)', config);
-    const { chat } = await s.open(workspace);
-    await chat.send('Review the notes and add a greeting.');
-    await waitUntil(async () => {
-      const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-      if ((await allow.count()) > 0) await allow.first().click().catch(() => {});
-      return (await chat.stopReasons().count()) >= 1;
-    }, 'the turn with its permission prompts', 90_000);
-    assert.match(readFileSync(files.notesPath, 'utf8'), /status: reviewed/, 'the agent changed the disk itself');
-    assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
-    const strip = chat.frame.getByRole('region', { name: 'Files changed in this conversation' });
-    await waitUntil(async () => /2 files changed/.test((await strip.textContent()) ?? ''), 'both files in the strip');
-    await strip.getByRole('button', { name: 'Undo all' }).click();
-    await waitUntil(async () => readFileSync(files.notesPath, 'utf8') === files.originalText && !existsSync(files.newPath), 'the disk back as it was');
-    await waitUntil(async () => (await strip.isHidden()) || /0 files changed/.test((await strip.textContent()) ?? ''), 'an empty strip');
-  } finally {
-    await fake.close();
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}, 180_000);
+scenario(
+  e2e,
+  'the real claude-agent-acp edits the disk itself: its changes are listed and Undo all restores them',
+  async (s) => {
+    const scratch = mkdtempSync(join(tmpdir(), 'tandem-agent-acp-e2e-'));
+    const workspace = s.workspace({});
+    const files = editOnDiskFiles(workspace.dir);
+    writeFileSync(files.notesPath, files.originalText);
+    const fake = await startFakeAnthropic(agentAcpScenario('editOnDisk', workspace.dir));
+    try {
+      const config: AgentConfig = {
+        command: process.execPath,
+        args: [join(repoRoot, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js')],
+        env: changedEnv(agentEnv(fake.url, scratch)),
+      };
+      selectAgent(workspace.dir, 'Claude Code (fake model)', config);
+      const { chat } = await s.open(workspace);
+      await chat.send('Review the notes and add a greeting.');
+      await waitUntil(
+        async () => {
+          const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
+          if ((await allow.count()) > 0)
+            await allow
+              .first()
+              .click()
+              .catch(() => {});
+          return (await chat.stopReasons().count()) >= 1;
+        },
+        'the turn with its permission prompts',
+        90_000,
+      );
+      assert.match(readFileSync(files.notesPath, 'utf8'), /status: reviewed/, 'the agent changed the disk itself');
+      assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
+      const strip = chat.frame.getByRole('region', { name: 'Files changed in this conversation' });
+      await waitUntil(async () => /2 files changed/.test((await strip.textContent()) ?? ''), 'both files in the strip');
+      await strip.getByRole('button', { name: 'Undo all' }).click();
+      await waitUntil(async () => readFileSync(files.notesPath, 'utf8') === files.originalText && !existsSync(files.newPath), 'the disk back as it was');
+      await waitUntil(async () => (await strip.isHidden()) || /0 files changed/.test((await strip.textContent()) ?? ''), 'an empty strip');
+    } finally {
+      await fake.close();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+  180_000,
+);
 
-scenario(e2e, 'the real Gemini CLI creates a new file through Tandem', async (s) => {
-  const scratch = mkdtempSync(join(tmpdir(), 'tandem-gemini-e2e-'));
-  const workspace = s.workspace({ files: { 'README.md': '# Gemini\n' } });
-  const files = geminiScenarioFiles(workspace.dir);
-  const fake = await startFakeGemini(geminiScenario('createFile', workspace.dir));
-  try {
-    const { env } = geminiAgentEnv(fake.url, scratch);
-    const config: AgentConfig = { command: process.execPath, args: [join(repoRoot, 'node_modules/@google/gemini-cli/bundle/gemini.js'), '--acp'], env: changedEnv(env) };
-    selectAgent(workspace.dir, 'Gemini CLI (fake model)', config);
-    const { chat } = await s.open(workspace);
-    await chat.send('Create notes/new.txt');
-    await waitUntil(async () => {
-      const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-      if ((await allow.count()) > 0) await allow.first().click().catch(() => {});
-      return (await chat.stopReasons().count()) >= 1;
-    }, 'the turn', 120_000);
-    assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
-    assert.doesNotMatch(await chat.threadText(), /Error checking existing file/);
-    assert.equal(await chat.frame.locator('.tool-card.status-failed').count(), 0, 'no failed tool call');
-  } finally {
-    await fake.close();
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}, 180_000);
+scenario(
+  e2e,
+  'the real Gemini CLI creates a new file through Tandem',
+  async (s) => {
+    const scratch = mkdtempSync(join(tmpdir(), 'tandem-gemini-e2e-'));
+    const workspace = s.workspace({ files: { 'README.md': '# Gemini\n' } });
+    const files = geminiScenarioFiles(workspace.dir);
+    const fake = await startFakeGemini(geminiScenario('createFile', workspace.dir));
+    try {
+      const { env } = geminiAgentEnv(fake.url, scratch);
+      const config: AgentConfig = {
+        command: process.execPath,
+        args: [join(repoRoot, 'node_modules/@google/gemini-cli/bundle/gemini.js'), '--acp'],
+        env: changedEnv(env),
+      };
+      selectAgent(workspace.dir, 'Gemini CLI (fake model)', config);
+      const { chat } = await s.open(workspace);
+      await chat.send('Create notes/new.txt');
+      await waitUntil(
+        async () => {
+          const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
+          if ((await allow.count()) > 0)
+            await allow
+              .first()
+              .click()
+              .catch(() => {});
+          return (await chat.stopReasons().count()) >= 1;
+        },
+        'the turn',
+        120_000,
+      );
+      assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
+      assert.doesNotMatch(await chat.threadText(), /Error checking existing file/);
+      assert.equal(await chat.frame.locator('.tool-card.status-failed').count(), 0, 'no failed tool call');
+    } finally {
+      await fake.close();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+  180_000,
+);

@@ -125,12 +125,16 @@ async function openPanel(browser: Browser, server: CodeServer, folder: string): 
 
 /** Clicks every pending permission prompt's one-time Allow until the turn `n` has ended. */
 async function allowUntilTurnEnds(chat: Chat, n: number): Promise<void> {
-  await waitUntil(async () => {
-    if ((await chat.stopReasons().count()) >= n) return true;
-    const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-    if (await allow.first().isVisible()) await allow.first().click();
-    return false;
-  }, `turn ${n} to end`, 120_000);
+  await waitUntil(
+    async () => {
+      if ((await chat.stopReasons().count()) >= n) return true;
+      const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
+      if (await allow.first().isVisible()) await allow.first().click();
+      return false;
+    },
+    `turn ${n} to end`,
+    120_000,
+  );
 }
 
 /** With nothing configured: the presets the panel offers. */
@@ -162,7 +166,11 @@ async function signInShot(browser: Browser, server: CodeServer): Promise<string[
     newSession: { requireAuth: true },
   });
   scratch.push(agent.dir);
-  const folder = project('my-project', { 'README.md': '# My project\n' }, { 'tandem.agents': { 'Example Agent': agent.config }, 'tandem.defaultAgent': 'Example Agent' });
+  const folder = project(
+    'my-project',
+    { 'README.md': '# My project\n' },
+    { 'tandem.agents': { 'Example Agent': agent.config }, 'tandem.defaultAgent': 'Example Agent' },
+  );
   const { page, chat, close } = await openPanel(browser, server, folder);
   const shooter = new Shooter(page);
   try {

@@ -14,7 +14,10 @@ import type { AgentScript } from './harness/workspace';
 const e2e = useE2e();
 
 function received(logFile: string): Array<{ method?: string; params?: { prompt?: Array<{ text?: string }> } }> {
-  return readFileSync(logFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { method?: string });
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { method?: string });
 }
 
 function setup(s: Scenario, script: AgentScript) {
@@ -65,8 +68,13 @@ scenario(e2e, 'Enter during a turn queues the prompt above the composer; it can 
   await editor.press('Enter');
   await waitUntil(async () => /third/.test((await queued(chat).nth(1).textContent()) ?? ''), 'the edit to land');
   assert.equal(await chat.waitForTurnEnd(3, 60_000), 'end_turn');
-  assert.deepEqual((await sent(chat).locator('.markdown').allTextContents()).map((t) => t.trim()), ['first', 'second', 'third']);
-  const texts = received(agent.logFile).filter((m) => m.method === 'session/prompt').map((m) => m.params?.prompt?.[0]?.text);
+  assert.deepEqual(
+    (await sent(chat).locator('.markdown').allTextContents()).map((t) => t.trim()),
+    ['first', 'second', 'third'],
+  );
+  const texts = received(agent.logFile)
+    .filter((m) => m.method === 'session/prompt')
+    .map((m) => m.params?.prompt?.[0]?.text);
   assert.deepEqual(texts, ['first', 'second', 'third']);
   assert.equal(await queued(chat).count(), 0);
 });
@@ -77,7 +85,15 @@ scenario(e2e, 'two conversations in tabs run turns with permission prompts at th
       {
         steps: [
           { update: { sessionUpdate: 'tool_call', toolCallId: 'edit-${sessionId}', title: 'Edit ${prompt}.txt', kind: 'edit', status: 'pending' } },
-          { permission: { toolCall: { toolCallId: 'edit-${sessionId}' }, options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+          {
+            permission: {
+              toolCall: { toolCallId: 'edit-${sessionId}' },
+              options: [
+                { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+              ],
+            },
+          },
           say(' (${prompt} finished)'),
         ],
       },

@@ -28,46 +28,51 @@ async function declineTrust(page: Page): Promise<void> {
   await no.waitFor({ state: 'hidden', timeout: uiTimeout });
 }
 
-scenario(e2e, 'an untrusted workspace: the panel says so and no agent process is spawned', async (s) => {
-  const current = agent;
-  // The helper creates the log empty; the agent creates it again on the first message it receives.
-  unlinkSync(current.logFile);
-  const workspace = s.workspace({ files: { 'README.md': '# Untrusted\n' } });
-  let workbench: Workbench | undefined;
-  try {
-    workbench = await openWorkbench(e2e.browser, e2e.server, workspace.dir);
-    const page = workbench.page;
-    await declineTrust(page);
-    // The workbench itself is in Restricted Mode.
-    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: uiTimeout });
+scenario(
+  e2e,
+  'an untrusted workspace: the panel says so and no agent process is spawned',
+  async (s) => {
+    const current = agent;
+    // The helper creates the log empty; the agent creates it again on the first message it receives.
+    unlinkSync(current.logFile);
+    const workspace = s.workspace({ files: { 'README.md': '# Untrusted\n' } });
+    let workbench: Workbench | undefined;
+    try {
+      workbench = await openWorkbench(e2e.browser, e2e.server, workspace.dir);
+      const page = workbench.page;
+      await declineTrust(page);
+      // The workbench itself is in Restricted Mode.
+      await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: uiTimeout });
 
-    const chat = await openTandemView(page);
-    await waitUntil(async () => /not trusted/i.test((await chat.frame.locator('body').textContent()) ?? ''), 'the panel to say the workspace is not trusted');
-    const body = (await chat.frame.locator('body').textContent()) ?? '';
-    assert.match(body, /Workspace not trusted/);
-    assert.match(body, /does not start agents here/);
-    assert.equal(await chat.button('Send').isEnabled(), false, 'no prompt can be sent');
-    // Give a wrongly started agent time to show up before concluding none was spawned.
-    await page.waitForTimeout(2000);
-    assert.equal(existsSync(current.logFile), false, 'the agent process was never spawned (it writes SCRIPTED_AGENT_LOG on its first message)');
+      const chat = await openTandemView(page);
+      await waitUntil(async () => /not trusted/i.test((await chat.frame.locator('body').textContent()) ?? ''), 'the panel to say the workspace is not trusted');
+      const body = (await chat.frame.locator('body').textContent()) ?? '';
+      assert.match(body, /Workspace not trusted/);
+      assert.match(body, /does not start agents here/);
+      assert.equal(await chat.button('Send').isEnabled(), false, 'no prompt can be sent');
+      // Give a wrongly started agent time to show up before concluding none was spawned.
+      await page.waitForTimeout(2000);
+      assert.equal(existsSync(current.logFile), false, 'the agent process was never spawned (it writes SCRIPTED_AGENT_LOG on its first message)');
 
-    // Trusting the workspace starts the agent: the same panel then works.
-    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
-    const trust = page.getByRole('button', { name: /^Trust( Folder)?$/ }).first();
-    await trust.waitFor({ state: 'visible', timeout: uiTimeout });
-    await trust.click();
-    await waitUntil(async () => existsSync(current.logFile), 'the agent to start once the workspace is trusted');
-    await chat.send('hello');
-    assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
-    assert.match(await chat.threadText(), /trusted now: hello/);
-  } catch (err) {
-    if (workbench) {
-      const shot = join(mkdtempSync(join(tmpdir(), 'tandem-e2e-trust-failure-')), 'workbench.png');
-      await workbench.page.screenshot({ path: shot }).catch(() => {});
-      console.error(`[e2e] untrusted: screenshot in ${shot}; code-server log ${e2e.server.logFile}`);
+      // Trusting the workspace starts the agent: the same panel then works.
+      await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
+      const trust = page.getByRole('button', { name: /^Trust( Folder)?$/ }).first();
+      await trust.waitFor({ state: 'visible', timeout: uiTimeout });
+      await trust.click();
+      await waitUntil(async () => existsSync(current.logFile), 'the agent to start once the workspace is trusted');
+      await chat.send('hello');
+      assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+      assert.match(await chat.threadText(), /trusted now: hello/);
+    } catch (err) {
+      if (workbench) {
+        const shot = join(mkdtempSync(join(tmpdir(), 'tandem-e2e-trust-failure-')), 'workbench.png');
+        await workbench.page.screenshot({ path: shot }).catch(() => {});
+        console.error(`[e2e] untrusted: screenshot in ${shot}; code-server log ${e2e.server.logFile}`);
+      }
+      throw err;
+    } finally {
+      await workbench?.close().catch(() => {});
     }
-    throw err;
-  } finally {
-    await workbench?.close().catch(() => {});
-  }
-}, 120_000);
+  },
+  120_000,
+);

@@ -65,44 +65,55 @@ function activityItem(page: Page, label: string): Locator {
   return page.locator(`.activitybar [role="tab"]:has(a[aria-label^="${label}"])`).first();
 }
 
-scenario(e2e, 'the walkthrough lists its steps with their images, and "Try the Demo Agent" brings the panel back with the demo ready', async (s) => {
-  // The harness finds the panel by this id; the walkthrough's id is built from the same two fields.
-  assert.equal(walkthroughId, `${extensionId}#gettingStarted`);
-  const workspace = s.workspace({ files: { 'README.md': '# Walkthrough\n' } });
-  const { workbench, chat } = await s.open(workspace);
-  const page = workbench.page;
-  await chat.frame.locator('[role="status"]', { hasText: 'No agent configured' }).waitFor();
-  // Away from the panel: the step's button has to bring it back.
-  await activityItem(page, 'Explorer').click();
-  await waitUntil(async () => (await activityItem(page, 'Tandem').getAttribute('aria-selected')) !== 'true', 'the Explorer to replace the panel');
+scenario(
+  e2e,
+  'the walkthrough lists its steps with their images, and "Try the Demo Agent" brings the panel back with the demo ready',
+  async (s) => {
+    // The harness finds the panel by this id; the walkthrough's id is built from the same two fields.
+    assert.equal(walkthroughId, `${extensionId}#gettingStarted`);
+    const workspace = s.workspace({ files: { 'README.md': '# Walkthrough\n' } });
+    const { workbench, chat } = await s.open(workspace);
+    const page = workbench.page;
+    await chat.frame.locator('[role="status"]', { hasText: 'No agent configured' }).waitFor();
+    // Away from the panel: the step's button has to bring it back.
+    await activityItem(page, 'Explorer').click();
+    await waitUntil(async () => (await activityItem(page, 'Tandem').getAttribute('aria-selected')) !== 'true', 'the Explorer to replace the panel');
 
-  await openWalkthrough(page);
-  const titles = await page.locator(`.getting-started-step[data-step-id^="${walkthroughId}#"] .step-title`).allTextContents();
-  assert.deepEqual(titles.map((t) => t.trim()), walkthrough.steps.map((st) => st.title));
-  // Each step's image is the shipped file and loads (the .vsix carries media/walkthrough/).
-  for (const st of walkthrough.steps) {
-    await step(page, st.id).click();
-    // VS Code sets the image as a 1.5x `srcset` (walkthrough images are drawn for that density).
-    const image = page.locator('.getting-started-media img').first();
-    const loaded = (): Promise<{ src: string; width: number }> =>
-      // code-server serves the extension's files as `vscode-remote-resource?path=<file on the server>`.
-      image.evaluate((img: HTMLImageElement) => ({ src: new URL(img.currentSrc).searchParams.get('path') ?? img.currentSrc, width: img.complete ? img.naturalWidth : 0 }));
-    await waitUntil(async () => {
-      const { src, width } = await loaded();
-      return src.endsWith(`/${st.media.image}`) && width > 0;
-    }, `the image of step ${st.id} (${st.media.image}) to load`);
-  }
+    await openWalkthrough(page);
+    const titles = await page.locator(`.getting-started-step[data-step-id^="${walkthroughId}#"] .step-title`).allTextContents();
+    assert.deepEqual(
+      titles.map((t) => t.trim()),
+      walkthrough.steps.map((st) => st.title),
+    );
+    // Each step's image is the shipped file and loads (the .vsix carries media/walkthrough/).
+    for (const st of walkthrough.steps) {
+      await step(page, st.id).click();
+      // VS Code sets the image as a 1.5x `srcset` (walkthrough images are drawn for that density).
+      const image = page.locator('.getting-started-media img').first();
+      const loaded = (): Promise<{ src: string; width: number }> =>
+        // code-server serves the extension's files as `vscode-remote-resource?path=<file on the server>`.
+        image.evaluate((img: HTMLImageElement) => ({
+          src: new URL(img.currentSrc).searchParams.get('path') ?? img.currentSrc,
+          width: img.complete ? img.naturalWidth : 0,
+        }));
+      await waitUntil(async () => {
+        const { src, width } = await loaded();
+        return src.endsWith(`/${st.media.image}`) && width > 0;
+      }, `the image of step ${st.id} (${st.media.image}) to load`);
+    }
 
-  await (await stepButton(page, 'demo', 'Try the Demo Agent')).click();
-  await waitUntil(async () => (await activityItem(page, 'Tandem').getAttribute('aria-selected')) === 'true', 'the Tandem panel to be shown');
-  const panel = await openTandemView(page);
-  await panel.frame.locator('[role="status"]', { hasText: 'Tandem Demo ready' }).waitFor({ timeout: 60_000 });
-  assert.equal(await panel.frame.locator('select[aria-label="Agent"]').inputValue(), 'Tandem Demo');
-  await panel.send('help');
-  assert.equal(await panel.waitForTurnEnd(1), 'end_turn');
-  assert.match(await panel.threadText(), /keywords/);
-  await stepDone(page, 'demo');
-}, 150_000);
+    await (await stepButton(page, 'demo', 'Try the Demo Agent')).click();
+    await waitUntil(async () => (await activityItem(page, 'Tandem').getAttribute('aria-selected')) === 'true', 'the Tandem panel to be shown');
+    const panel = await openTandemView(page);
+    await panel.frame.locator('[role="status"]', { hasText: 'Tandem Demo ready' }).waitFor({ timeout: 60_000 });
+    assert.equal(await panel.frame.locator('select[aria-label="Agent"]').inputValue(), 'Tandem Demo');
+    await panel.send('help');
+    assert.equal(await panel.waitForTurnEnd(1), 'end_turn');
+    assert.match(await panel.threadText(), /keywords/);
+    await stepDone(page, 'demo');
+  },
+  150_000,
+);
 
 scenario(e2e, 'walkthrough buttons run their commands: Show History opens the history, Toggle Follow Agent flips the setting', async (s) => {
   const settingsFile = join(e2e.server.userDataDir, 'User', 'settings.json');

@@ -32,7 +32,10 @@ test('a turn: the prompt goes out, the streamed reply shows, and the turn ends w
   assert.equal(rig.conversation.status.kind, 'ready');
   assert.deepEqual(kinds(rig.conversation.thread.entries()), ['user', 'agent', 'turn_end']);
   assert.equal((rig.conversation.thread.entries()[1] as { text: string }).text, 'Hi there.');
-  assert.ok(rig.messages.some((m) => m.type === 'textAppended'), 'the second chunk streamed into the first');
+  assert.ok(
+    rig.messages.some((m) => m.type === 'textAppended'),
+    'the second chunk streamed into the first',
+  );
   rig.manager.dispose();
 });
 
@@ -41,7 +44,11 @@ test('Stop: session/cancel, the pending permission answered cancelled, the turn 
   const sessionId = await started(rig);
   rig.conversation.prompt('do it');
   await flush();
-  const answer = rig.agent.requestPermission({ sessionId, toolCall: { toolCallId: 't1', title: 'Run rm', kind: 'execute' }, options: [{ optionId: 'y', name: 'Allow', kind: 'allow_once' }] });
+  const answer = rig.agent.requestPermission({
+    sessionId,
+    toolCall: { toolCallId: 't1', title: 'Run rm', kind: 'execute' },
+    options: [{ optionId: 'y', name: 'Allow', kind: 'allow_once' }],
+  });
   await flush();
   assert.ok(rig.conversation.thread.hasPendingPermission);
   rig.conversation.queue.add('next one');
@@ -91,7 +98,10 @@ test('sign-in: session/new needs it, the card shows the methods, authenticating 
   assert.ok(rig.conversation.queue.paused);
   await rig.conversation.signIn.authenticate('login');
   await flush();
-  assert.deepEqual(rig.agent.methods().filter((m) => m !== 'initialize'), ['session/new', 'authenticate', 'session/new', 'session/prompt']);
+  assert.deepEqual(
+    rig.agent.methods().filter((m) => m !== 'initialize'),
+    ['session/new', 'authenticate', 'session/new', 'session/prompt'],
+  );
   assert.equal(rig.conversation.status.kind, 'running');
   rig.manager.dispose();
 });
@@ -134,7 +144,13 @@ test('the agent crashes mid-turn: the error names it with its stderr, the queue 
   await flush();
   assert.equal(rig.conversation.status.kind, 'stopped');
   const error = rig.conversation.thread.entries().find((e) => e.kind === 'error');
-  assert.ok(error && error.kind === 'error' && /was killed by SIGKILL during the turn/.test(error.message) && error.detail === 'stub stderr' && error.action === 'restart');
+  assert.ok(
+    error &&
+      error.kind === 'error' &&
+      /was killed by SIGKILL during the turn/.test(error.message) &&
+      error.detail === 'stub stderr' &&
+      error.action === 'restart',
+  );
   assert.ok(rig.conversation.queue.paused, 'the queued prompt waits');
   rig.conversation.queue.resume();
   await rig.conversation.link.connect();

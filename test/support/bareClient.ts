@@ -35,7 +35,9 @@ export async function bareClient(
   const app = register(acp.client({ name: 'bare-test-client' })).onNotification(acp.methods.client.session.update, ({ params }) => {
     if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text') said.push(params.update.content.text);
   });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+  );
   t.after(() => {
     conn.close();
     child.kill('SIGKILL');

@@ -64,7 +64,12 @@ function lineTap(onLine: (line: string) => void): TransformStream<Uint8Array, Ui
  * option of kind `pick` (else the first option), after a short pause as a person would;
  * `onPermission` runs as each request arrives, before it is answered.
  */
-export function connectClient(child: ChildProcess, workspace: string, pick: acp.PermissionOptionKind, onPermission?: (params: acp.RequestPermissionRequest) => void) {
+export function connectClient(
+  child: ChildProcess,
+  workspace: string,
+  pick: acp.PermissionOptionKind,
+  onPermission?: (params: acp.RequestPermissionRequest) => void,
+) {
   const updates: acp.SessionUpdate[] = [];
   const permissions: acp.RequestPermissionRequest[] = [];
   const fsCalls: string[] = [];

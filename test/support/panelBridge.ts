@@ -124,7 +124,7 @@ export async function openPanel(session: TestSession, options: OpenPanelOptions 
   await page.exposeFunction('__tandemToHost', (m: WebviewMessage) => receive(m));
   await page.addInitScript(HOOK);
   // The first page load already ran (and posted `ready`): hook it now and replay what it posted.
-  const early = await page.evaluate(`${HOOK}; window.__posted.slice()`) as WebviewMessage[];
+  const early = (await page.evaluate(`${HOOK}; window.__posted.slice()`)) as WebviewMessage[];
   for (const m of early) receive(m);
 
   const drained = async (): Promise<void> => {

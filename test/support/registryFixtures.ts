@@ -176,7 +176,15 @@ export function sampleRegistry(archiveUrl = 'https://example.com/a.tar.gz', sha?
   return {
     version: '1.0.0',
     agents: [
-      { id: 'node-agent', name: 'Node Agent', version: '1.2.3', description: 'npx agent', authors: ['A'], license: 'MIT', distribution: { npx: { package: '@acme/node-agent@1.2.3', args: ['--acp'], env: { ACME_MODE: 'acp' } } } },
+      {
+        id: 'node-agent',
+        name: 'Node Agent',
+        version: '1.2.3',
+        description: 'npx agent',
+        authors: ['A'],
+        license: 'MIT',
+        distribution: { npx: { package: '@acme/node-agent@1.2.3', args: ['--acp'], env: { ACME_MODE: 'acp' } } },
+      },
       { id: 'py-agent', name: 'Py Agent', version: '0.4.0', description: 'uvx agent', distribution: { uvx: { package: 'py-agent==0.4.0' } } },
       {
         id: 'bin-agent',

@@ -207,7 +207,12 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
   }
   const session = new TestSession(manager, agent, (next) => (agent = next));
   const received = () =>
-    existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+    existsSync(agentLog)
+      ? readFileSync(agentLog, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
   return { session, log, messages, followed, scriptPath, agent, received };
 }
 

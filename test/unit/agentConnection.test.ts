@@ -31,7 +31,11 @@ async function open(script: AgentScript, handlers: ClientHandlers = { requestPer
   const log = new MemoryProtocolLog();
   const proc = startTracked(run.cfg, log);
   const updates: Opened['updates'] = [];
-  const conn = await ProcessAgentConnection.open(proc, handlers, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 'tandem-test', version: '0.0.1' } });
+  const conn = await ProcessAgentConnection.open(proc, handlers, {
+    log,
+    onUpdate: (sessionId, update) => updates.push({ sessionId, update }),
+    clientInfo: { name: 'tandem-test', version: '0.0.1' },
+  });
   return { conn, log, updates, received: run.received, run };
 }
 
@@ -65,16 +69,19 @@ describe('AgentConnection: start-up', () => {
     const fail = async (): Promise<never> => {
       throw new Error('unused');
     };
-    const o = await open({}, {
-      requestPermission: allowOnce,
-      readTextFile: fail,
-      writeTextFile: fail,
-      createTerminal: fail,
-      terminalOutput: fail,
-      waitForTerminalExit: fail,
-      killTerminal: fail,
-      releaseTerminal: fail,
-    });
+    const o = await open(
+      {},
+      {
+        requestPermission: allowOnce,
+        readTextFile: fail,
+        writeTextFile: fail,
+        createTerminal: fail,
+        terminalOutput: fail,
+        waitForTerminalExit: fail,
+        killTerminal: fail,
+        releaseTerminal: fail,
+      },
+    );
     await o.conn.initialize();
     const init = o.received().find((m) => m.method === 'initialize') as { params: acp.InitializeRequest };
     assert.deepEqual(init.params.clientCapabilities, { fs: { readTextFile: true, writeTextFile: true }, terminal: true });
@@ -106,7 +113,10 @@ describe('AgentConnection: start-up', () => {
   test('auth required on session/new surfaces as -32000; authenticate then succeeds', async () => {
     const o = await open({ initialize: { authMethods: [{ id: 'login', name: 'Log in' }] }, newSession: { requireAuth: true } });
     const init = await o.conn.initialize();
-    assert.deepEqual(init.authMethods?.map((m) => m.id), ['login']);
+    assert.deepEqual(
+      init.authMethods?.map((m) => m.id),
+      ['login'],
+    );
     await assert.rejects(o.conn.newSession(o.run.dir), (err: unknown) => err instanceof acp.RequestError && err.code === -32000);
     await o.conn.authenticate('login');
     const session = await o.conn.newSession(o.run.dir);
@@ -121,7 +131,10 @@ describe('AgentConnection: a turn', () => {
     const o = await started({ turns: [{ steps: [{ chunks: { count: 2000, text: '${i};' } }] }] });
     const res = await o.conn.prompt(o.sessionId, 'go');
     assert.equal(res.stopReason, 'end_turn');
-    assert.deepEqual(texts(o.updates), Array.from({ length: 2000 }, (_, i) => `${i};`));
+    assert.deepEqual(
+      texts(o.updates),
+      Array.from({ length: 2000 }, (_, i) => `${i};`),
+    );
     assert.ok(o.updates.every((u) => u.sessionId === o.sessionId));
   });
 
@@ -159,8 +172,14 @@ describe('AgentConnection: a turn', () => {
     assert.deepEqual(o.updates[1].update, { sessionUpdate: 'brand_new_kind', payload: { x: 1 } });
     assert.deepEqual(texts(o.updates), ['hello ${cwd}', 'after']);
     const warns = o.log.of('warn');
-    assert.ok(warns.some((w) => /not JSON/.test(w)), warns.join('\n'));
-    assert.ok(warns.some((w) => /batch/.test(w)), warns.join('\n'));
+    assert.ok(
+      warns.some((w) => /not JSON/.test(w)),
+      warns.join('\n'),
+    );
+    assert.ok(
+      warns.some((w) => /batch/.test(w)),
+      warns.join('\n'),
+    );
     // The unknown kind is visible in the protocol log for the user.
     assert.ok(o.log.of('in').some((l) => l.includes('brand_new_kind')));
     // And the connection still works for another turn.
@@ -255,7 +274,11 @@ describe('AgentConnection: secrets', () => {
     const run = prepareScripted({ turns: [{ steps: [{ echo: true }] }] }, { API_KEY: 'sk-live-0123456789' });
     const log = new MemoryProtocolLog();
     const updates: Opened['updates'] = [];
-    const conn = await ProcessAgentConnection.open(startTracked(run.cfg, log), { requestPermission: allowOnce }, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } });
+    const conn = await ProcessAgentConnection.open(
+      startTracked(run.cfg, log),
+      { requestPermission: allowOnce },
+      { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } },
+    );
     await conn.initialize();
     const { sessionId } = await conn.newSession(run.dir);
     await conn.prompt(sessionId, 'my key is sk-live-0123456789');
@@ -295,11 +318,20 @@ describe('scripted agent contract', () => {
   });
 
   test('turn i answers prompt i and the last turn repeats; script may come from SCRIPTED_AGENT_SCRIPT', async () => {
-    const run = prepareScripted({ turns: [{ steps: [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'one' } } }] }, { steps: [{ echo: true }], stopReason: 'max_tokens' }] });
+    const run = prepareScripted({
+      turns: [
+        { steps: [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'one' } } }] },
+        { steps: [{ echo: true }], stopReason: 'max_tokens' },
+      ],
+    });
     const cfg = { ...run.cfg, args: [run.cfg.args[0]], env: { ...run.cfg.env, SCRIPTED_AGENT_SCRIPT: run.scriptPath } };
     const log = new MemoryProtocolLog();
     const updates: Opened['updates'] = [];
-    const conn = await ProcessAgentConnection.open(startTracked(cfg, log), { requestPermission: allowOnce }, { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } });
+    const conn = await ProcessAgentConnection.open(
+      startTracked(cfg, log),
+      { requestPermission: allowOnce },
+      { log, onUpdate: (sessionId, update) => updates.push({ sessionId, update }), clientInfo: { name: 't', version: '1' } },
+    );
     await conn.initialize();
     const { sessionId } = await conn.newSession(run.dir);
     assert.equal((await conn.prompt(sessionId, 'a')).stopReason, 'end_turn');
@@ -312,7 +344,10 @@ describe('scripted agent contract', () => {
 describe('AgentConnection: the agent dies', () => {
   test('a crash mid-prompt rejects the pending prompt with the exit code; updates before it were delivered', async () => {
     const o = await started({ turns: [{ steps: [{ echo: true }, { sleep: 50 }, { exit: 7 }] }] });
-    await assert.rejects(o.conn.prompt(o.sessionId, 'crash'), (err: unknown) => err instanceof AgentExitedError && err.exit.code === 7 && /exited with code 7/.test(err.message));
+    await assert.rejects(
+      o.conn.prompt(o.sessionId, 'crash'),
+      (err: unknown) => err instanceof AgentExitedError && err.exit.code === 7 && /exited with code 7/.test(err.message),
+    );
     assert.deepEqual(texts(o.updates), ['crash']);
     await o.conn.closed;
     // Later calls fail the same way instead of hanging.

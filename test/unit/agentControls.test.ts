@@ -33,12 +33,46 @@ function rig(script: AgentScript, opts: ScriptedSessionOptions = {}): ScriptedSe
   return r;
 }
 
-const said = (r: ScriptedSession): string => r.session.snapshotParts().entries.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join('\n');
-const of = <K extends Entry['kind']>(r: ScriptedSession, kind: K) => r.session.snapshotParts().entries.filter((e): e is Extract<Entry, { kind: K }> => e.kind === kind);
+const said = (r: ScriptedSession): string =>
+  r.session
+    .snapshotParts()
+    .entries.filter((e) => e.kind === 'agent')
+    .map((e) => (e as { text: string }).text)
+    .join('\n');
+const of = <K extends Entry['kind']>(r: ScriptedSession, kind: K) =>
+  r.session.snapshotParts().entries.filter((e): e is Extract<Entry, { kind: K }> => e.kind === kind);
 
 const OPTIONS: NonNullable<NonNullable<AgentScript['newSession']>['configOptions']> = [
-  { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'sonnet', options: [{ group: 'fast', name: 'Fast', options: [{ value: 'haiku', name: 'Haiku' }] }, { group: 'smart', name: 'Smart', options: [{ value: 'sonnet', name: 'Sonnet' }, { value: 'opus', name: 'Opus' }] }] },
-  { id: 'effort', name: 'Reasoning', category: 'thought_level', type: 'select', currentValue: 'medium', options: [{ value: 'low', name: 'Low' }, { value: 'medium', name: 'Medium' }, { value: 'high', name: 'High' }] },
+  {
+    id: 'model',
+    name: 'Model',
+    category: 'model',
+    type: 'select',
+    currentValue: 'sonnet',
+    options: [
+      { group: 'fast', name: 'Fast', options: [{ value: 'haiku', name: 'Haiku' }] },
+      {
+        group: 'smart',
+        name: 'Smart',
+        options: [
+          { value: 'sonnet', name: 'Sonnet' },
+          { value: 'opus', name: 'Opus' },
+        ],
+      },
+    ],
+  },
+  {
+    id: 'effort',
+    name: 'Reasoning',
+    category: 'thought_level',
+    type: 'select',
+    currentValue: 'medium',
+    options: [
+      { value: 'low', name: 'Low' },
+      { value: 'medium', name: 'Medium' },
+      { value: 'high', name: 'High' },
+    ],
+  },
   { id: 'web', name: 'Web search', type: 'boolean', currentValue: false },
 ];
 
@@ -54,15 +88,31 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
   );
   await r.session.start();
   const snapshot = r.session.snapshotParts();
-  assert.deepEqual(snapshot.configOptions?.map((o) => [o.id, o.currentValue]), [['model', 'sonnet'], ['effort', 'medium'], ['web', false]]);
-  assert.deepEqual(snapshot.configOptions?.[0].choices?.map((c) => `${c.group}/${c.value}`), ['Fast/haiku', 'Smart/sonnet', 'Smart/opus']);
+  assert.deepEqual(
+    snapshot.configOptions?.map((o) => [o.id, o.currentValue]),
+    [
+      ['model', 'sonnet'],
+      ['effort', 'medium'],
+      ['web', false],
+    ],
+  );
+  assert.deepEqual(
+    snapshot.configOptions?.[0].choices?.map((c) => `${c.group}/${c.value}`),
+    ['Fast/haiku', 'Smart/sonnet', 'Smart/opus'],
+  );
   assert.equal(snapshot.modes, undefined, 'the legacy Mode picker hides when config options exist');
   const settings = r.session.conversation.settings;
   assert.equal(await settings.setConfigOption('model', 'opus'), true);
   // Rendered from the answer: the agent raised the reasoning level with the model.
-  assert.deepEqual(r.session.snapshotParts().configOptions?.map((o) => o.currentValue), ['opus', 'high', false]);
+  assert.deepEqual(
+    r.session.snapshotParts().configOptions?.map((o) => o.currentValue),
+    ['opus', 'high', false],
+  );
   assert.equal(await settings.setConfigOption('web', true), true);
-  assert.deepEqual(remembered, [['Scripted', 'model', 'opus'], ['Scripted', 'web', true]]);
+  assert.deepEqual(remembered, [
+    ['Scripted', 'model', 'opus'],
+    ['Scripted', 'web', true],
+  ]);
   assert.equal(await settings.setConfigOption('model', 'gpt-9'), false, 'a value that is not a choice is not sent');
   assert.equal(r.received().filter((m) => m.method === 'session/set_config_option').length, 2);
   await r.session.prompt('go');
@@ -70,10 +120,16 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
 });
 
 test('config options: an agent refusal says why and the picker reverts; remembered choices are applied to new sessions', async () => {
-  const r = rig({ newSession: { configOptions: OPTIONS }, setConfigOption: { error: { code: -32603, message: 'quota exceeded' } } }, { extra: { rememberedOptions: () => ({ effort: 'low', model: 'nope' }) } });
+  const r = rig(
+    { newSession: { configOptions: OPTIONS }, setConfigOption: { error: { code: -32603, message: 'quota exceeded' } } },
+    { extra: { rememberedOptions: () => ({ effort: 'low', model: 'nope' }) } },
+  );
   await r.session.start();
   await until(() => r.received().some((m) => m.method === 'session/set_config_option'), 'the remembered setting applied');
-  const sent = r.received().filter((m) => m.method === 'session/set_config_option').map((m) => (m.params as { configId: string }).configId);
+  const sent = r
+    .received()
+    .filter((m) => m.method === 'session/set_config_option')
+    .map((m) => (m.params as { configId: string }).configId);
   assert.deepEqual(sent, ['effort'], 'only valid remembered values are applied');
   assert.equal(await r.session.conversation.settings.setConfigOption('web', true), false);
   const error = of(r, 'error').pop();
@@ -82,16 +138,33 @@ test('config options: an agent refusal says why and the picker reverts; remember
 });
 
 test('the older models shape gets a Model picker set with session/set_model', async () => {
-  const r = rig({ newSession: { models: { currentModelId: 'a', availableModels: [{ modelId: 'a', name: 'Model A' }, { modelId: 'b', name: 'Model B' }] } } });
+  const r = rig({
+    newSession: {
+      models: {
+        currentModelId: 'a',
+        availableModels: [
+          { modelId: 'a', name: 'Model A' },
+          { modelId: 'b', name: 'Model B' },
+        ],
+      },
+    },
+  });
   await r.session.start();
-  assert.deepEqual(r.session.snapshotParts().configOptions?.map((o) => [o.id, o.currentValue, o.category]), [['model', 'a', 'model']]);
+  assert.deepEqual(
+    r.session.snapshotParts().configOptions?.map((o) => [o.id, o.currentValue, o.category]),
+    [['model', 'a', 'model']],
+  );
   assert.equal(await r.session.conversation.settings.setConfigOption('model', 'b'), true);
   assert.ok(r.received().some((m) => m.method === 'session/set_model' && (m.params as { modelId: string }).modelId === 'b'));
   assert.equal(r.session.snapshotParts().configOptions?.[0].currentValue, 'b');
 });
 
 test('usage: the meter follows usage_update; per-turn usage from the answer shows on the turn end', async () => {
-  const r = rig({ turns: [{ steps: [{ usage: { used: 84_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } }], usage: { inputTokens: 12_000, outputTokens: 340 } }] });
+  const r = rig({
+    turns: [
+      { steps: [{ usage: { used: 84_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } }], usage: { inputTokens: 12_000, outputTokens: 340 } },
+    ],
+  });
   await r.session.start();
   assert.equal(r.session.snapshotParts().usage, undefined, 'nothing shown for an agent that sent none');
   await r.session.prompt('go');
@@ -128,7 +201,13 @@ test('sign-in: an API-key method says which variable to set; a terminal method r
   );
   await r.session.start();
   const card = of(r, 'auth')[0];
-  assert.deepEqual(card.methods.map((m) => [m.id, m.kind, m.envVar]), [['key', 'envVar', 'SCRIPTED_API_KEY'], ['cli', 'terminal', undefined]]);
+  assert.deepEqual(
+    card.methods.map((m) => [m.id, m.kind, m.envVar]),
+    [
+      ['key', 'envVar', 'SCRIPTED_API_KEY'],
+      ['cli', 'terminal', undefined],
+    ],
+  );
   await r.session.conversation.signIn.authenticate('key');
   const failed = of(r, 'auth')[0].state;
   assert.equal(failed.kind, 'failed');
@@ -143,12 +222,25 @@ test('sign-in: an API-key method says which variable to set; a terminal method r
 
 test('questions: a form is checked before Accept and answered with its content; a link opens only on consent; Stop cancels', async () => {
   const opened: string[] = [];
-  const schema = { type: 'object', properties: { name: { type: 'string', title: 'Project name', minLength: 2 }, count: { type: 'integer', title: 'How many' }, lang: { type: 'string', enum: ['ts', 'py'] } }, required: ['name'] };
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Project name', minLength: 2 },
+      count: { type: 'integer', title: 'How many' },
+      lang: { type: 'string', enum: ['ts', 'py'] },
+    },
+    required: ['name'],
+  };
   const r = rig(
     {
       turns: [
         { steps: [{ elicit: { mode: 'form', message: 'Tell me about it', requestedSchema: schema } }] },
-        { steps: [{ elicit: { mode: 'url', message: 'Authorize the app', url: 'https://xn--80ak6aa92e.com/auth', elicitationId: 'e1' } }, { elicitComplete: { elicitationId: 'e1' } }] },
+        {
+          steps: [
+            { elicit: { mode: 'url', message: 'Authorize the app', url: 'https://xn--80ak6aa92e.com/auth', elicitationId: 'e1' } },
+            { elicitComplete: { elicitationId: 'e1' } },
+          ],
+        },
         { steps: [{ elicit: { mode: 'form', message: 'Still there?', requestedSchema: schema } }, { sleep: 5000 }] },
       ],
     },
@@ -159,7 +251,14 @@ test('questions: a form is checked before Accept and answered with its content; 
   await until(() => of(r, 'question').length === 1, 'the form');
   const q = r.session.conversation.questions;
   const form = of(r, 'question')[0] as QuestionEntry;
-  assert.deepEqual(form.fields?.map((f) => [f.name, f.type, f.required]), [['name', 'string', true], ['count', 'integer', false], ['lang', 'choice', false]]);
+  assert.deepEqual(
+    form.fields?.map((f) => [f.name, f.type, f.required]),
+    [
+      ['name', 'string', true],
+      ['count', 'integer', false],
+      ['lang', 'choice', false],
+    ],
+  );
   q.answer(form.id, 'accept', { name: 'x', count: 2.5 });
   const invalid = of(r, 'question')[0];
   assert.deepEqual(invalid.errors, { name: 'Project name needs at least 2 characters.', count: 'How many must be a whole number.' });
@@ -202,7 +301,10 @@ test('notices and compaction show in the thread; the capabilities Tandem adverti
   });
   await r.session.start();
   await r.session.prompt('go');
-  assert.deepEqual(of(r, 'notice').map((n) => [n.level, n.message, n.fromAgent]), [['warning', 'Rate limited — Retrying in 5 s', true]]);
+  assert.deepEqual(
+    of(r, 'notice').map((n) => [n.level, n.message, n.fromAgent]),
+    [['warning', 'Rate limited — Retrying in 5 s', true]],
+  );
   const compaction = of(r, 'compaction');
   assert.equal(compaction.length, 1);
   assert.equal(compaction[0].status, 'completed');
@@ -226,9 +328,20 @@ test('MCP servers: parsed from the settings shape, filtered by the agent\u2019s 
     'tandem.mcpServers',
     vars,
   );
-  assert.deepEqual(parsed.servers.map((s) => s.name), ['files', 'remote', 'stream']);
-  assert.deepEqual(parsed.servers[0].server, { name: 'files', command: 'npx', args: ['-y', 'mcp-files', '/ws'], env: [{ name: 'API', value: 'secret-token-123' }] });
-  assert.deepEqual(parsed.dropped.map((d) => d.name), ['asks', 'broken']);
+  assert.deepEqual(
+    parsed.servers.map((s) => s.name),
+    ['files', 'remote', 'stream'],
+  );
+  assert.deepEqual(parsed.servers[0].server, {
+    name: 'files',
+    command: 'npx',
+    args: ['-y', 'mcp-files', '/ws'],
+    env: [{ name: 'API', value: 'secret-token-123' }],
+  });
+  assert.deepEqual(
+    parsed.dropped.map((d) => d.name),
+    ['asks', 'broken'],
+  );
   assert.deepEqual(mcpSecrets(parsed.servers).sort(), ['Bearer abcdef', 'secret-token-123']);
 
   const r = rig(
@@ -238,7 +351,11 @@ test('MCP servers: parsed from the settings shape, filtered by the agent\u2019s 
   await r.session.start();
   await r.session.prompt('which servers?');
   const sent = JSON.parse(/MCP: (.*)/.exec(said(r))?.[1] ?? 'null') as Array<{ name: string }>;
-  assert.deepEqual(sent.map((s) => s.name), ['files', 'remote'], 'sse left out: the agent does not support it');
+  assert.deepEqual(
+    sent.map((s) => s.name),
+    ['files', 'remote'],
+    'sse left out: the agent does not support it',
+  );
   const notes = of(r, 'notice').map((n) => n.message);
   assert.equal(notes.length, 3);
   assert.ok(notes.some((n) => /"stream" is not given to Scripted: the agent does not support sse MCP servers/.test(n)));

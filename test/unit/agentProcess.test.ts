@@ -112,7 +112,10 @@ describe('AgentProcess', () => {
 
   test('reports exit code, keeps the stderr tail and sends stderr to the log with secrets redacted', async () => {
     const log = new MemoryProtocolLog();
-    const proc = startTracked(shell('tail', 'for i in 1 2 3 4 5; do echo "line $i" >&2; done; printf "token=$TOKEN" >&2; exit 3', { TOKEN: 'sekrit-123' }), log);
+    const proc = startTracked(
+      shell('tail', 'for i in 1 2 3 4 5; do echo "line $i" >&2; done; printf "token=$TOKEN" >&2; exit 3', { TOKEN: 'sekrit-123' }),
+      log,
+    );
     const exit = await proc.exited;
     assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 3, signal: null });
     assert.equal(proc.stderrTail(2), 'line 5\ntoken=***');

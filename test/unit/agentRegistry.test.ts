@@ -51,7 +51,10 @@ const WINDOWS = { platform: 'win32' as const, arch: 'x64' };
 describe('registry: parsing untrusted JSON', () => {
   test('a valid index keeps every agent, sorted by name, with defaults filled in', () => {
     const reg = parseRegistry(sampleRegistry());
-    assert.deepEqual(reg.agents.map((a) => a.id), ['bin-agent', 'node-agent', 'py-agent']);
+    assert.deepEqual(
+      reg.agents.map((a) => a.id),
+      ['bin-agent', 'node-agent', 'py-agent'],
+    );
     assert.equal(reg.formatVersion, '1.0.0');
     assert.deepEqual(reg.problems, []);
     assert.deepEqual(agent('py-agent', reg).distribution.uvx, { package: 'py-agent==0.4.0', args: [], env: {} });
@@ -84,7 +87,10 @@ describe('registry: parsing untrusted JSON', () => {
         { ...good, id: 'ok', name: 'Duplicate' },
       ],
     });
-    assert.deepEqual(reg.agents.map((a) => a.id), ['ok']);
+    assert.deepEqual(
+      reg.agents.map((a) => a.id),
+      ['ok'],
+    );
     const reasons = new Map(reg.problems.filter((p) => p.dropped).map((p) => [p.entry, p.reason]));
     assert.match(reasons.get('#0') ?? '', /not an object/);
     assert.match(reasons.get('#1') ?? '', /invalid "id"/);
@@ -177,7 +183,11 @@ describe('registry: cache and offline fallback', () => {
   });
 
   test('offline without a cache: the bundled snapshot, dated by the snapshot itself', async () => {
-    const client = new RegistryClient({ url: 'http://127.0.0.1:1/registry.json', cacheFile: path.join(freshDir(), 'cache.json'), snapshotFile: snapshotFile() });
+    const client = new RegistryClient({
+      url: 'http://127.0.0.1:1/registry.json',
+      cacheFile: path.join(freshDir(), 'cache.json'),
+      snapshotFile: snapshotFile(),
+    });
     const loaded = await client.load();
     assert.equal(loaded.origin, 'snapshot');
     assert.match(loaded.offline ?? '', /Could not reach 127\.0\.0\.1:1/);
@@ -229,7 +239,15 @@ describe('install plans per platform', () => {
     assert.equal(pinnedSpec('py-agent', 'uvx', '0.4.0'), 'py-agent@0.4.0');
     assert.equal(pinnedSpec('@acme/x', 'npx', '1.0.0'), '@acme/x@1.0.0');
     const withCmd = parseRegistry({
-      agents: [{ id: 'c', name: 'C', version: '1.0.0', description: 'd', distribution: { uvx: { package: 'c-tools[acp]', cmd: 'c-acp' }, npx: { package: '@c/tools', cmd: 'c-acp', args: ['--stdio'] } } }],
+      agents: [
+        {
+          id: 'c',
+          name: 'C',
+          version: '1.0.0',
+          description: 'd',
+          distribution: { uvx: { package: 'c-tools[acp]', cmd: 'c-acp' }, npx: { package: '@c/tools', cmd: 'c-acp', args: ['--stdio'] } },
+        },
+      ],
     }).agents[0];
     const [npx, uvx] = installPlans(withCmd, LINUX) as PackagePlan[];
     assert.deepEqual(npx.entry.args, ['-y', '--package', '@c/tools@1.0.0', 'c-acp', '--stdio']);
@@ -251,10 +269,24 @@ describe('install plans per platform', () => {
 
   test('binary first, then npx, then uvx', () => {
     const all = parseRegistry({
-      agents: [{ id: 'all', name: 'All', version: '1.0.0', description: 'd', distribution: { uvx: { package: 'all' }, npx: { package: 'all' }, binary: { 'linux-x86_64': { archive: 'https://e.example/a.zip', cmd: 'a' } } } }],
+      agents: [
+        {
+          id: 'all',
+          name: 'All',
+          version: '1.0.0',
+          description: 'd',
+          distribution: { uvx: { package: 'all' }, npx: { package: 'all' }, binary: { 'linux-x86_64': { archive: 'https://e.example/a.zip', cmd: 'a' } } },
+        },
+      ],
     }).agents[0];
-    assert.deepEqual(installPlans(all, LINUX).map((p) => p.kind), ['binary', 'npx', 'uvx']);
-    assert.deepEqual(installPlans(all, WINDOWS).map((p) => p.kind), ['npx', 'uvx']);
+    assert.deepEqual(
+      installPlans(all, LINUX).map((p) => p.kind),
+      ['binary', 'npx', 'uvx'],
+    );
+    assert.deepEqual(
+      installPlans(all, WINDOWS).map((p) => p.kind),
+      ['npx', 'uvx'],
+    );
   });
 
   test('versions compare the semver way', () => {
@@ -269,7 +301,14 @@ describe('downloads: sha256, unpacking, executable bit', () => {
   const agentScript = '#!/bin/sh\necho agent\n';
 
   function binaryPlan(url: string, sha?: string, cmd = './bin-agent'): BinaryPlan {
-    return { kind: 'binary', agentId: 'bin-agent', version: '2.0.0', platform: 'linux-x86_64', summary: '', target: { archive: url, cmd, args: ['acp'], env: {}, ...(sha ? { sha256: sha } : {}) } };
+    return {
+      kind: 'binary',
+      agentId: 'bin-agent',
+      version: '2.0.0',
+      platform: 'linux-x86_64',
+      summary: '',
+      target: { archive: url, cmd, args: ['acp'], env: {}, ...(sha ? { sha256: sha } : {}) },
+    };
   }
 
   function leftovers(dir: string): string[] {
@@ -277,7 +316,11 @@ describe('downloads: sha256, unpacking, executable bit', () => {
   }
 
   test('tar.gz: checked against its sha256, unpacked, the command marked executable', async () => {
-    const archive = makeTarGz([{ name: 'bin-agent', content: agentScript, mode: 0o644 }, { name: 'lib/', type: 'dir' }, { name: 'lib/data.txt', content: 'x' }]);
+    const archive = makeTarGz([
+      { name: 'bin-agent', content: agentScript, mode: 0o644 },
+      { name: 'lib/', type: 'dir' },
+      { name: 'lib/data.txt', content: 'x' },
+    ]);
     server.routes.set('/dl/agent.tar.gz', { body: archive });
     const service = new AgentInstallService({ root: freshDir() });
     const prepared = await service.prepare(binaryPlan(server.url('/dl/agent.tar.gz'), sha256(archive)));
@@ -295,12 +338,19 @@ describe('downloads: sha256, unpacking, executable bit', () => {
     server.routes.set('/dl/tampered.tar.gz', { body: makeTarGz([{ name: 'bin-agent', content: 'evil' }]) });
     const service = new AgentInstallService({ root: freshDir() });
     const wrong = sha256('something else');
-    await assert.rejects(service.prepare(binaryPlan(server.url('/dl/tampered.tar.gz'), wrong)), (err: unknown) => err instanceof ChecksumError && err.expected === wrong);
+    await assert.rejects(
+      service.prepare(binaryPlan(server.url('/dl/tampered.tar.gz'), wrong)),
+      (err: unknown) => err instanceof ChecksumError && err.expected === wrong,
+    );
     assert.deepEqual(fs.readdirSync(path.join(service.root, 'bin-agent')), [], 'nothing kept');
   });
 
   test('zip (behind a redirect): unpacked into a wrapping folder, the command found and made executable', async () => {
-    const archive = makeZip([{ name: 'bin-agent-2.0.0/', type: 'dir' }, { name: 'bin-agent-2.0.0/bin-agent', content: agentScript, mode: 0o600 }, { name: 'bin-agent-2.0.0/README', content: 'r' }]);
+    const archive = makeZip([
+      { name: 'bin-agent-2.0.0/', type: 'dir' },
+      { name: 'bin-agent-2.0.0/bin-agent', content: agentScript, mode: 0o600 },
+      { name: 'bin-agent-2.0.0/README', content: 'r' },
+    ]);
     server.routes.set('/dl/agent.zip', { body: archive });
     server.routes.set('/dl/latest.zip', { status: 302, headers: { location: '/dl/agent.zip' } });
     const service = new AgentInstallService({ root: freshDir() });
@@ -321,12 +371,26 @@ describe('downloads: sha256, unpacking, executable bit', () => {
 
   test('archives that reach outside their folder are refused, and nothing is kept', async () => {
     const outside = path.join(root, 'escaped.txt');
-    server.routes.set('/dl/slip.zip', { body: makeZip([{ name: 'bin-agent', content: 'x' }, { name: '../../escaped.txt', content: 'pwned' }]) });
+    server.routes.set('/dl/slip.zip', {
+      body: makeZip([
+        { name: 'bin-agent', content: 'x' },
+        { name: '../../escaped.txt', content: 'pwned' },
+      ]),
+    });
     server.routes.set('/dl/link.zip', { body: makeZip([{ name: 'bin-agent', type: 'symlink', target: '/etc/passwd' }]) });
-    server.routes.set('/dl/slip.tar.gz', { body: makeTarGz([{ name: 'bin-agent', content: 'x' }, { name: '../../escaped.txt', content: 'pwned' }]) });
+    server.routes.set('/dl/slip.tar.gz', {
+      body: makeTarGz([
+        { name: 'bin-agent', content: 'x' },
+        { name: '../../escaped.txt', content: 'pwned' },
+      ]),
+    });
     for (const route of ['/dl/slip.zip', '/dl/link.zip', '/dl/slip.tar.gz']) {
       const service = new AgentInstallService({ root: freshDir() });
-      await assert.rejects(service.prepare(binaryPlan(server.url(route))), (err: unknown) => err instanceof ArchiveError && /outside|relative path|\.\./i.test(err.message), route);
+      await assert.rejects(
+        service.prepare(binaryPlan(server.url(route))),
+        (err: unknown) => err instanceof ArchiveError && /outside|relative path|\.\./i.test(err.message),
+        route,
+      );
       assert.deepEqual(fs.readdirSync(path.join(service.root, 'bin-agent')), [], route);
     }
     assert.equal(fs.existsSync(outside), false);
@@ -344,7 +408,9 @@ describe('downloads: sha256, unpacking, executable bit', () => {
     await assert.rejects(downloadFile('http://example.com/a', file), /only https/);
     server.routes.set('/dl/big', { body: Buffer.alloc(1024 * 1024) });
     const controller = new AbortController();
-    await assert.rejects(downloadFile(server.url('/dl/big'), file, { signal: controller.signal, onProgress: () => controller.abort() }), { name: 'AbortError' });
+    await assert.rejects(downloadFile(server.url('/dl/big'), file, { signal: controller.signal, onProgress: () => controller.abort() }), {
+      name: 'AbortError',
+    });
     assert.equal(fs.existsSync(file), false, 'partial download removed');
   });
 
@@ -374,7 +440,14 @@ describe('downloads: sha256, unpacking, executable bit', () => {
 
 describe('installed versions: update, rollback, uninstall', () => {
   function npxPlan(version: string): InstallPlan {
-    return { kind: 'npx', runtime: 'npx', agentId: 'node-agent', version, summary: '', entry: { command: 'npx', args: ['-y', `@acme/node-agent@${version}`], env: {} } };
+    return {
+      kind: 'npx',
+      runtime: 'npx',
+      agentId: 'node-agent',
+      version,
+      summary: '',
+      entry: { command: 'npx', args: ['-y', `@acme/node-agent@${version}`], env: {} },
+    };
   }
 
   test('an update keeps the previous version; rollback swaps them; a second rollback rolls forward', async () => {
@@ -404,7 +477,14 @@ describe('installed versions: update, rollback, uninstall', () => {
     server.routes.set('/dl/versions.tar.gz', { body: archive });
     const dir = freshDir();
     const service = new AgentInstallService({ root: dir });
-    const plan = (version: string): BinaryPlan => ({ kind: 'binary', agentId: 'bin-agent', version, platform: 'linux-x86_64', summary: '', target: { archive: server.url('/dl/versions.tar.gz'), cmd: 'bin-agent', args: [], env: {}, sha256: sha256(archive) } });
+    const plan = (version: string): BinaryPlan => ({
+      kind: 'binary',
+      agentId: 'bin-agent',
+      version,
+      platform: 'linux-x86_64',
+      summary: '',
+      target: { archive: server.url('/dl/versions.tar.gz'), cmd: 'bin-agent', args: [], env: {}, sha256: sha256(archive) },
+    });
     const dirs: string[] = [];
     for (const v of ['1.0.0', '2.0.0', '3.0.0']) {
       const prepared = await service.prepare(plan(v));
@@ -443,7 +523,10 @@ describe('installed versions: update, rollback, uninstall', () => {
     );
     const service = new AgentInstallService({ root: dir });
     await service.installed.load();
-    assert.deepEqual(service.installed.list().map((a) => a.id), ['a']);
+    assert.deepEqual(
+      service.installed.list().map((a) => a.id),
+      ['a'],
+    );
     assert.equal(service.installed.get('a')?.current.dir, undefined, 'a folder outside the root is never kept');
     assert.deepEqual(service.installed.get('a')?.current.entry.env, {});
   });

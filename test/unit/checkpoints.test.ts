@@ -70,7 +70,8 @@ async function open(t: T, kind: Kind, root: string, opts: Partial<CheckpointStor
   return { store, storageDir, warnings };
 }
 
-const summary = (changes: FileChange[]) => changes.map((c) => `${c.status} ${c.relPath} +${c.added} -${c.removed}${c.binary ? ' bin' : ''}${c.restorable ? '' : ' !restorable'}`);
+const summary = (changes: FileChange[]) =>
+  changes.map((c) => `${c.status} ${c.relPath} +${c.added} -${c.removed}${c.binary ? ' bin' : ''}${c.restorable ? '' : ' !restorable'}`);
 
 /** A workspace with the file kinds every scenario needs; in git mode committed, staged and untracked. */
 function seedWorkspace(root: string, kind: Kind) {
@@ -136,7 +137,19 @@ const EXPECTED_TURN = [
 function snapshotFiles(root: string, rels: string[]): Record<string, string | null> {
   return Object.fromEntries(rels.map((r) => [r, fs.existsSync(path.join(root, r)) ? read(root, r).toString('base64') : null]));
 }
-const ALL_FILES = ['src/app.ts', 'crlf.txt', 'bom.txt', 'latin1.txt', 'dir with space/ünïcode ✓.md', 'image.bin', 'old-name.txt', 'new name.txt', 'gone.txt', 'brand/new ✨.txt', 'untracked.txt'];
+const ALL_FILES = [
+  'src/app.ts',
+  'crlf.txt',
+  'bom.txt',
+  'latin1.txt',
+  'dir with space/ünïcode ✓.md',
+  'image.bin',
+  'old-name.txt',
+  'new name.txt',
+  'gone.txt',
+  'brand/new ✨.txt',
+  'untracked.txt',
+];
 
 // ---- both backends ------------------------------------------------------------------------------
 
@@ -157,7 +170,10 @@ for (const kind of ['git', 'folder'] as const) {
     await assert.rejects(store.readAt(cp, path.join(root, 'image.bin')), (e: unknown) => e instanceof CheckpointError && e.kind === 'binary');
     assert.deepEqual(Buffer.from((await store.readBytesAt(cp, path.join(root, 'image.bin')))!), binary(1));
     // Only these paths.
-    assert.deepEqual(summary(await store.changes(cp, { paths: [app.path, path.join(root, 'crlf.txt')] })), ['modified crlf.txt +1 -1', 'modified src/app.ts +2 -1']);
+    assert.deepEqual(summary(await store.changes(cp, { paths: [app.path, path.join(root, 'crlf.txt')] })), [
+      'modified crlf.txt +1 -1',
+      'modified src/app.ts +2 -1',
+    ]);
   });
 
   test(`${kind}: restore plan round trip puts every byte back (CRLF, BOM, Latin-1, binary, renames)`, async (t) => {
@@ -202,7 +218,10 @@ for (const kind of ['git', 'folder'] as const) {
     // The baseline moved: Undo now keeps the accepted content; `start` still knows the turn's start.
     assert.equal(await store.readAt(cp, app), 'one\nTWO\nthree\nfour\n');
     assert.equal(await store.readAt(cp, app, { state: 'start' }), kind === 'git' ? 'one\ntwo (staged)\nthree\n' : 'one\ntwo\nthree\n');
-    assert.deepEqual(summary(await store.changes(cp, { against: 'start' })), EXPECTED_TURN.filter((l) => !l.includes('crlf.txt')));
+    assert.deepEqual(
+      summary(await store.changes(cp, { against: 'start' })),
+      EXPECTED_TURN.filter((l) => !l.includes('crlf.txt')),
+    );
     // A later edit of a kept file shows again, against the kept content.
     write(root, 'src/app.ts', 'one\nTWO\nthree\nfour\nfive\n');
     assert.deepEqual(summary(await store.changes(cp, { paths: [app] })), ['modified src/app.ts +1 -0']);
@@ -240,7 +259,10 @@ for (const kind of ['git', 'folder'] as const) {
     await store.acceptHunks(cp, file, [0]);
     assert.deepEqual(summary(await store.changes(cp)), ['modified f.txt +0 -1']);
     const left = computeHunks((await store.readAt(cp, file))!, now);
-    assert.deepEqual(left.map((h) => h.lines), [['-line 28']]);
+    assert.deepEqual(
+      left.map((h) => h.lines),
+      [['-line 28']],
+    );
     // Undo restores the remaining hunk only; the accepted one stays.
     await applyPlanOnDisk(await store.restorePlan(cp));
     assert.equal(fs.readFileSync(file, 'utf8'), text.replace('line 2\n', 'LINE 2\n'));
@@ -317,7 +339,10 @@ for (const kind of ['git', 'folder'] as const) {
     await first.accept(cp, [path.join(root, 'a.txt')]);
     write(root, 'a.txt', 'c\n');
     const second = await CheckpointStore.open(opts);
-    assert.deepEqual(second.list().map((c) => [c.id, c.label]), [[cp.id, 'persisted']]);
+    assert.deepEqual(
+      second.list().map((c) => [c.id, c.label]),
+      [[cp.id, 'persisted']],
+    );
     assert.deepEqual(summary(await second.changes(cp.id)), ['modified a.txt +1 -1']);
     assert.equal(await second.readAt(cp.id, path.join(root, 'a.txt')), 'b\n');
     assert.equal(await second.readAt(cp.id, path.join(root, 'a.txt'), { state: 'start' }), 'a\n');
@@ -330,7 +355,10 @@ for (const kind of ['git', 'folder'] as const) {
     const { store } = await open(t, kind, root);
     const cp = await store.create();
     for (const n of names) write(root, n, 'changed\n');
-    assert.deepEqual((await store.changes(cp)).map((c) => c.relPath), [...names].sort());
+    assert.deepEqual(
+      (await store.changes(cp)).map((c) => c.relPath),
+      [...names].sort(),
+    );
     await store.accept(cp, [path.join(root, '__proto__')]);
     assert.equal((await store.changes(cp)).length, names.length - 1);
     assert.equal(await store.readAt(cp, path.join(root, '__proto__'), { state: 'start' }), '__proto__\n');
@@ -360,9 +388,11 @@ for (const kind of ['git', 'folder'] as const) {
     const [changes, second, plan] = await Promise.all([store.changes(first), store.create(), store.restorePlan(first)]);
     assert.deepEqual(summary(changes), ['modified a.txt +1 -1']);
     assert.deepEqual(await store.changes(second), []);
-    assert.deepEqual(plan.map((s) => s.kind), ['write']);
+    assert.deepEqual(
+      plan.map((s) => s.kind),
+      ['write'],
+    );
   });
-
 }
 
 // ---- git only ----------------------------------------------------------------------------------
@@ -456,7 +486,8 @@ test('time a capture of a 2,000-file repository (git, then the folder backend)',
   for (let i = 0; i < 100; i++) write(root, `untracked/u${i}.txt`, `untracked ${i}\n`);
   // Files written a second ago are hashed again on every look (the racy-stat rule); real files are older.
   const hourAgo = new Date(Date.now() - 3600_000);
-  for (const rel of git(root, 'ls-files', '-z', '-c', '-o', '--exclude-standard').split('\0').filter(Boolean)) fs.utimesSync(path.join(root, rel), hourAgo, hourAgo);
+  for (const rel of git(root, 'ls-files', '-z', '-c', '-o', '--exclude-standard').split('\0').filter(Boolean))
+    fs.utimesSync(path.join(root, rel), hourAgo, hourAgo);
   const { store } = await open(t, 'git', root);
   const timings: string[] = [];
   const time = async <R>(label: string, fn: () => Promise<R>): Promise<R> => {

@@ -27,7 +27,8 @@ test('agentEnv points the agent at the fake server and drops IS_SANDBOX', () => 
     assert.equal(env.ANTHROPIC_BASE_URL, 'http://127.0.0.1:1');
     assert.equal(env.HOME, join(scratch, 'home'));
     assert.equal(env.CLAUDE_CONFIG_DIR, join(scratch, 'claude-config'));
-    for (const k of ['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'DISABLE_TELEMETRY', 'DISABLE_ERROR_REPORTING', 'DISABLE_AUTOUPDATER']) assert.equal(env[k], '1', k);
+    for (const k of ['CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'DISABLE_TELEMETRY', 'DISABLE_ERROR_REPORTING', 'DISABLE_AUTOUPDATER'])
+      assert.equal(env[k], '1', k);
   } finally {
     if (saved === undefined) delete process.env.IS_SANDBOX;
     else process.env.IS_SANDBOX = saved;
@@ -81,7 +82,10 @@ test('real Claude Code agent runs the "full" scenario against the fake model', {
     const plans = client.updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'plan' }> => u.sessionUpdate === 'plan');
     assert.ok(plans.length >= 1, 'a plan update arrived');
     assert.equal(plans[0].entries.length, 4);
-    assert.ok(plans.at(-1)!.entries.every((e) => e.status === 'completed'), 'the last plan has every entry completed');
+    assert.ok(
+      plans.at(-1)!.entries.every((e) => e.status === 'completed'),
+      'the last plan has every entry completed',
+    );
     // Tool calls with their kinds.
     const kinds = new Set(client.updates.flatMap((u) => (u.sessionUpdate === 'tool_call' && u.kind ? [u.kind] : [])));
     for (const kind of ['read', 'edit', 'execute'] as const) assert.ok(kinds.has(kind), `a tool call of kind ${kind} (saw ${[...kinds].join(', ')})`);
@@ -92,7 +96,10 @@ test('real Claude Code agent runs the "full" scenario against the fake model', {
     assert.ok(client.fsCalls.includes(`write ${files.newPath}`), client.fsCalls.join('\n'));
     // A diff for the edit reached the client.
     const contents = client.updates.flatMap((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update' ? (u.content ?? []) : []));
-    assert.ok(contents.some((d) => d.type === 'diff' && d.path === files.readPath && d.newText.includes('reviewed')), 'an edit diff');
+    assert.ok(
+      contents.some((d) => d.type === 'diff' && d.path === files.readPath && d.newText.includes('reviewed')),
+      'an edit diff',
+    );
     // Both commands ran in client terminals embedded in tool calls; the echo output came back to the model.
     assert.ok(contents.filter((c) => c.type === 'terminal').length >= 2, 'two terminals embedded in tool calls');
     assert.ok(JSON.stringify(fake.requests).includes(`${files.bashOutput}\\n`), 'the bash output reached the model as a tool result');
@@ -113,7 +120,9 @@ test('real Claude Code agent: a rejected edit leaves the file alone', { timeout:
     const asked = client.permissions.find((p) => p.toolCall.toolCallId.startsWith('toolu_step1_'));
     assert.ok(asked, 'permission asked for the edit');
     assert.equal(readFileSync(files.readPath, 'utf8'), files.originalText);
-    const editStatuses = client.updates.flatMap((u) => (u.sessionUpdate === 'tool_call_update' && u.toolCallId === asked.toolCall.toolCallId && u.status ? [u.status] : []));
+    const editStatuses = client.updates.flatMap((u) =>
+      u.sessionUpdate === 'tool_call_update' && u.toolCallId === asked.toolCall.toolCallId && u.status ? [u.status] : [],
+    );
     assert.ok(!editStatuses.includes('completed'), `the rejected edit never completes (${editStatuses.join(', ')})`);
     // Claude Code interrupts the turn on reject; the acknowledgement answers the next prompt.
     const second = await prompt('Why did you stop?');

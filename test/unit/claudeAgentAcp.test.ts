@@ -58,7 +58,8 @@ async function startAgent(agent: Agent, workspace: string, env: Record<string, s
       clientInfo: { name: 'claude-agent-acp-test', version: '0.0.0' },
     });
     const newSession = () => client.conn.agent.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
-    const prompt = (sessionId: string, text: string) => client.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+    const prompt = (sessionId: string, text: string) =>
+      client.conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
     return { client, init, stderr: proc.stderr, newSession, prompt, stop };
   } catch (err) {
     await stop();
@@ -90,19 +91,23 @@ test('claude-agent-acp: initialize advertises load, resume, list and close; sess
   }
 });
 
-test('claude-agent-acp: as root, an inherited IS_SANDBOX makes session/new fail', { timeout: 60_000, skip: process.getuid?.() !== 0 && 'not root' }, async () => {
-  const world = await startWorld('editOnDisk');
-  const agent = await startAgent(AGENT_ACP, world.workspace, { ...world.env, IS_SANDBOX: 'yes' });
-  try {
-    await assert.rejects(agent.newSession(), (err: unknown) => {
-      console.log(`session/new with IS_SANDBOX as root: ${JSON.stringify(err)}`);
-      return err instanceof acp.RequestError && err.code === -32603;
-    });
-  } finally {
-    await agent.stop();
-    await world.close();
-  }
-});
+test(
+  'claude-agent-acp: as root, an inherited IS_SANDBOX makes session/new fail',
+  { timeout: 60_000, skip: process.getuid?.() !== 0 && 'not root' },
+  async () => {
+    const world = await startWorld('editOnDisk');
+    const agent = await startAgent(AGENT_ACP, world.workspace, { ...world.env, IS_SANDBOX: 'yes' });
+    try {
+      await assert.rejects(agent.newSession(), (err: unknown) => {
+        console.log(`session/new with IS_SANDBOX as root: ${JSON.stringify(err)}`);
+        return err instanceof acp.RequestError && err.code === -32603;
+      });
+    } finally {
+      await agent.stop();
+      await world.close();
+    }
+  },
+);
 
 test('claude-agent-acp: "editOnDisk" asks permission, then edits the disk itself without fs/*', { timeout: 60_000 }, async () => {
   const started = Date.now();
@@ -117,32 +122,48 @@ test('claude-agent-acp: "editOnDisk" asks permission, then edits the disk itself
     const { sessionId } = await agent.newSession();
     const result = await agent.prompt(sessionId, 'Mark the notes reviewed and add a greeting file.');
     const { client } = agent;
-    const toolNames = client.updates.flatMap((u) => (u.sessionUpdate === 'tool_call' ? [`${(u._meta?.claudeCode as { toolName?: string } | undefined)?.toolName}:${u.kind}`] : []));
-    console.log(`${AGENT_ACP.name} "editOnDisk": ${Date.now() - started} ms; requests to the client: ${client.agentRequests().join(', ')}; tool calls: ${toolNames.join(', ')}`);
-    console.log(`permission requests: ${client.permissions.map((p) => `${p.toolCall.title} [${p.options.map((o) => `${o.kind}=${o.optionId}`).join(' ')}]`).join('; ')}`);
+    const toolNames = client.updates.flatMap((u) =>
+      u.sessionUpdate === 'tool_call' ? [`${(u._meta?.claudeCode as { toolName?: string } | undefined)?.toolName}:${u.kind}`] : [],
+    );
+    console.log(
+      `${AGENT_ACP.name} "editOnDisk": ${Date.now() - started} ms; requests to the client: ${client.agentRequests().join(', ')}; tool calls: ${toolNames.join(', ')}`,
+    );
+    console.log(
+      `permission requests: ${client.permissions.map((p) => `${p.toolCall.title} [${p.options.map((o) => `${o.kind}=${o.optionId}`).join(' ')}]`).join('; ')}`,
+    );
     console.log(`model endpoints: ${[...new Set(world.fake.requests.map((r) => `${r.method} ${r.path}`))].join(', ')}`);
     assert.equal(result.stopReason, 'end_turn', agent.stderr.join(''));
 
     // The files changed on disk, by the agent itself.
     assert.equal(readFileSync(f.notesPath, 'utf8'), f.editedText);
     assert.equal(readFileSync(f.newPath, 'utf8'), f.newText);
-    assert.deepEqual(client.fsCalls, [], 'Tandem\'s fs handler was never used');
+    assert.deepEqual(client.fsCalls, [], "Tandem's fs handler was never used");
     const requests = new Set(client.agentRequests());
     assert.deepEqual([...requests], ['session/request_permission'], 'permission prompts are the only requests to the client: no fs/* and no terminal/*');
     assert.equal(client.terms.size, 0);
 
     // Permission came first for the edit and the write, with a diff to show.
     const asked = (title: string) => client.permissions.find((p) => p.toolCall.title === title);
-    for (const [title, path] of [['Edit notes.txt', f.notesPath], ['Write src/greeting.txt', f.newPath]] as const) {
+    for (const [title, path] of [
+      ['Edit notes.txt', f.notesPath],
+      ['Write src/greeting.txt', f.newPath],
+    ] as const) {
       const p = asked(title);
       assert.ok(p, `permission asked for ${title}`);
       assert.equal(p.toolCall.kind, 'edit');
       assert.ok(p.options.some((o) => o.kind === 'allow_once'));
-      assert.ok(p.toolCall.content?.some((c) => c.type === 'diff' && c.path === path), `${title} shows a diff`);
+      assert.ok(
+        p.toolCall.content?.some((c) => c.type === 'diff' && c.path === path),
+        `${title} shows a diff`,
+      );
     }
     assert.equal(client.permissions.length, 2, 'Read in the workspace and a read-only echo run without asking');
     assert.deepEqual(diskWhenAsked.get('Edit notes.txt'), { notes: f.originalText, newFileExists: false }, 'nothing changed before the edit was allowed');
-    assert.deepEqual(diskWhenAsked.get('Write src/greeting.txt'), { notes: f.editedText, newFileExists: false }, 'the edit landed after its permission, the write waits for its own');
+    assert.deepEqual(
+      diskWhenAsked.get('Write src/greeting.txt'),
+      { notes: f.editedText, newFileExists: false },
+      'the edit landed after its permission, the write waits for its own',
+    );
 
     // Native tools with kinds; the read-only command ran in the agent and its output reached the model.
     const kinds = new Set(client.updates.flatMap((u) => (u.sessionUpdate === 'tool_call' && u.kind ? [u.kind] : [])));
@@ -172,7 +193,9 @@ async function waitForTranscript(configDir: string, sessionId: string, text: str
   const projects = join(configDir, 'projects');
   const holds = (): boolean => {
     if (!existsSync(projects)) return false;
-    const file = readdirSync(projects, { recursive: true }).map(String).find((p) => p.endsWith(`${sessionId}.jsonl`));
+    const file = readdirSync(projects, { recursive: true })
+      .map(String)
+      .find((p) => p.endsWith(`${sessionId}.jsonl`));
     if (!file) return false;
     return readFileSync(join(projects, file), 'utf8')
       .split('\n')
@@ -223,8 +246,10 @@ async function persistenceRun(agent: Agent, how: Reopen) {
     assert.equal(turn2.stopReason, 'end_turn', second.stderr.join(''));
     const main = world.fake.mainLoopRequests();
     const turn2Request = main.find((r) => userTextOf(r).includes(REMEMBER_NAME.secondPrompt));
-    console.log(`${agent.name} ${how}: ${Date.now() - started} ms; ${main.length} main-loop requests; turn 2 prompts: ${JSON.stringify(promptTexts(turn2Request?.body))}`);
-    assert.ok(userTextOf(turn2Request).includes(REMEMBER_NAME.firstPrompt), 'turn 2\'s request carries turn 1\'s user text');
+    console.log(
+      `${agent.name} ${how}: ${Date.now() - started} ms; ${main.length} main-loop requests; turn 2 prompts: ${JSON.stringify(promptTexts(turn2Request?.body))}`,
+    );
+    assert.ok(userTextOf(turn2Request).includes(REMEMBER_NAME.firstPrompt), "turn 2's request carries turn 1's user text");
     assert.deepEqual(promptTexts(turn2Request?.body), [REMEMBER_NAME.firstPrompt, REMEMBER_NAME.secondPrompt]);
     assert.ok(textOf(client.updates).includes(REMEMBER_NAME.answer), 'the model saw two prompts and answered turn 2');
     return { before, after, reopenUpdates };
@@ -246,11 +271,16 @@ for (const agent of [AGENT_ACP, CODE_ACP]) {
     const { before, after, reopenUpdates } = await persistenceRun(agent, 'load');
     console.log(`${agent.name} load: replayed before the response [${before.join(', ')}]; after it [${after.join(', ')}]`);
     const said = (kind: 'user_message_chunk' | 'agent_message_chunk') =>
-      reopenUpdates.flatMap((u) => ((u.sessionUpdate === 'user_message_chunk' || u.sessionUpdate === 'agent_message_chunk') && u.sessionUpdate === kind && u.content.type === 'text' ? [u.content.text] : []));
+      reopenUpdates.flatMap((u) =>
+        (u.sessionUpdate === 'user_message_chunk' || u.sessionUpdate === 'agent_message_chunk') && u.sessionUpdate === kind && u.content.type === 'text'
+          ? [u.content.text]
+          : [],
+      );
     console.log(`${agent.name} load: replayed user texts ${JSON.stringify(said('user_message_chunk'))}`);
-    assert.ok(said('user_message_chunk').includes(REMEMBER_NAME.firstPrompt), 'turn 1\'s prompt is replayed');
-    assert.ok(said('agent_message_chunk').join('').includes(REMEMBER_NAME.greeting), 'turn 1\'s answer is replayed');
-    for (const kind of ['user_message_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update']) assert.ok(before.includes(kind), `${kind} replayed before the response`);
+    assert.ok(said('user_message_chunk').includes(REMEMBER_NAME.firstPrompt), "turn 1's prompt is replayed");
+    assert.ok(said('agent_message_chunk').join('').includes(REMEMBER_NAME.greeting), "turn 1's answer is replayed");
+    for (const kind of ['user_message_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update'])
+      assert.ok(before.includes(kind), `${kind} replayed before the response`);
     assert.deepEqual(after, ['available_commands_update'], 'only the command list follows the response');
   });
 
@@ -258,10 +288,13 @@ for (const agent of [AGENT_ACP, CODE_ACP]) {
     const world = await startWorld('rememberName');
     const reopen = await startAgent(agent, world.workspace, world.env);
     try {
-      await assert.rejects(reopen.client.conn.agent.request(acp.methods.agent.session.resume, { sessionId: randomUUID(), cwd: world.workspace, mcpServers: [] }), (err: unknown) => {
-        console.log(`${agent.name} resume of an unknown id: ${JSON.stringify(err)}`);
-        return err instanceof acp.RequestError;
-      });
+      await assert.rejects(
+        reopen.client.conn.agent.request(acp.methods.agent.session.resume, { sessionId: randomUUID(), cwd: world.workspace, mcpServers: [] }),
+        (err: unknown) => {
+          console.log(`${agent.name} resume of an unknown id: ${JSON.stringify(err)}`);
+          return err instanceof acp.RequestError;
+        },
+      );
     } finally {
       await reopen.stop();
       await world.close();

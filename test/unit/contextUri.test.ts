@@ -18,7 +18,25 @@ import { rangeText } from '../../src/context/rangeText';
 import { formatBytes } from '../../src/protocol/displayLanguage';
 import { cutHead, cutTail, utf8Length } from '../../src/context/textBytes';
 
-const TRICKY = ['my dir', 'naïve', '日本語', 'a#b', 'q?x', '100%', 'back\\slash', 'tab\there', '[x]', '{y}', 'a`b^c|d', "it's (1)", 'a+b=c;d,e', 'x@y:z', '~home', 'emoji😀', 'new\nline'];
+const TRICKY = [
+  'my dir',
+  'naïve',
+  '日本語',
+  'a#b',
+  'q?x',
+  '100%',
+  'back\\slash',
+  'tab\there',
+  '[x]',
+  '{y}',
+  'a`b^c|d',
+  "it's (1)",
+  'a+b=c;d,e',
+  'x@y:z',
+  '~home',
+  'emoji😀',
+  'new\nline',
+];
 
 test('fileUri equals Node pathToFileURL for posix paths with spaces, unicode, # ? % and more', () => {
   for (const name of TRICKY) {
@@ -147,5 +165,8 @@ test('utf8Length, cutHead and cutTail count UTF-8 bytes and never split a charac
 });
 
 test('formatBytes', () => {
-  assert.deepEqual([812, 2048, 200 * 1024, 1363149, 5 * 1024 * 1024].map((n) => formatBytes(n)), ['812 B', '2 KB', '200 KB', '1.3 MB', '5 MB']);
+  assert.deepEqual(
+    [812, 2048, 200 * 1024, 1363149, 5 * 1024 * 1024].map((n) => formatBytes(n)),
+    ['812 B', '2 KB', '200 KB', '1.3 MB', '5 MB'],
+  );
 });

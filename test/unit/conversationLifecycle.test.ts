@@ -21,11 +21,17 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const makeSession = (script: unknown, opts: ScriptedSessionOptions = {}) => scriptedSession(dir, script, opts);
 
 const kinds = (entries: Entry[]) => entries.map((e) => e.kind);
-const agentText = (entries: Entry[]) => entries.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join('');
+const agentText = (entries: Entry[]) =>
+  entries
+    .filter((e) => e.kind === 'agent')
+    .map((e) => (e as { text: string }).text)
+    .join('');
 
 test('a prompt streams the reply and ends with the stop reason', async () => {
   const { session } = makeSession({
-    turns: [{ steps: [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello ' } } }, { echo: true }], stopReason: 'end_turn' }],
+    turns: [
+      { steps: [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello ' } } }, { echo: true }], stopReason: 'end_turn' },
+    ],
   });
   try {
     await session.start();
@@ -46,7 +52,15 @@ test('Stop sends session/cancel, answers a pending permission cancelled exactly 
       {
         steps: [
           { update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit a.txt', kind: 'edit', status: 'pending' } },
-          { permission: { toolCall: { toolCallId: 'c1' }, options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+          {
+            permission: {
+              toolCall: { toolCallId: 'c1' },
+              options: [
+                { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+              ],
+            },
+          },
           { waitForCancel: true },
         ],
         stopReason: 'end_turn',
@@ -115,7 +129,10 @@ test('a crash mid-turn shows an error with the stderr tail, keeps the thread, an
     await session.prompt('again');
     entries = session.snapshotParts().entries;
     assert.ok(agentText(entries).includes('again'));
-    assert.ok(entries.some((e) => e.kind === 'user' && e.text === 'first'), 'the earlier thread is still there');
+    assert.ok(
+      entries.some((e) => e.kind === 'user' && e.text === 'first'),
+      'the earlier thread is still there',
+    );
   } finally {
     session.dispose();
   }
@@ -153,7 +170,12 @@ test('permission answers reach the agent, fs reads go through the handler and ar
     turns: [
       {
         steps: [
-          { permission: { toolCall: { toolCallId: 'c9', title: 'Read notes', kind: 'read' }, options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }] } },
+          {
+            permission: {
+              toolCall: { toolCallId: 'c9', title: 'Read notes', kind: 'read' },
+              options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }],
+            },
+          },
           { readFile: { path: '${cwd}/notes.txt', line: 2, limit: 1 } },
           { readFile: { path: '/etc/hostname' } },
         ],

@@ -60,7 +60,13 @@ const userEntries = (n: number, from = 0, text = 'hello'): Entry[] =>
 
 const transcriptOf = (entries: Entry[], terminals: Record<string, TerminalView> = {}): Transcript => ({ version: 1, entries, terminals });
 
-const terminal = (terminalId: string, output: string): TerminalView => ({ terminalId, command: 'make', output, truncated: false, exit: { exitCode: 0, signal: null } });
+const terminal = (terminalId: string, output: string): TerminalView => ({
+  terminalId,
+  command: 'make',
+  output,
+  truncated: false,
+  exit: { exitCode: 0, signal: null },
+});
 
 const toolCallShowing = (id: string, terminalId: string): Entry => ({
   kind: 'tool_call',
@@ -76,7 +82,8 @@ const toolCallShowing = (id: string, terminalId: string): Entry => ({
 const transcriptPath = (dir: string, id: string) => path.join(dir, TRANSCRIPT_DIR, `${id}.json`);
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
 /** Every file under `dir`, relative, sorted. */
-const listFiles = (dir: string): string[] => (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
+const listFiles = (dir: string): string[] =>
+  (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
 
 test('index and transcripts round-trip, and the storage folder is created on demand', async (t) => {
   const { dir, store, warnings, reopen } = fixture(t);
@@ -172,7 +179,10 @@ test('an index that cannot be read at all (a directory) is set aside too', async
   assert.deepEqual(await store.loadIndex(), indexOf([]));
   assert.equal(warnings.length, 1);
   await store.saveIndex(indexOf([meta('a', 1)]));
-  assert.deepEqual((await store.loadIndex()).conversations.map((c) => c.id), ['a']);
+  assert.deepEqual(
+    (await store.loadIndex()).conversations.map((c) => c.id),
+    ['a'],
+  );
   assert.equal(warnings.length, 1);
 });
 
@@ -280,7 +290,10 @@ test('the cap evicts the least recently updated conversations, never open or act
   const evicted = await store.saveIndex(indexOf(metas, ['m1'], 'm2'));
   assert.deepEqual(evicted.sort(), ['m3', 'm4']);
   assert.deepEqual(evictedCalls, [evicted]);
-  assert.deepEqual((await store.loadIndex()).conversations.map((c) => c.id), ['m5', 'm1', 'm2']);
+  assert.deepEqual(
+    (await store.loadIndex()).conversations.map((c) => c.id),
+    ['m5', 'm1', 'm2'],
+  );
   assert.deepEqual(fs.readdirSync(path.join(dir, TRANSCRIPT_DIR)).sort(), ['m1.json', 'm2.json', 'm5.json']);
 
   // When everything left is open, the index stays over the cap rather than closing a tab.
@@ -320,7 +333,11 @@ test('an oversized transcript: terminal outputs are cut to their tail first', ()
 test('an oversized transcript: then the oldest entries are dropped and counted, with the terminals only they showed', async (t) => {
   const cap = 200_000;
   const { dir, store } = fixture(t, { maxTranscriptBytes: cap });
-  const entries: Entry[] = [toolCallShowing('t-old', 'old-term'), ...userEntries(2000, 0, 'lorem ipsum dolor sit amet, consectetur adipiscing elit'), toolCallShowing('t-new', 'new-term')];
+  const entries: Entry[] = [
+    toolCallShowing('t-old', 'old-term'),
+    ...userEntries(2000, 0, 'lorem ipsum dolor sit amet, consectetur adipiscing elit'),
+    toolCallShowing('t-new', 'new-term'),
+  ];
   const transcript: Transcript = {
     ...transcriptOf(entries, { 'old-term': terminal('old-term', 'o'.repeat(200_000)), 'new-term': terminal('new-term', 'n'.repeat(200_000)) }),
     droppedEntries: 5,
@@ -570,7 +587,10 @@ test('invalid ids are rejected with a warning and never reach the file system', 
 
   // An index record with a bad id is left out of the file rather than written.
   await store.saveIndex(indexOf([meta('ok', 1), meta('../x', 2)]));
-  assert.deepEqual((await store.loadIndex()).conversations.map((c) => c.id), ['ok']);
+  assert.deepEqual(
+    (await store.loadIndex()).conversations.map((c) => c.id),
+    ['ok'],
+  );
   // 100 characters is still fine.
   await store.saveTranscript('y'.repeat(100), transcriptOf([]));
   assert.ok(fs.existsSync(transcriptPath(dir, 'y'.repeat(100))));

@@ -47,8 +47,16 @@ function persistent(name: string): { store: () => ConversationStore; env: Record
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 const kinds = (entries: Entry[]) => entries.map((e) => e.kind);
 const texts = (entries: Entry[], kind: 'user' | 'agent') => entries.filter((e) => e.kind === kind).map((e) => (e as { text: string }).text);
-const methods = (r: ScriptedSession) => r.received().map((m) => m.method).filter(Boolean);
-const prompts = (r: ScriptedSession) => r.received().filter((m) => m.method === 'session/prompt').map((m) => JSON.stringify(m.params));
+const methods = (r: ScriptedSession) =>
+  r
+    .received()
+    .map((m) => m.method)
+    .filter(Boolean);
+const prompts = (r: ScriptedSession) =>
+  r
+    .received()
+    .filter((m) => m.method === 'session/prompt')
+    .map((m) => JSON.stringify(m.params));
 
 test('Enter while the agent starts: the prompt is queued at once and sent when the session is ready', async () => {
   const r = rig({ initialize: { delayMs: 400 }, turns: [{ steps: [say('got: ${prompt}')] }] });
@@ -57,7 +65,11 @@ test('Enter while the agent starts: the prompt is queued at once and sent when t
   const conversation = session.conversation;
   assert.equal(conversation.status.kind, 'starting');
   conversation.prompt('typed while starting');
-  assert.deepEqual(conversation.queue.view().items.map((i) => i.text), ['typed while starting'], 'shown as waiting at once');
+  assert.deepEqual(
+    conversation.queue.view().items.map((i) => i.text),
+    ['typed while starting'],
+    'shown as waiting at once',
+  );
   assert.equal(conversation.thread.size, 0, 'not sent yet');
   await session.settled();
   const entries = session.snapshotParts().entries;
@@ -75,7 +87,10 @@ test('Enter during a turn: prompts wait and go out in order after each turn ends
   await until(() => conversation.status.kind === 'running', 'the first turn');
   conversation.prompt('two');
   conversation.prompt('three');
-  assert.deepEqual(conversation.queue.view().items.map((i) => i.text), ['two', 'three']);
+  assert.deepEqual(
+    conversation.queue.view().items.map((i) => i.text),
+    ['two', 'three'],
+  );
   await session.settled();
   const entries = session.snapshotParts().entries;
   assert.deepEqual(texts(entries, 'user'), ['one', 'two', 'three']);
@@ -130,7 +145,11 @@ test('a failed start keeps the prompt (paused, with Retry); after fixing the com
   await until(() => conversation.status.kind === 'stopped', 'the failure');
   const error = session.snapshotParts().entries.find((e) => e.kind === 'error');
   assert.equal(error?.kind === 'error' && error.action, 'retry');
-  assert.deepEqual(conversation.queue.view().items.map((i) => i.text), ['hello'], 'the prompt is kept');
+  assert.deepEqual(
+    conversation.queue.view().items.map((i) => i.text),
+    ['hello'],
+    'the prompt is kept',
+  );
   assert.ok(conversation.queue.paused);
   const fixed = scriptedSession(dir, { turns: [{ steps: [say('hello back')] }] });
   fixed.session.dispose();
@@ -163,7 +182,10 @@ test('restart: the transcript comes back settled and the next prompt resumes the
   await second.session.manager.init();
   const restored = second.session.snapshotParts();
   assert.deepEqual(kinds(restored.entries), ['user', 'tool_call', 'agent', 'turn_end']);
-  assert.ok(restored.entries.every((e) => e.kind !== 'tool_call' || (e as ToolCallEntry).status !== 'in_progress'), 'no spinner left running');
+  assert.ok(
+    restored.entries.every((e) => e.kind !== 'tool_call' || (e as ToolCallEntry).status !== 'in_progress'),
+    'no spinner left running',
+  );
   await second.session.settled();
   assert.equal(second.session.conversation.meta.sessionId, sessionId);
   await second.session.prompt('what was the word?');
@@ -180,7 +202,10 @@ test('restart with load: the replay becomes the thread (also the part sent after
     load: {
       replayAfterResponse: 1,
       extraReplay: [
-        { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '<command-name>/compact</command-name><system-reminder>internal</system-reminder>' } },
+        {
+          sessionUpdate: 'user_message_chunk',
+          content: { type: 'text', text: '<command-name>/compact</command-name><system-reminder>internal</system-reminder>' },
+        },
         { sessionUpdate: 'tool_call', toolCallId: 'ghost', title: 'TodoWrite' },
       ],
     },
@@ -257,7 +282,10 @@ test('two conversations share one agent process and run turns with permission pr
   const permission = {
     permission: {
       toolCall: { toolCallId: 'edit-${sessionId}', title: 'Edit ${prompt}.txt', kind: 'edit' },
-      options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+      options: [
+        { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      ],
     },
   };
   const r = rig({ turns: [{ steps: [permission, say('done ${prompt}')] }] });
@@ -300,5 +328,9 @@ test('titles: the first prompt names a conversation until the agent sends sessio
   session.manager.newConversation('Scripted');
   await session.manager.close(first);
   await until(() => methods(r).includes('session/close'), 'session/close');
-  assert.deepEqual(session.manager.all().map((c) => c.open), [true, false], 'the closed one stays in history');
+  assert.deepEqual(
+    session.manager.all().map((c) => c.open),
+    [true, false],
+    'the closed one stays in history',
+  );
 });

@@ -20,7 +20,16 @@ const ALL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think
 before(async () => {
   // Only the demo entry, with build.mjs's options, so a half-edited extension elsewhere in the tree
   // cannot stop this test; the output is the same dist/demoAgent.js the extension runs.
-  await esbuild.build({ entryPoints: [join(ROOT, 'src/demoAgent/main.ts')], outfile: AGENT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'linked', logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'src/demoAgent/main.ts')],
+    outfile: AGENT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
 });
 
 interface Options {
@@ -37,7 +46,11 @@ const FULL_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextF
 async function startDemo(opts: Options) {
   const workspace = mkdtempSync(join(tmpdir(), 'tandem-demo-'));
   writeFileSync(join(workspace, 'README.md'), '# A workspace\n\nUsed by the Tandem demo test.\n');
-  const child: ChildProcess = spawn(process.execPath, [AGENT], { cwd: workspace, env: { ...process.env, TANDEM_DEMO_DELAY_SCALE: String(opts.delayScale) }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [AGENT], {
+    cwd: workspace,
+    env: { ...process.env, TANDEM_DEMO_DELAY_SCALE: String(opts.delayScale) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const updates: acp.SessionUpdate[] = [];
   const permissions: acp.RequestPermissionRequest[] = [];
   const fsCalls: string[] = [];
@@ -70,7 +83,11 @@ async function startDemo(opts: Options) {
     })
     .onRequest(acp.methods.client.terminal.create, ({ params }) => {
       const proc = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? workspace });
-      const t = { output: '', proc, exit: new Promise<acp.WaitForTerminalExitResponse>((r) => proc.on('close', (exitCode, signal) => r({ exitCode, signal }))) };
+      const t = {
+        output: '',
+        proc,
+        exit: new Promise<acp.WaitForTerminalExitResponse>((r) => proc.on('close', (exitCode, signal) => r({ exitCode, signal }))),
+      };
       proc.stdout?.on('data', (d: Buffer) => (t.output += d.toString()));
       const terminalId = `t${terms.size + 1}`;
       terms.set(terminalId, t);
@@ -86,8 +103,14 @@ async function startDemo(opts: Options) {
       terms.get(params.terminalId)?.proc.kill('SIGKILL');
       return {};
     });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
-  const init = await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: opts.caps, clientInfo: { name: 'demo-agent-test', version: '0' } });
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>),
+  );
+  const init = await conn.agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: opts.caps,
+    clientInfo: { name: 'demo-agent-test', version: '0' },
+  });
   assert.equal(init.agentInfo?.title, 'Tandem Demo');
   const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
   const prompt = (text: string) => conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
@@ -105,8 +128,10 @@ async function startDemo(opts: Options) {
 }
 
 type ToolUpdate = Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
-const toolUpdates = (u: acp.SessionUpdate[]): ToolUpdate[] => u.filter((x): x is ToolUpdate => x.sessionUpdate === 'tool_call' || x.sessionUpdate === 'tool_call_update');
-const text = (u: acp.SessionUpdate[]): string => u.flatMap((x) => (x.sessionUpdate === 'agent_message_chunk' && x.content.type === 'text' ? [x.content.text] : [])).join('');
+const toolUpdates = (u: acp.SessionUpdate[]): ToolUpdate[] =>
+  u.filter((x): x is ToolUpdate => x.sessionUpdate === 'tool_call' || x.sessionUpdate === 'tool_call_update');
+const text = (u: acp.SessionUpdate[]): string =>
+  u.flatMap((x) => (x.sessionUpdate === 'agent_message_chunk' && x.content.type === 'text' ? [x.content.text] : [])).join('');
 /** Final status per tool call id, applying updates in order. */
 function finalStatuses(u: acp.SessionUpdate[]): Map<string, string | undefined> {
   const m = new Map<string, string | undefined>();
@@ -133,13 +158,19 @@ test('demo agent: full tour shows every kind, a diff, a terminal and a plan', { 
     const contents = tools.flatMap((t) => t.content ?? []);
     const diff = contents.find((c) => c.type === 'diff');
     assert.ok(diff && diff.type === 'diff' && diff.path === demo.hello && diff.newText.includes('Visits: 1'));
-    assert.ok(contents.some((c) => c.type === 'terminal'), 'terminal content');
+    assert.ok(
+      contents.some((c) => c.type === 'terminal'),
+      'terminal content',
+    );
     assert.equal(demo.terms.size, 2, 'echo and ls ran in client terminals');
     assert.match([...demo.terms.values()][0].output, /Hello from the Tandem demo agent/);
     assert.match([...demo.terms.values()][1].output, /README\.md/);
     // Permission asked once with the three kinds of answer; the file then written through fs/*.
     assert.equal(demo.permissions.length, 1);
-    assert.deepEqual(demo.permissions[0].options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once']);
+    assert.deepEqual(
+      demo.permissions[0].options.map((o) => o.kind),
+      ['allow_once', 'allow_always', 'reject_once'],
+    );
     assert.ok(demo.fsCalls.includes(`write ${demo.hello}`));
     assert.ok(demo.fsCalls.includes(`read ${join(demo.workspace, 'README.md')}`));
     assert.match(readFileSync(demo.hello, 'utf8'), /Visits: 1/);
@@ -152,7 +183,10 @@ test('demo agent: full tour shows every kind, a diff, a terminal and a plan', { 
     assert.ok(demo.updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').length > 20);
     assert.match(text(demo.updates), /```ts[\s\S]*```/);
     assert.match(text(demo.updates), /\[Agent Client Protocol\]\(https:\/\/agentclientprotocol\.com\)/);
-    assert.ok([...finalStatuses(demo.updates).values()].every((s) => s === 'completed'), 'every tool call completed');
+    assert.ok(
+      [...finalStatuses(demo.updates).values()].every((s) => s === 'completed'),
+      'every tool call completed',
+    );
     assert.ok(!existsSync(join(demo.workspace, 'tandem-demo', 'archive')), 'the scratch file was moved then deleted');
   } finally {
     demo.stop();
@@ -239,8 +273,13 @@ test('demo agent: a client error on write fails the edit card, not the turn', { 
   try {
     assert.equal((await demo.prompt('diff')).stopReason, 'end_turn');
     assert.deepEqual([...finalStatuses(demo.updates).values()], ['failed']);
-    const notes = toolUpdates(demo.updates).flatMap((t) => t.content ?? []).flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [c.content.text] : []));
-    assert.ok(notes.some((n) => n.includes('refused by the test client')), notes.join(' | '));
+    const notes = toolUpdates(demo.updates)
+      .flatMap((t) => t.content ?? [])
+      .flatMap((c) => (c.type === 'content' && c.content.type === 'text' ? [c.content.text] : []));
+    assert.ok(
+      notes.some((n) => n.includes('refused by the test client')),
+      notes.join(' | '),
+    );
   } finally {
     demo.stop();
   }

@@ -7,7 +7,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DiffContentView, DiffLineView } from '../../src/protocol/messages';
 import { DIFF_FETCH_MAX_LINES, DIFF_INLINE_MAX_BYTES, DIFF_LINE_MAX_CHARS } from '../../src/protocol/messages';
-import { contentViews, DiffRecord, HUNK_LINES_SENT, restoredContentViews, VIEW_FORMAT, VIEW_LINE_BUDGET, type DiffLinesResult } from '../../src/thread/diffContent';
+import {
+  contentViews,
+  DiffRecord,
+  HUNK_LINES_SENT,
+  restoredContentViews,
+  VIEW_FORMAT,
+  VIEW_LINE_BUDGET,
+  type DiffLinesResult,
+} from '../../src/thread/diffContent';
 import { diffLineRuns, MAX_EDIT_LINES } from '../../src/thread/lineDiff';
 import { segmentsOf } from '../../webview/diffModel';
 
@@ -32,7 +40,10 @@ test('a new file is all added lines, with no phantom unchanged line', () => {
   assert.equal(view.isNew, true);
   assert.deepEqual([view.added, view.removed], [2, 0]);
   assert.deepEqual(shown(view), ['a-/1 a-/2']);
-  assert.deepEqual(view.hunks[0].lines, [{ kind: 'add', text: 'x' }, { kind: 'add', text: 'y' }]);
+  assert.deepEqual(view.hunks[0].lines, [
+    { kind: 'add', text: 'x' },
+    { kind: 'add', text: 'y' },
+  ]);
 });
 
 test('an insertion keeps line numbers and collapses the unchanged lines around three lines of context', () => {
@@ -40,7 +51,10 @@ test('an insertion keeps line numbers and collapses the unchanged lines around t
   const next = [...old.slice(0, 10), 'NEW', ...old.slice(10)];
   const view = record(text(old), text(next)).view;
   assert.deepEqual(shown(view), ['gap 0+7', 'c8/8 c9/9 c10/10 a-/11 c11/12 c12/13 c13/14', 'gap 14+7']);
-  assert.deepEqual(view.hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines, h.row, h.collapsedBefore]), [[8, 6, 8, 7, 7, 7]]);
+  assert.deepEqual(
+    view.hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines, h.row, h.collapsedBefore]),
+    [[8, 6, 8, 7, 7, 7]],
+  );
   assert.equal(view.collapsedAfter, 7);
 });
 
@@ -84,7 +98,10 @@ test('a missing final newline is a change of the last line, marked on that line'
 
 test('CRLF lines are shown without their CR; a line ending change is a change', () => {
   const view = record('a\r\nb\r\nc\r\n', 'a\r\nB\r\nc\r\n').view;
-  assert.deepEqual(view.hunks[0].lines.map((l) => `${l.kind}:${l.text}`), ['context:a', 'del:b', 'add:B', 'context:c']);
+  assert.deepEqual(
+    view.hunks[0].lines.map((l) => `${l.kind}:${l.text}`),
+    ['context:a', 'del:b', 'add:B', 'context:c'],
+  );
   const endings = record('a\r\nb\r\n', 'a\nb\n').view;
   assert.deepEqual([endings.added, endings.removed], [2, 2]);
   // A lone CR inside a line stays (only the CR of a CRLF ending goes).
@@ -97,7 +114,13 @@ test('collapsed lines come back by row with their numbers; requests are clamped,
   next[4] = 'line 5 changed';
   next.splice(30, 0, 'inserted');
   const r = record(text(old), text(next));
-  assert.deepEqual(shown(r.view), ['gap 0+1', 'c2/2 c3/3 c4/4 r5/- a-/5 c6/6 c7/7 c8/8', 'gap 9+19', 'c28/28 c29/29 c30/30 a-/31 c31/32 c32/33 c33/34', 'gap 35+7']);
+  assert.deepEqual(shown(r.view), [
+    'gap 0+1',
+    'c2/2 c3/3 c4/4 r5/- a-/5 c6/6 c7/7 c8/8',
+    'gap 9+19',
+    'c28/28 c29/29 c30/30 a-/31 c31/32 c32/33 c33/34',
+    'gap 35+7',
+  ]);
   const gap = lines(r.lines(r.view.diffId, 9, 19));
   assert.deepEqual([gap.oldLine, gap.newLine, gap.lines.length], [9, 9, 19]);
   assert.deepEqual(gap.lines[0], { kind: 'context', text: 'line 9' });
@@ -105,7 +128,10 @@ test('collapsed lines come back by row with their numbers; requests are clamped,
   const tail = lines(r.lines(r.view.diffId, 35, 100));
   assert.deepEqual([tail.oldLine, tail.newLine, tail.lines.map((l) => l.text)], [34, 35, old.slice(33)]);
   // Rows across a change: removed, added and unchanged lines in order.
-  assert.deepEqual(lines(r.lines(r.view.diffId, 3, 4)).lines.map((l) => `${l.kind}:${l.text}`), ['context:line 4', 'del:line 5', 'add:line 5 changed', 'context:line 6']);
+  assert.deepEqual(
+    lines(r.lines(r.view.diffId, 3, 4)).lines.map((l) => `${l.kind}:${l.text}`),
+    ['context:line 4', 'del:line 5', 'add:line 5 changed', 'context:line 6'],
+  );
   assert.deepEqual(lines(r.lines(r.view.diffId, 500, 10)).lines, []);
   assert.deepEqual(lines(r.lines(r.view.diffId, -5, 1)).lines, [{ kind: 'context', text: 'line 1' }]);
   assert.equal(lines(r.lines(r.view.diffId, Number.NaN, Number.POSITIVE_INFINITY)).lines.length, 42, 'NaN reads from the top; any count is capped');
@@ -145,7 +171,11 @@ test('long lines are cut (never inside a surrogate pair)', () => {
 
 test(`texts over ${DIFF_INLINE_MAX_BYTES / 1024 / 1024} MB (either side) are refused inline, not diffed; under it they are`, () => {
   const big = 'é'.repeat(DIFF_INLINE_MAX_BYTES / 2 + 1); // 2 bytes each in UTF-8: over the limit in bytes, not in characters
-  for (const [oldText, newText] of [[big, 'a\n'], ['a\n', big], [null, big]] as const) {
+  for (const [oldText, newText] of [
+    [big, 'a\n'],
+    ['a\n', big],
+    [null, big],
+  ] as const) {
     const r = record(oldText, newText);
     assert.deepEqual(r.view.tooLarge, { bytes: DIFF_INLINE_MAX_BYTES + 2, limit: DIFF_INLINE_MAX_BYTES });
     assert.deepEqual([r.view.hunks, r.view.added, r.view.removed], [[], 0, 0]);
@@ -171,7 +201,13 @@ test(`past ${MAX_EDIT_LINES} changed lines the middle is one change between the 
 });
 
 test('content views reuse an unchanged diff (same id) and give changed texts a new one', () => {
-  const first = contentViews([{ type: 'diff', path: '/ws/a.ts', oldText: 'a\n', newText: 'b\n' }, { type: 'markdown', text: 'hi' }], []);
+  const first = contentViews(
+    [
+      { type: 'diff', path: '/ws/a.ts', oldText: 'a\n', newText: 'b\n' },
+      { type: 'markdown', text: 'hi' },
+    ],
+    [],
+  );
   assert.equal(first.diffs[1], undefined);
   const again = contentViews([{ type: 'diff', path: '/ws/a.ts', oldText: 'a\n', newText: 'b\n' }], first.diffs);
   assert.equal(again.diffs[0], first.diffs[0]);
@@ -213,8 +249,16 @@ test('a stored view of this format is shown again without diffing; another forma
   assert.notEqual(view.diffId, original.view.diffId, 'under a new id');
   assert.deepEqual(Object.keys(view).sort(), ['added', 'collapsedAfter', 'diffId', 'hunks', 'isNew', 'path', 'removed', 'type']);
   // Its lines are still fetched from the texts (the line diff is computed on the first fetch).
-  assert.deepEqual(lines(reused.diffs[0]!.lines(view.diffId, 0, 2)).lines.map((l) => l.text), ['l0', 'l1']);
-  for (const other of [{ ...stored, viewFormat: VIEW_FORMAT + 1 }, { ...stored, viewFormat: undefined }, { ...stored, hunks: 'no' }, { ...stored, isNew: 'yes' }]) {
+  assert.deepEqual(
+    lines(reused.diffs[0]!.lines(view.diffId, 0, 2)).lines.map((l) => l.text),
+    ['l0', 'l1'],
+  );
+  for (const other of [
+    { ...stored, viewFormat: VIEW_FORMAT + 1 },
+    { ...stored, viewFormat: undefined },
+    { ...stored, hunks: 'no' },
+    { ...stored, isNew: 'yes' },
+  ]) {
     assert.equal((restoredContentViews([other]).content[0] as DiffContentView).added, 1, 'computed from the texts');
   }
 });

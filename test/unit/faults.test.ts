@@ -58,7 +58,10 @@ function pidsRunning(marker: string): number[] {
 
 const entries = (r: Rig): Entry[] => r.session.snapshotParts().entries;
 const agentText = (list: Entry[]): string =>
-  list.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join('');
+  list
+    .filter((e) => e.kind === 'agent')
+    .map((e) => (e as { text: string }).text)
+    .join('');
 const errors = (list: Entry[]) => list.filter((e) => e.kind === 'error');
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
@@ -108,10 +111,22 @@ test('malformed JSON lines, batches and non-objects are logged and dropped; the 
   await r.session.start();
   await r.session.prompt('one');
   const warnings = r.log.of('warn');
-  assert.ok(warnings.some((w) => /not JSON/.test(w) && w.includes('this is not json at all')), warnings.join('\n'));
-  assert.ok(warnings.some((w) => /not JSON/.test(w) && w.includes('"params":')), 'the truncated JSON line is quoted');
-  assert.ok(warnings.some((w) => /batch/.test(w)), 'the batch is reported');
-  assert.ok(warnings.some((w) => /not an object/.test(w)), 'the bare number is reported');
+  assert.ok(
+    warnings.some((w) => /not JSON/.test(w) && w.includes('this is not json at all')),
+    warnings.join('\n'),
+  );
+  assert.ok(
+    warnings.some((w) => /not JSON/.test(w) && w.includes('"params":')),
+    'the truncated JSON line is quoted',
+  );
+  assert.ok(
+    warnings.some((w) => /batch/.test(w)),
+    'the batch is reported',
+  );
+  assert.ok(
+    warnings.some((w) => /not an object/.test(w)),
+    'the bare number is reported',
+  );
   assert.equal(agentText(entries(r)), 'before after');
   assert.equal(r.session.status.kind, 'ready');
   await r.session.prompt('second prompt');
@@ -159,7 +174,13 @@ test('unknown update kinds and malformed updates are logged and skipped; known o
           { update: { sessionUpdate: 42 } },
           { update: { sessionUpdate: 'tool_call_update' } },
           { raw: JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'session-1' } }) },
-          { raw: JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'no-such-session', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'LEAK' } } } }) },
+          {
+            raw: JSON.stringify({
+              jsonrpc: '2.0',
+              method: 'session/update',
+              params: { sessionId: 'no-such-session', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'LEAK' } } },
+            }),
+          },
           say('b'),
         ],
       },
@@ -171,7 +192,10 @@ test('unknown update kinds and malformed updates are logged and skipped; known o
   assert.match(warnings, /hologram_projection/);
   assert.match(warnings, /without a sessionId or update/);
   assert.match(warnings, /unknown session no-such-session/);
-  assert.ok(r.log.of('in').some((l) => l.includes('hologram_projection')), 'the unknown update is in the protocol log verbatim');
+  assert.ok(
+    r.log.of('in').some((l) => l.includes('hologram_projection')),
+    'the unknown update is in the protocol log verbatim',
+  );
   assert.equal(agentText(entries(r)), 'ab', 'nothing of another session leaks into this thread');
   assert.equal(errors(entries(r)).length, 0);
   assert.doesNotMatch(warnings, /internal error/i);
@@ -180,7 +204,11 @@ test('unknown update kinds and malformed updates are logged and skipped; known o
 test('a message longer than the transport limit is dropped with a warning; the turn and the next prompt go on', { timeout: 120_000 }, async () => {
   // A well-formed session/update that would render if it were accepted: only its size is wrong.
   const huge = 'x'.repeat(DEFAULT_MAX_LINE_BYTES + 1024);
-  const line = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'session-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: huge } } } });
+  const line = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 'session-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: huge } } },
+  });
   assert.ok(Buffer.byteLength(line) > DEFAULT_MAX_LINE_BYTES);
   // The sleep lets the agent's stdout drain first: on Node 20, Writable.toWeb (the SDK's writer in
   // the fixture) silently drops a message written while the raw write still waits for 'drain'.
@@ -193,7 +221,10 @@ test('a message longer than the transport limit is dropped with a warning; the t
   );
   assert.equal(agentText(entries(r)), 'before after');
   // The protocol log itself must not have swallowed the giant line either.
-  assert.ok(r.log.lines.every((l) => l.text.length < 1_000_000), 'no log line holds the oversized message');
+  assert.ok(
+    r.log.lines.every((l) => l.text.length < 1_000_000),
+    'no log line holds the oversized message',
+  );
   await r.session.prompt('next');
   assert.match(agentText(entries(r)), /next$/);
 });
@@ -240,7 +271,10 @@ test('agent killed while streaming: the streamed text stays, the turn ends, the 
   await waitFor(() => r.session.status.kind === 'stopped', 5000, 'the crash to be reported');
   const list = entries(r);
   assert.equal(agentText(list), streamed, 'the streamed text is intact');
-  assert.ok(errors(list).some((e) => /killed by SIGKILL during the turn/.test((e as { message: string }).message)), JSON.stringify(errors(list)));
+  assert.ok(
+    errors(list).some((e) => /killed by SIGKILL during the turn/.test((e as { message: string }).message)),
+    JSON.stringify(errors(list)),
+  );
   assertSettled(list);
   await waitFor(() => !isAlive(agentPid) && !isAlive(grandchild), 5000, 'the agent and its child to be gone');
   await restartAndPrompt(r, list);
@@ -252,7 +286,15 @@ test('agent killed while a permission prompt is open: the prompt is closed cance
       {
         steps: [
           { update: { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit main.ts', kind: 'edit', status: 'pending' } },
-          { permission: { toolCall: { toolCallId: 'e1' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+          {
+            permission: {
+              toolCall: { toolCallId: 'e1' },
+              options: [
+                { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+              ],
+            },
+          },
         ],
       },
       { steps: [{ echo: true }] },
@@ -295,7 +337,10 @@ test('agent killed while a terminal command runs: the command is killed too, out
   await r.session.start();
   const [agentPid] = r.agentPids();
   const turn = r.session.prompt('run');
-  const terminalOutput = (): string => Object.values(r.session.snapshotParts().terminals).map((t) => t.output).join('');
+  const terminalOutput = (): string =>
+    Object.values(r.session.snapshotParts().terminals)
+      .map((t) => t.output)
+      .join('');
   await waitFor(() => /PID=\d+/.test(terminalOutput()), 10_000, 'the command to start');
   const commandPid = Number(/PID=(\d+)/.exec(terminalOutput())![1]);
   assert.ok(isAlive(commandPid));
@@ -308,7 +353,10 @@ test('agent killed while a terminal command runs: the command is killed too, out
   assert.equal(errors(list).length, 1);
   assertSettled(list);
   const card = list.find((e): e is ToolCallEntry => e.kind === 'tool_call');
-  assert.ok(card?.content.some((c) => c.type === 'terminal'), 'the card still embeds its terminal');
+  assert.ok(
+    card?.content.some((c) => c.type === 'terminal'),
+    'the card still embeds its terminal',
+  );
   assert.match(terminalOutput(), /PID=/, 'the output seen so far stays readable');
   await restartAndPrompt(r, list);
 });

@@ -10,7 +10,15 @@ import { ConversationStore } from '../../src/store/conversationStore';
 import type { ConversationMeta } from '../../src/store/conversationMeta';
 import { FOLDER_FILE, folderStorageDir, MOVED_MARKER, openFolderStorage, workspaceKey } from '../../src/store/folderStorage';
 
-const meta = (id: string, updatedAt: number): ConversationMeta => ({ id, agentName: 'Tandem Demo', title: `Conversation ${id}`, titleSource: 'prompt', cwd: '/w', createdAt: updatedAt - 1, updatedAt });
+const meta = (id: string, updatedAt: number): ConversationMeta => ({
+  id,
+  agentName: 'Tandem Demo',
+  title: `Conversation ${id}`,
+  titleSource: 'prompt',
+  cwd: '/w',
+  createdAt: updatedAt - 1,
+  updatedAt,
+});
 
 interface Profile {
   base: string;
@@ -84,7 +92,7 @@ test('conversations kept under one address move once to the folder’s storage, 
 test('two addresses that both kept conversations are merged: each listed once, the folder’s own kept as they are', async (t) => {
   const p = profile(t);
   await legacy(p.uriDir(8080), ['c1', 'shared']);
-  await (openFolderStorage({ globalDir: p.global, uriDir: p.uriDir(8080), key: '/p', warn: (w) => p.warnings.push(w) }).ready);
+  await openFolderStorage({ globalDir: p.global, uriDir: p.uriDir(8080), key: '/p', warn: (w) => p.warnings.push(w) }).ready;
   await legacy(p.uriDir(8081), ['shared', 'c3'], 5000);
   const merged = openFolderStorage({ globalDir: p.global, uriDir: p.uriDir(8081), key: '/p', warn: (w) => p.warnings.push(w) });
   await merged.ready;

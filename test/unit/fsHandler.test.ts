@@ -51,7 +51,12 @@ test('read: line < 1, fractional line, negative limit → invalid params', async
   const { ws, read, touched } = setup(t);
   const file = path.join(ws, 'a.txt');
   fs.writeFileSync(file, 'x');
-  for (const [line, limit] of [[0, undefined], [-3, undefined], [1.5, undefined], [1, -1]] as const) {
+  for (const [line, limit] of [
+    [0, undefined],
+    [-3, undefined],
+    [1.5, undefined],
+    [1, -1],
+  ] as const) {
     const err = await rejection(read(file, line, limit));
     assert.equal(err.code, -32602);
   }
@@ -72,7 +77,11 @@ test('read: a whole-file read of a missing file in the workspace is "" (a new, e
 test('read: a line window on a missing file is -32002 "Resource not found: <path> …" with data.path', async (t) => {
   const { ws, read, touched } = setup(t);
   const file = path.join(ws, 'nope', 'missing.ts');
-  for (const [line, limit] of [[1, 2000], [1, undefined], [undefined, 10]] as const) {
+  for (const [line, limit] of [
+    [1, 2000],
+    [1, undefined],
+    [undefined, 10],
+  ] as const) {
     const err = await rejection(read(file, line, limit));
     assert.equal(err.code, -32002, `line ${line}, limit ${limit}`);
     assert.equal(err.message, `Resource not found: ${file} (the file does not exist)`);

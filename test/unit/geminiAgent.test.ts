@@ -15,7 +15,16 @@ import * as acp from '@agentclientprotocol/sdk';
 import { FsHandler } from '../../src/client/fsHandler';
 import { NodeFileAccess } from '../../src/client/nodeFileAccess';
 import { PathPolicy } from '../../src/client/pathPolicy';
-import { FAKE_GEMINI_MODEL, GEMINI_SETTINGS, functionResponses, geminiAgentEnv, geminiScenario, geminiScenarioFiles, minimalValue, startFakeGemini } from '../fixtures/fakeGemini/index';
+import {
+  FAKE_GEMINI_MODEL,
+  GEMINI_SETTINGS,
+  functionResponses,
+  geminiAgentEnv,
+  geminiScenario,
+  geminiScenarioFiles,
+  minimalValue,
+  startFakeGemini,
+} from '../fixtures/fakeGemini/index';
 import type { FakeGemini, GeminiScenarioName } from '../fixtures/fakeGemini/index';
 import { connectClient, textOf } from '../support/claudeClient';
 import type { ClaudeClient } from '../support/claudeClient';
@@ -54,7 +63,7 @@ function diagnostics(stderr: string[], fake: FakeGemini, client: ClaudeClient): 
   ].join('\n');
 }
 
-test('geminiAgentEnv: API-key auth in a scratch home; the shell\'s Gemini/Google settings never reach the agent', () => {
+test("geminiAgentEnv: API-key auth in a scratch home; the shell's Gemini/Google settings never reach the agent", () => {
   const scratch = mkdtempSync(join(tmpdir(), 'tandem-gemini-env-'));
   const saved = { GEMINI_API_KEY: process.env.GEMINI_API_KEY, GOOGLE_API_KEY: process.env.GOOGLE_API_KEY, GEMINI_SANDBOX: process.env.GEMINI_SANDBOX };
   Object.assign(process.env, { GEMINI_API_KEY: 'real-key', GOOGLE_API_KEY: 'real-google-key', GEMINI_SANDBOX: 'docker' });
@@ -82,9 +91,19 @@ test('geminiAgentEnv: API-key auth in a scratch home; the shell\'s Gemini/Google
 
 test('side requests that want JSON get the smallest value of their schema (no retry storm)', () => {
   // The shape of Gemini CLI's model-router request: an answer that does not parse is retried with back-off.
-  const router = { type: 'OBJECT', properties: { complexity_reasoning: { type: 'STRING' }, complexity_score: { type: 'INTEGER' } }, required: ['complexity_reasoning', 'complexity_score'] };
+  const router = {
+    type: 'OBJECT',
+    properties: { complexity_reasoning: { type: 'STRING' }, complexity_score: { type: 'INTEGER' } },
+    required: ['complexity_reasoning', 'complexity_score'],
+  };
   assert.deepEqual(minimalValue(router), { complexity_reasoning: 'fake', complexity_score: 1 });
-  assert.deepEqual(minimalValue({ type: 'object', properties: { next: { type: 'string', enum: ['user', 'model'] }, ok: { type: ['boolean', 'null'] }, list: { type: 'array' } } }), { next: 'user', ok: false, list: [] });
+  assert.deepEqual(
+    minimalValue({
+      type: 'object',
+      properties: { next: { type: 'string', enum: ['user', 'model'] }, ok: { type: ['boolean', 'null'] }, list: { type: 'array' } },
+    }),
+    { next: 'user', ok: false, list: [] },
+  );
 });
 
 /** Seeds a workspace, starts the fake model and the real Gemini CLI, and opens a session. */
@@ -159,7 +178,10 @@ test('real Gemini CLI creates a NEW file through Tandem (write_file reads the mi
     // The user saw a creation diff (old text empty) and allowed it.
     assert.equal(client.permissions.length, 1, why());
     const diff = client.permissions[0].toolCall.content?.find((c) => c.type === 'diff');
-    assert.ok(diff && diff.type === 'diff' && diff.path === files.newPath && !diff.oldText && diff.newText === files.newText, JSON.stringify(client.permissions[0].toolCall));
+    assert.ok(
+      diff && diff.type === 'diff' && diff.path === files.newPath && !diff.oldText && diff.newText === files.newText,
+      JSON.stringify(client.permissions[0].toolCall),
+    );
 
     // And the model was told it worked.
     const told = functionResponses(fake.mainLoopRequests().at(-1)?.body);
@@ -187,7 +209,10 @@ test('real Gemini CLI edits an existing file with `replace` through fs/read + fs
     assert.equal(edits.length, 1, why());
     assert.equal(statusesOf(edits[0]).at(-1), 'completed', why());
     const diff = client.permissions[0]?.toolCall.content?.find((c) => c.type === 'diff');
-    assert.ok(diff && diff.type === 'diff' && diff.oldText === files.originalText && diff.newText === files.editedText, JSON.stringify(client.permissions[0]?.toolCall));
+    assert.ok(
+      diff && diff.type === 'diff' && diff.oldText === files.originalText && diff.newText === files.editedText,
+      JSON.stringify(client.permissions[0]?.toolCall),
+    );
     const told = functionResponses(fake.mainLoopRequests().at(-1)?.body);
     assert.equal(told[0]?.name, 'replace');
     assert.equal(told[0]?.response?.error, undefined, why());

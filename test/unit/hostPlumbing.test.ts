@@ -68,10 +68,25 @@ test('terminal output an agent carries in _meta becomes a terminal the panel can
   const known = (id: string) => views.get(id) !== undefined;
   const apply = (update: Record<string, unknown>) => terminalMetaEvents(update, () => 'Run ls', known).forEach((e) => views.apply(e));
   apply({ toolCallId: 'c1', _meta: { terminal_output: { terminal_id: 'ext-1', data: 'a.txt\n' } } });
-  apply({ toolCallId: 'c1', _meta: { terminal_output: { terminal_id: 'ext-1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'ext-1', exit_code: 0, signal: null } } });
-  assert.deepEqual(views.get('ext-1'), { terminalId: 'ext-1', command: 'Run ls', output: 'a.txt\nb.txt\n', truncated: false, exit: { exitCode: 0, signal: null } });
-  assert.deepEqual(terminalMetaEvents({ _meta: 'nope' }, () => 'x', known), []);
-  assert.deepEqual(terminalMetaEvents({ _meta: { terminal_output: { terminal_id: 5, data: 'x' } } }, () => 'x', known), []);
+  apply({
+    toolCallId: 'c1',
+    _meta: { terminal_output: { terminal_id: 'ext-1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'ext-1', exit_code: 0, signal: null } },
+  });
+  assert.deepEqual(views.get('ext-1'), {
+    terminalId: 'ext-1',
+    command: 'Run ls',
+    output: 'a.txt\nb.txt\n',
+    truncated: false,
+    exit: { exitCode: 0, signal: null },
+  });
+  assert.deepEqual(
+    terminalMetaEvents({ _meta: 'nope' }, () => 'x', known),
+    [],
+  );
+  assert.deepEqual(
+    terminalMetaEvents({ _meta: { terminal_output: { terminal_id: 5, data: 'x' } } }, () => 'x', known),
+    [],
+  );
 });
 
 test('a flood of terminal output is posted as the tail the panel keeps', () => {
@@ -142,7 +157,10 @@ test('the poster posts a status change at once with what waits, and stretches it
   const flushed = posts[before];
   assert.ok(flushed.type === 'batch');
   assert.deepEqual(flushed.messages.at(-1), { type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } });
-  assert.ok(flushed.messages.some((m) => m.type === 'textAppended' && m.text.endsWith('last')), 'with the text that waited');
+  assert.ok(
+    flushed.messages.some((m) => m.type === 'textAppended' && m.text.endsWith('last')),
+    'with the text that waited',
+  );
   // Calm again: single messages bring the interval back to 16 ms.
   t.mock.timers.tick(1000);
   for (let i = 0; i < 4; i++) {
@@ -150,7 +168,10 @@ test('the poster posts a status change at once with what waits, and stretches it
     t.mock.timers.tick(16);
   }
   const calm = times.slice(-3);
-  assert.deepEqual(calm.slice(1).map((time, i) => time - calm[i]), [16, 16]);
+  assert.deepEqual(
+    calm.slice(1).map((time, i) => time - calm[i]),
+    [16, 16],
+  );
   let text = '';
   for (const post of posts) for (const m of post.type === 'batch' ? post.messages : [post]) if (m.type === 'textAppended') text += m.text;
   assert.equal(text, 'x'.repeat(80_000) + 'last' + 'yyyy', 'nothing lost, nothing doubled, in order');

@@ -48,7 +48,10 @@ test('revert: insertion-only and deletion-only texts, at the top and the end', (
   assert.equal(computeHunks(base, deleted).length, 2);
   assert.equal(revertHunks(base, deleted, [1]), lines('b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'));
   // From and to nothing.
-  assert.deepEqual(computeHunks('', 'x\ny\n').map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines]), [[1, 0, 1, 2]]);
+  assert.deepEqual(
+    computeHunks('', 'x\ny\n').map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines]),
+    [[1, 0, 1, 2]],
+  );
   assert.equal(revertHunks('x\ny\n', '', [0]), 'x\ny\n');
 });
 
@@ -56,7 +59,10 @@ test('revert keeps CRLF line endings byte for byte, and a mix of endings', () =>
   const oldText = 'one\r\ntwo\r\nthree\r\nfour\r\n';
   const newText = 'one\r\nTWO\r\nthree\r\nfour\r\nfive\r\n';
   const hunks = computeHunks(oldText, newText);
-  assert.deepEqual(hunks.map((h) => h.lines), [['-two', '+TWO'], ['+five']]);
+  assert.deepEqual(
+    hunks.map((h) => h.lines),
+    [['-two', '+TWO'], ['+five']],
+  );
   assert.equal(revertHunks(oldText, newText, [0]), 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n');
   assert.equal(revertHunks(oldText, newText, [1]), 'one\r\nTWO\r\nthree\r\nfour\r\n');
   const mixed = 'a\r\nb\nc\r\n';
@@ -68,7 +74,10 @@ test('revert handles a missing final newline on either side', () => {
   assert.equal(revertHunks('a\nb\n', 'a\nb', [0]), 'a\nb\n');
   assert.equal(revertHunks('a\nb', 'a\nc', [0]), 'a\nb');
   const h = computeHunks('a\nb', 'a\nb\nc');
-  assert.deepEqual(h.map((x) => x.lines), [['-b', '+b', '+c']]);
+  assert.deepEqual(
+    h.map((x) => x.lines),
+    [['-b', '+b', '+c']],
+  );
   assert.equal(revertHunks('a\nb', 'a\nb\nc', []), 'a\nb\nc');
 });
 
@@ -89,20 +98,25 @@ test('a change too large to diff line by line is one whole-file hunk, still exac
 });
 
 // Texts from a small alphabet of lines and endings, so the diffs are interesting.
-const textArb = fc
-  .array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', '', 'x y'), fc.constantFrom('\n', '\n', '\r\n')), { maxLength: 30 })
-  .chain((parts) =>
-    fc.boolean().map((dropLastEnding) => {
-      const text = parts.map(([l, e]) => l + e).join('');
-      return dropLastEnding && text.length > 0 ? text.replace(/\r?\n$/, '') : text;
-    }),
-  );
+const textArb = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', '', 'x y'), fc.constantFrom('\n', '\n', '\r\n')), { maxLength: 30 }).chain((parts) =>
+  fc.boolean().map((dropLastEnding) => {
+    const text = parts.map(([l, e]) => l + e).join('');
+    return dropLastEnding && text.length > 0 ? text.replace(/\r?\n$/, '') : text;
+  }),
+);
 
 test('property: reverting all hunks gives the old text, none gives the new text', () => {
   fc.assert(
     fc.property(textArb, textArb, (oldText, newText) => {
       const hunks = computeHunks(oldText, newText);
-      assert.equal(revertHunks(oldText, newText, hunks.map((h) => h.index)), oldText);
+      assert.equal(
+        revertHunks(
+          oldText,
+          newText,
+          hunks.map((h) => h.index),
+        ),
+        oldText,
+      );
       assert.equal(revertHunks(oldText, newText, []), newText);
     }),
     { numRuns: 500 },
@@ -116,7 +130,14 @@ test('property: reverting a subset keeps the other hunks, and the rest still dif
       const chosen = new Set(picks.filter((i) => i < hunks.length));
       const partial = revertHunks(oldText, newText, chosen);
       // Reverting the remaining hunks of the partial result lands on the old text again.
-      assert.equal(revertHunks(oldText, partial, computeHunks(oldText, partial).map((h) => h.index)), oldText);
+      assert.equal(
+        revertHunks(
+          oldText,
+          partial,
+          computeHunks(oldText, partial).map((h) => h.index),
+        ),
+        oldText,
+      );
       // Line counts add up: each hunk's lines are its -/+ lines.
       for (const h of hunks) assert.equal(h.lines.length, h.oldLines + h.newLines);
     }),

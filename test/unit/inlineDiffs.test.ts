@@ -32,11 +32,24 @@ const FAR_LINE = 'far away 1500';
 function thread() {
   const emitted: ConversationChange[] = [];
   const warnings: string[] = [];
-  const t = new Thread({ isInWorkspace: () => true, warn: (w) => warnings.push(w), emit: (m) => emitted.push(...m), follow: () => undefined, titled: () => undefined });
+  const t = new Thread({
+    isInWorkspace: () => true,
+    warn: (w) => warnings.push(w),
+    emit: (m) => emitted.push(...m),
+    follow: () => undefined,
+    titled: () => undefined,
+  });
   return { t, emitted, warnings };
 }
 
-const edit = (content: unknown[], status = 'completed') => ({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit a.ts', kind: 'edit', status, content });
+const edit = (content: unknown[], status = 'completed') => ({
+  sessionUpdate: 'tool_call',
+  toolCallId: 'e1',
+  title: 'Edit a.ts',
+  kind: 'edit',
+  status,
+  content,
+});
 const diffOf = (entries: Entry[]): DiffContentView => {
   const card = entries.find((e): e is ToolCallEntry => e.kind === 'tool_call');
   const item = card?.content.find((c) => c.type === 'diff');
@@ -57,7 +70,15 @@ test('the panel gets hunks, never the whole texts: updates, entries, restated th
 
 test('the host keeps the texts: Open diff, fetched lines, stored entries; a resent diff keeps its id', () => {
   const { t } = thread();
-  t.dispatch(edit([{ type: 'content', content: { type: 'text', text: 'note' } }, { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }], 'in_progress'));
+  t.dispatch(
+    edit(
+      [
+        { type: 'content', content: { type: 'text', text: 'note' } },
+        { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW },
+      ],
+      'in_progress',
+    ),
+  );
   const entryId = t.entries()[0].id;
   const view = diffOf(t.entries());
   assert.deepEqual(t.findDiff(entryId, 1), { path: '/ws/a.ts', oldText: OLD, newText: NEW, title: 'Edit a.ts' });
@@ -82,7 +103,12 @@ test('the host keeps the texts: Open diff, fetched lines, stored entries; a rese
   assert.deepEqual([stored.oldText, stored.newText], [OLD, NEW]);
   assert.ok(!('oldText' in diffOf(t.entries())));
   // The agent resends the same content with its final status: same view, same id (nothing recomputed or redrawn).
-  t.dispatch(edit([{ type: 'content', content: { type: 'text', text: 'note' } }, { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW }]));
+  t.dispatch(
+    edit([
+      { type: 'content', content: { type: 'text', text: 'note' } },
+      { type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: NEW },
+    ]),
+  );
   assert.equal(diffOf(t.entries()).diffId, view.diffId);
   // New texts: a new id, and a request naming the old one is refused.
   t.dispatch(edit([{ type: 'diff', path: '/ws/a.ts', oldText: OLD, newText: `${NEW}x\n` }]));
@@ -105,18 +131,23 @@ test('a stored transcript (this format or the older one with bare texts) restore
     const view = diffOf(restored.t.entries());
     assert.deepEqual([view.added, view.removed, view.hunks[0].oldStart], [1, 1, 998]);
     assert.equal(restored.t.findDiff(entries[0].id, 0)?.newText, NEW);
-    assert.equal(restored.t.diffLines({ type: 'fetchDiffLines', requestId: 1, entryId: entries[0].id, index: 0, diffId: view.diffId, row: 0, count: 1 }).lines[0].text, 'const row0 = 0; // far away 0');
+    assert.equal(
+      restored.t.diffLines({ type: 'fetchDiffLines', requestId: 1, entryId: entries[0].id, index: 0, diffId: view.diffId, row: 0, count: 1 }).lines[0].text,
+      'const row0 = 0; // far away 0',
+    );
   }
 });
 
 test('bad input never throws: non-string texts, huge texts, junk in stored entries', () => {
   const { t, warnings } = thread();
   const huge = 'x'.repeat(DIFF_INLINE_MAX_BYTES + 10);
-  t.dispatch(edit([
-    { type: 'diff', path: '/ws/a.ts', oldText: 42, newText: 'n\n' },
-    { type: 'diff', path: '/ws/b.ts', oldText: null, newText: { not: 'text' } },
-    { type: 'diff', path: '/ws/huge.ts', oldText: 'small\n', newText: huge },
-  ]));
+  t.dispatch(
+    edit([
+      { type: 'diff', path: '/ws/a.ts', oldText: 42, newText: 'n\n' },
+      { type: 'diff', path: '/ws/b.ts', oldText: null, newText: { not: 'text' } },
+      { type: 'diff', path: '/ws/huge.ts', oldText: 'small\n', newText: huge },
+    ]),
+  );
   const card = t.entries()[0] as ToolCallEntry;
   assert.equal(card.content.length, 2);
   const [numberOld, tooLarge] = card.content as DiffContentView[];
@@ -126,16 +157,48 @@ test('bad input never throws: non-string texts, huge texts, junk in stored entri
   assert.equal(t.findDiff(card.id, 1)?.newText, huge, 'Open diff still gets it');
   assert.equal(warnings.length, 2);
   const restored = thread();
-  restored.t.restore([{ kind: 'tool_call', id: 'e5', toolCallId: 'x', title: 't', toolKind: 'edit', status: 'completed', locations: [], content: [null, 3, { type: 'diff', path: 1 }, { type: 'diff', path: '/ws/v', hunks: 'no' }] } as never], {});
+  restored.t.restore(
+    [
+      {
+        kind: 'tool_call',
+        id: 'e5',
+        toolCallId: 'x',
+        title: 't',
+        toolKind: 'edit',
+        status: 'completed',
+        locations: [],
+        content: [null, 3, { type: 'diff', path: 1 }, { type: 'diff', path: '/ws/v', hunks: 'no' }],
+      } as never,
+    ],
+    {},
+  );
   assert.deepEqual((restored.t.entries()[0] as ToolCallEntry).content, []);
-  restored.t.restore([{ kind: 'tool_call', id: 'e6', toolCallId: 'y', title: 't', toolKind: 'edit', status: 'completed', locations: [], content: 'not a list' } as never], {});
+  restored.t.restore(
+    [{ kind: 'tool_call', id: 'e6', toolCallId: 'y', title: 't', toolKind: 'edit', status: 'completed', locations: [], content: 'not a list' } as never],
+    {},
+  );
   assert.deepEqual((restored.t.entries()[0] as ToolCallEntry).content, []);
 });
 
 test('across a restart: the transcript file keeps the texts, the restored panel gets hunks, Open diff still works', async () => {
   const storage = join(dir, 'storage');
   const script: AgentScript = {
-    turns: [{ steps: [{ update: { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit a.ts', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: '${cwd}/a.ts', oldText: OLD, newText: NEW }] } }] }],
+    turns: [
+      {
+        steps: [
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'e1',
+              title: 'Edit a.ts',
+              kind: 'edit',
+              status: 'completed',
+              content: [{ type: 'diff', path: '${cwd}/a.ts', oldText: OLD, newText: NEW }],
+            },
+          },
+        ],
+      },
+    ],
   };
   const store = () => new ConversationStore({ dir: storage, warn: (w) => assert.fail(`store warning: ${w}`) });
   const firstStore = store();
@@ -148,8 +211,13 @@ test('across a restart: the transcript file keeps the texts, the restored panel 
   } finally {
     first.session.dispose();
   }
-  const files = readdirSync(storage, { recursive: true }).map(String).filter((f) => f.endsWith('.json') && !f.endsWith('conversations.json'));
-  assert.ok(files.some((f) => readFileSync(join(storage, f), 'utf8').includes(FAR_LINE)), 'the stored transcript keeps the texts (host side)');
+  const files = readdirSync(storage, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('conversations.json'));
+  assert.ok(
+    files.some((f) => readFileSync(join(storage, f), 'utf8').includes(FAR_LINE)),
+    'the stored transcript keeps the texts (host side)',
+  );
 
   const second = scriptedSession(dir, script, { store: store() });
   try {

@@ -108,7 +108,10 @@ describe('package.json', () => {
         if (field && value !== 'Tandem') literal.push(`${path}: ${value}`);
       }
     };
-    visit({ displayName: manifest.displayName, description: manifest.description, capabilities: manifest.capabilities, contributes: manifest.contributes }, 'package');
+    visit(
+      { displayName: manifest.displayName, description: manifest.description, capabilities: manifest.capabilities, contributes: manifest.contributes },
+      'package',
+    );
     assert.deepEqual(literal, []);
     assert.equal(manifest.l10n, './l10n', 'package.json points VS Code at the l10n/ bundles');
   });
@@ -132,7 +135,7 @@ describe('the panel gets the language', () => {
     );
 
   test('<html lang> and the JSON data block carry the display language and its bundle, unbreakable by its contents', () => {
-    const bundle = { 'Send': '发送', 'Evil': '</script><script>alert(1)</script><!--' };
+    const bundle = { Send: '发送', Evil: '</script><script>alert(1)</script><!--' };
     const html = render({ language: 'zh-cn', bundle });
     assert.match(html, /<html lang="zh-cn">/);
     const blocks = [...html.matchAll(/<script type="application\/json" id="tandem-locale" nonce="[^"]+">([\s\S]*?)<\/script>/g)];

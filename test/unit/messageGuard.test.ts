@@ -123,7 +123,7 @@ test('optional fields, enumerations, integers and list limits are checked when p
   for (const message of refused) assert.equal(isWebviewMessage(message), false, JSON.stringify(message).slice(0, 120));
 });
 
-test('only the protocol\'s own types are accepted, never names Object.prototype knows', () => {
+test("only the protocol's own types are accepted, never names Object.prototype knows", () => {
   for (const type of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf', 'eval', '', 'READY']) {
     assert.equal(isWebviewMessage({ type }), false, type);
   }
@@ -135,7 +135,11 @@ test('a ready of another protocol version passes the guard and is answered with 
     assert.equal(isWebviewMessage({ type: 'ready', protocolVersion }), true, String(protocolVersion));
   }
   assert.equal(versionMismatchFor({ protocolVersion: PROTOCOL_VERSION }), undefined);
-  assert.deepEqual(versionMismatchFor({ protocolVersion: PROTOCOL_VERSION + 1 }), { type: 'versionMismatch', hostVersion: PROTOCOL_VERSION, panelVersion: PROTOCOL_VERSION + 1 });
+  assert.deepEqual(versionMismatchFor({ protocolVersion: PROTOCOL_VERSION + 1 }), {
+    type: 'versionMismatch',
+    hostVersion: PROTOCOL_VERSION,
+    panelVersion: PROTOCOL_VERSION + 1,
+  });
   assert.deepEqual(versionMismatchFor({ protocolVersion: '3' }), { type: 'versionMismatch', hostVersion: PROTOCOL_VERSION });
   assert.ok(isVersionMismatch(versionMismatchFor({})));
   assert.ok(!isVersionMismatch({ type: 'versionMismatch', hostVersion: '4' }));

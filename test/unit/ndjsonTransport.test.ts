@@ -46,7 +46,10 @@ describe('createNdJsonTransport (inbound)', () => {
     for (const b of bytes) p.agentOut.write(Buffer.from([b]));
     p.agentOut.end();
     const msgs = await p.readAll();
-    assert.deepEqual(msgs.map((m) => (m as { params: { n: unknown } }).params.n), [text, 2]);
+    assert.deepEqual(
+      msgs.map((m) => (m as { params: { n: unknown } }).params.n),
+      [text, 2],
+    );
     await p.transport.closed;
     assert.equal(p.log.of('in').length, 2);
     assert.equal(p.log.of('in')[0], note(text));
@@ -92,10 +95,16 @@ describe('createNdJsonTransport (inbound)', () => {
     p.agentOut.write(lines.join('\n') + '\n');
     // Nothing has been read from the readable yet, yet the tap already saw every message.
     assert.equal(p.tapped.length, 100);
-    assert.deepEqual(p.tapped.map((m) => (m.params as { n: number }).n), [...Array(100).keys()]);
+    assert.deepEqual(
+      p.tapped.map((m) => (m.params as { n: number }).n),
+      [...Array(100).keys()],
+    );
     p.agentOut.end();
     const msgs = await p.readAll();
-    assert.deepEqual(msgs.map((m) => (m as { params: { n: number } }).params.n), [...Array(50).keys()].map((i) => i * 2));
+    assert.deepEqual(
+      msgs.map((m) => (m as { params: { n: number } }).params.n),
+      [...Array(50).keys()].map((i) => i * 2),
+    );
   });
 
   test('delivers a final line without newline at EOF and resolves closed', async () => {
@@ -132,7 +141,10 @@ describe('createNdJsonTransport (outbound)', () => {
     const writer = p.transport.stream.writable.getWriter();
     await writer.write({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } });
     await writer.write({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } });
-    assert.equal(chunks.join(''), '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}\n');
+    assert.equal(
+      chunks.join(''),
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}\n',
+    );
     assert.equal(p.log.of('out').length, 2);
   });
 
@@ -145,7 +157,12 @@ describe('createNdJsonTransport (outbound)', () => {
     // no exception escapes, and once the pipe is known broken further writes reject.
     const results = [];
     for (let i = 0; i < 3; i++) {
-      results.push(await writer.write({ jsonrpc: '2.0', method: 'x' }).then(() => 'ok', (e: Error) => e.message));
+      results.push(
+        await writer.write({ jsonrpc: '2.0', method: 'x' }).then(
+          () => 'ok',
+          (e: Error) => e.message,
+        ),
+      );
       await new Promise((r) => setTimeout(r, 20));
       if (results.at(-1) !== 'ok') break;
     }

@@ -68,11 +68,7 @@ test('exactly once: racing responds, cancels and aborts — only the first wins'
     assert.deepEqual(results.filter(Boolean).length, 1, `round ${round}: one winner, got ${JSON.stringify(results)}`);
     assert.equal(results[0], true, 'the first attempt wins');
     const expected =
-      first === 0
-        ? { outcome: 'selected', optionId: 'allow-once' }
-        : first === 1
-          ? { outcome: 'selected', optionId: 'reject-once' }
-          : { outcome: 'cancelled' };
+      first === 0 ? { outcome: 'selected', optionId: 'allow-once' } : first === 1 ? { outcome: 'selected', optionId: 'reject-once' } : { outcome: 'cancelled' };
     assert.deepEqual((await response).outcome, expected);
     b.dispose();
   }

@@ -36,8 +36,7 @@ function fixture(t: { after: (fn: () => void) => void }): Fixture {
     globalFile,
     workspaceFile,
     problems,
-    make: (extra = {}) =>
-      new RuleStore({ globalFile, workspaceFile, onProblem: (p) => problems.push(p), now: () => NOW, ...extra }),
+    make: (extra = {}) => new RuleStore({ globalFile, workspaceFile, onProblem: (p) => problems.push(p), now: () => NOW, ...extra }),
   };
 }
 
@@ -76,9 +75,18 @@ test('rules are saved per scope, listed conversation → workspace → global, a
   const g = await added(store, draft({ scope: 'global', matcher: { type: 'commandPrefix', prefix: 'ls' } }));
   const w = await added(store, draft({ scope: 'workspace' }));
   const c = await added(store, draft({ scope: 'conversation', decision: 'reject' }), 'conv-1');
-  assert.deepEqual(store.list('conv-1').map((r) => r.id), [c.id, w.id, g.id]);
-  assert.deepEqual(store.list('conv-2').map((r) => r.id), [w.id, g.id]);
-  assert.deepEqual(store.list().map((r) => r.id), [w.id, g.id]);
+  assert.deepEqual(
+    store.list('conv-1').map((r) => r.id),
+    [c.id, w.id, g.id],
+  );
+  assert.deepEqual(
+    store.list('conv-2').map((r) => r.id),
+    [w.id, g.id],
+  );
+  assert.deepEqual(
+    store.list().map((r) => r.id),
+    [w.id, g.id],
+  );
 
   assert.match(w.id, /^[0-9a-f-]{36}$/);
   assert.equal(new Set([g.id, w.id, c.id]).size, 3);
@@ -98,7 +106,10 @@ test('conversation rules live per conversation id and go with forgetConversation
   await store.load();
   const a = await added(store, draft({ scope: 'conversation' }), 'a');
   await added(store, draft({ scope: 'conversation' }), 'b');
-  assert.deepEqual(store.list('a').map((r) => r.id), [a.id]);
+  assert.deepEqual(
+    store.list('a').map((r) => r.id),
+    [a.id],
+  );
   store.forgetConversation('a');
   assert.deepEqual(store.list('a'), []);
   assert.equal(store.list('b').length, 1);
@@ -177,7 +188,10 @@ test('remove deletes from whichever scope holds the rule', async (t) => {
     assert.ok(removed.ok);
     assert.equal(removed.rule.id, rule.id);
   }
-  assert.deepEqual(store.list('conv').map((r) => r.id), [w.id]);
+  assert.deepEqual(
+    store.list('conv').map((r) => r.id),
+    [w.id],
+  );
   assert.deepEqual(readJson(f.globalFile).rules, []);
   assert.equal((await store.remove(g.id)).ok, false);
 });
@@ -353,13 +367,22 @@ test('a change re-reads the file first, so rules another window saved are kept',
   await windowB.load();
   const a = await added(windowA, draft({ scope: 'global', matcher: { type: 'commandPrefix', prefix: 'from-a' } }));
   const b = await added(windowB, draft({ scope: 'global', matcher: { type: 'commandPrefix', prefix: 'from-b' } }));
-  assert.deepEqual(readJson(f.globalFile).rules.map((r) => r.id), [a.id, b.id]);
-  assert.deepEqual(windowB.list().map((r) => r.id), [a.id, b.id]);
+  assert.deepEqual(
+    readJson(f.globalFile).rules.map((r) => r.id),
+    [a.id, b.id],
+  );
+  assert.deepEqual(
+    windowB.list().map((r) => r.id),
+    [a.id, b.id],
+  );
   // A rule removed elsewhere cannot be edited here, and this window's copy catches up.
   assert.ok((await windowB.remove(a.id)).ok);
   const stale = await windowA.update(a.id, { decision: 'reject' });
   assert.equal(stale.ok, false);
-  assert.deepEqual(windowA.list().map((r) => r.id), [b.id]);
+  assert.deepEqual(
+    windowA.list().map((r) => r.id),
+    [b.id],
+  );
 });
 
 test('onDidChange fires after loads and changes; dispose is safe twice', async (t) => {

@@ -38,10 +38,8 @@ let nextId = 1;
 function rule(toolKind: ToolKind, matcher: RuleMatcher, extra: Partial<PermissionRule> = {}): PermissionRule {
   return { id: `r${nextId++}`, agent: '*', toolKind, matcher, decision: 'allow', scope: 'workspace', ...extra };
 }
-const prefixRule = (prefix: string, extra: Partial<PermissionRule> = {}): PermissionRule =>
-  rule('execute', { type: 'commandPrefix', prefix }, extra);
-const globRule = (toolKind: ToolKind, glob: string, extra: Partial<PermissionRule> = {}): PermissionRule =>
-  rule(toolKind, { type: 'pathGlob', glob }, extra);
+const prefixRule = (prefix: string, extra: Partial<PermissionRule> = {}): PermissionRule => rule('execute', { type: 'commandPrefix', prefix }, extra);
+const globRule = (toolKind: ToolKind, glob: string, extra: Partial<PermissionRule> = {}): PermissionRule => rule(toolKind, { type: 'pathGlob', glob }, extra);
 
 function execSubject(command: string): PermissionSubject {
   return subjectFromToolCall({ title: `\`${command}\``, kind: 'execute', rawInput: { command } }, WS);
@@ -231,7 +229,16 @@ test('URL hosts: exact host, or *.host for subdomains only; http(s) only', () =>
   assert.equal(urlMatchesHost('*.bücher.de', 'https://shop.xn--bcher-kva.de/'), true);
   assert.equal(urlMatchesHost('127.0.0.1', 'http://127.0.0.1:3000/'), true);
   assert.equal(urlMatchesHost('[::1]', 'http://[::1]:3000/'), true);
-  for (const url of ['ftp://example.com/x', 'file://example.com/etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'example.com', '/relative', 'https://', 'not a url']) {
+  for (const url of [
+    'ftp://example.com/x',
+    'file://example.com/etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'example.com',
+    '/relative',
+    'https://',
+    'not a url',
+  ]) {
     assert.equal(urlMatchesHost('example.com', url), false, url);
   }
   assert.equal(hostOfUrl('ws://example.com/'), undefined);
@@ -241,7 +248,20 @@ test('host patterns are validated', () => {
   for (const good of ['example.com', '*.example.com', 'localhost', '127.0.0.1', '[::1]', 'EXAMPLE.com']) {
     assert.equal(hostPatternProblem(good), undefined, good);
   }
-  for (const bad of ['', 'https://example.com', 'example.com/x', 'example.com:80', 'a b', '*', '*.com', '**.example.com', 'ex*ample.com', 'user@example.com', '*.127.0.0.1', 'a%2fb']) {
+  for (const bad of [
+    '',
+    'https://example.com',
+    'example.com/x',
+    'example.com:80',
+    'a b',
+    '*',
+    '*.com',
+    '**.example.com',
+    'ex*ample.com',
+    'user@example.com',
+    '*.127.0.0.1',
+    'a%2fb',
+  ]) {
     assert.notEqual(hostPatternProblem(bad), undefined, bad);
     assert.equal(urlMatchesHost(bad, 'https://example.com/'), false, bad);
   }
@@ -354,7 +374,10 @@ test('subject: paths from locations, diffs and rawInput keys; relative to cwd; d
     {
       kind: 'edit',
       locations: [{ path: ws('a.ts'), line: 3 }, { nope: 1 }, 'x'],
-      content: [{ type: 'diff', path: ws('b.ts'), newText: '' }, { type: 'content', content: { type: 'text', text: 'x' } }],
+      content: [
+        { type: 'diff', path: ws('b.ts'), newText: '' },
+        { type: 'content', content: { type: 'text', text: 'x' } },
+      ],
       rawInput: {
         file_path: ws('a.ts'),
         path: 'rel/c.ts',
@@ -400,14 +423,39 @@ test('mergeToolCallFacts: what the request carries replaces what earlier updates
 
 test('every kind has one matcher type, and rules are validated field by field', () => {
   const expected: Record<ToolKind, RuleMatcher['type']> = {
-    read: 'pathGlob', edit: 'pathGlob', delete: 'pathGlob', move: 'pathGlob', execute: 'commandPrefix',
-    fetch: 'urlHost', search: 'toolName', think: 'toolName', switch_mode: 'toolName', other: 'toolName',
+    read: 'pathGlob',
+    edit: 'pathGlob',
+    delete: 'pathGlob',
+    move: 'pathGlob',
+    execute: 'commandPrefix',
+    fetch: 'urlHost',
+    search: 'toolName',
+    think: 'toolName',
+    switch_mode: 'toolName',
+    other: 'toolName',
   };
   for (const [kind, type] of Object.entries(expected)) assert.equal(matcherTypeFor(kind as ToolKind), type);
 
-  const good = { id: 'x', agent: '*', toolKind: 'execute', matcher: { type: 'commandPrefix', prefix: 'ls', extra: 1 }, decision: 'allow', scope: 'global', createdAt: '2025-01-01T00:00:00.000Z', junk: true };
+  const good = {
+    id: 'x',
+    agent: '*',
+    toolKind: 'execute',
+    matcher: { type: 'commandPrefix', prefix: 'ls', extra: 1 },
+    decision: 'allow',
+    scope: 'global',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    junk: true,
+  };
   assert.deepEqual(parseRule(good), {
-    rule: { id: 'x', agent: '*', toolKind: 'execute', matcher: { type: 'commandPrefix', prefix: 'ls' }, decision: 'allow', scope: 'global', createdAt: '2025-01-01T00:00:00.000Z' },
+    rule: {
+      id: 'x',
+      agent: '*',
+      toolKind: 'execute',
+      matcher: { type: 'commandPrefix', prefix: 'ls' },
+      decision: 'allow',
+      scope: 'global',
+      createdAt: '2025-01-01T00:00:00.000Z',
+    },
   });
   const bad: unknown[] = [
     null,
@@ -560,7 +608,23 @@ test('command proposals: program plus a subcommand-looking word; whole line for 
 });
 
 test('no command proposal for compound, unparseable or env-prefixed commands', () => {
-  for (const command of ['ls; rm -rf /', 'ls && rm x', 'ls || x', 'ls | sh', 'ls & rm', 'ls > out', 'cat < in', 'echo $(rm x)', 'echo `rm x`', 'ls\nrm', '(rm x)', 'FOO=1 npm test', 'echo "x', '', '   ']) {
+  for (const command of [
+    'ls; rm -rf /',
+    'ls && rm x',
+    'ls || x',
+    'ls | sh',
+    'ls & rm',
+    'ls > out',
+    'cat < in',
+    'echo $(rm x)',
+    'echo `rm x`',
+    'ls\nrm',
+    '(rm x)',
+    'FOO=1 npm test',
+    'echo "x',
+    '',
+    '   ',
+  ]) {
     assert.equal(proposeCommandPrefix(command), undefined, JSON.stringify(command));
     assert.equal(proposeRule(execSubject(command), PROPOSE), undefined, JSON.stringify(command));
   }
@@ -572,15 +636,43 @@ test('proposals for every kind, each matching the request it came from', () => {
     [pathSubject('edit', ws('src/a.ts')), { type: 'pathGlob', glob: 'src/a.ts' }, 'Allow edits to `src/a.ts` for Claude Code in this workspace'],
     [pathSubject('read', ws('docs/x.md')), { type: 'pathGlob', glob: 'docs/x.md' }, 'Allow reading `docs/x.md` for Claude Code in this workspace'],
     [pathSubject('delete', ws('tmp/x')), { type: 'pathGlob', glob: 'tmp/x' }, 'Allow deleting `tmp/x` for Claude Code in this workspace'],
-    [pathSubject('move', ws('a.ts'), ws('b/a.ts')), { type: 'pathGlob', glob: '{a.ts,b/a.ts}' }, 'Allow moving `{a.ts,b/a.ts}` for Claude Code in this workspace'],
+    [
+      pathSubject('move', ws('a.ts'), ws('b/a.ts')),
+      { type: 'pathGlob', glob: '{a.ts,b/a.ts}' },
+      'Allow moving `{a.ts,b/a.ts}` for Claude Code in this workspace',
+    ],
     [pathSubject('edit', ws('.env')), { type: 'pathGlob', glob: '.env' }, 'Allow edits to `.env` for Claude Code in this workspace'],
-    [pathSubject('edit', ws('app/[id]/page.tsx')), { type: 'pathGlob', glob: 'app/\\[id\\]/page.tsx' }, 'Allow edits to `app/\\[id\\]/page.tsx` for Claude Code in this workspace'],
+    [
+      pathSubject('edit', ws('app/[id]/page.tsx')),
+      { type: 'pathGlob', glob: 'app/\\[id\\]/page.tsx' },
+      'Allow edits to `app/\\[id\\]/page.tsx` for Claude Code in this workspace',
+    ],
     [pathSubject('read', '/etc/hosts'), { type: 'pathGlob', glob: '/etc/hosts' }, 'Allow reading `/etc/hosts` for Claude Code in this workspace'],
-    [{ toolKind: 'fetch', title: '', paths: [], url: 'https://Docs.RS/serde?x=1' }, { type: 'urlHost', host: 'docs.rs' }, 'Allow fetching from `docs.rs` for Claude Code in this workspace'],
-    [{ toolKind: 'search', title: 'grep', paths: [ws('a')], toolName: 'Grep' }, { type: 'toolName', name: 'Grep' }, 'Allow the `Grep` tool for Claude Code in this workspace'],
-    [{ toolKind: 'think', title: '', paths: [], toolName: 'TodoWrite' }, { type: 'toolName', name: 'TodoWrite' }, 'Allow the `TodoWrite` tool for Claude Code in this workspace'],
-    [{ toolKind: 'switch_mode', title: '', paths: [], toolName: 'ExitPlanMode' }, { type: 'toolName', name: 'ExitPlanMode' }, 'Allow the `ExitPlanMode` tool for Claude Code in this workspace'],
-    [{ toolKind: 'other', title: '', paths: [], toolName: 'mcp__x__y' }, { type: 'toolName', name: 'mcp__x__y' }, 'Allow the `mcp__x__y` tool for Claude Code in this workspace'],
+    [
+      { toolKind: 'fetch', title: '', paths: [], url: 'https://Docs.RS/serde?x=1' },
+      { type: 'urlHost', host: 'docs.rs' },
+      'Allow fetching from `docs.rs` for Claude Code in this workspace',
+    ],
+    [
+      { toolKind: 'search', title: 'grep', paths: [ws('a')], toolName: 'Grep' },
+      { type: 'toolName', name: 'Grep' },
+      'Allow the `Grep` tool for Claude Code in this workspace',
+    ],
+    [
+      { toolKind: 'think', title: '', paths: [], toolName: 'TodoWrite' },
+      { type: 'toolName', name: 'TodoWrite' },
+      'Allow the `TodoWrite` tool for Claude Code in this workspace',
+    ],
+    [
+      { toolKind: 'switch_mode', title: '', paths: [], toolName: 'ExitPlanMode' },
+      { type: 'toolName', name: 'ExitPlanMode' },
+      'Allow the `ExitPlanMode` tool for Claude Code in this workspace',
+    ],
+    [
+      { toolKind: 'other', title: '', paths: [], toolName: 'mcp__x__y' },
+      { type: 'toolName', name: 'mcp__x__y' },
+      'Allow the `mcp__x__y` tool for Claude Code in this workspace',
+    ],
   ];
   for (const [subject, matcher, label] of cases) {
     const proposal = proposeRule(subject, PROPOSE);

@@ -33,7 +33,9 @@ function alive(pid: number): boolean {
 /** Every process whose environment carries `TEST_MARKER=<marker>` (the test's own, not Tandem's). */
 function withTestMarker(marker: string): number[] {
   const out: number[] = [];
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number)) {
+  for (const pid of readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)) {
     if (pid === process.pid) continue;
     try {
       if (readFileSync(`/proc/${pid}/environ`).includes(`TEST_MARKER=${marker}`) && alive(pid)) out.push(pid);
@@ -53,7 +55,9 @@ async function waitFor(cond: () => boolean, ms: number, what: string): Promise<n
   return Date.now() - t0;
 }
 
-async function startHost(marker: string): Promise<{ pids: Pids; kill: (signal: NodeJS.Signals) => void; send: (text: string) => void; exited: Promise<unknown> }> {
+async function startHost(
+  marker: string,
+): Promise<{ pids: Pids; kill: (signal: NodeJS.Signals) => void; send: (text: string) => void; exited: Promise<unknown> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', host], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, TEST_MARKER: marker } });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const pids = await new Promise<Pids>((resolve, reject) => {
@@ -68,17 +72,21 @@ async function startHost(marker: string): Promise<{ pids: Pids; kill: (signal: N
   return { pids, kill: (signal) => child.kill(signal), send: (text) => child.stdin.write(text), exited };
 }
 
-test('a SIGKILLed host: the supervisor ends the stubborn agent, its child, its setsid daemon and the terminal within 5 s', { skip: !linux, timeout: 30_000 }, async () => {
-  const marker = randomUUID();
-  const { pids, kill, exited } = await startHost(marker);
-  for (const name of ['agent', 'terminal', 'supervisor', 'child', 'daemon'] as const) assert.ok(alive(pids[name]), `${name} runs`);
-  // The daemon left the agent's group: only the marker finds it.
-  assert.notEqual(readFileSync(`/proc/${pids.daemon}/stat`, 'utf8').split(') ')[1]?.split(' ')[2], String(pids.agent));
-  kill('SIGKILL');
-  await exited;
-  await waitFor(() => withTestMarker(marker).length === 0, 5000, 'every process of the run ended');
-  assert.ok(!alive(pids.supervisor), 'the supervisor exits after its sweep');
-});
+test(
+  'a SIGKILLed host: the supervisor ends the stubborn agent, its child, its setsid daemon and the terminal within 5 s',
+  { skip: !linux, timeout: 30_000 },
+  async () => {
+    const marker = randomUUID();
+    const { pids, kill, exited } = await startHost(marker);
+    for (const name of ['agent', 'terminal', 'supervisor', 'child', 'daemon'] as const) assert.ok(alive(pids[name]), `${name} runs`);
+    // The daemon left the agent's group: only the marker finds it.
+    assert.notEqual(readFileSync(`/proc/${pids.daemon}/stat`, 'utf8').split(') ')[1]?.split(' ')[2], String(pids.agent));
+    kill('SIGKILL');
+    await exited;
+    await waitFor(() => withTestMarker(marker).length === 0, 5000, 'every process of the run ended');
+    assert.ok(!alive(pids.supervisor), 'the supervisor exits after its sweep');
+  },
+);
 
 test('a host that disposes the supervisor (deactivate) also leaves nothing behind', { skip: !linux, timeout: 30_000 }, async () => {
   const marker = randomUUID();
@@ -88,7 +96,10 @@ test('a host that disposes the supervisor (deactivate) also leaves nothing behin
   await waitFor(() => !alive(pids.supervisor), 5000, 'the supervisor exited');
   kill('SIGKILL');
   await exited;
-  assert.deepEqual(withTestMarker(marker).filter((p) => p !== pids.supervisor), []);
+  assert.deepEqual(
+    withTestMarker(marker).filter((p) => p !== pids.supervisor),
+    [],
+  );
 });
 
 test('markedProcesses finds exactly the processes carrying the marker, and sweep ends them', { skip: !linux, timeout: 20_000 }, async () => {

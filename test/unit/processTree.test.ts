@@ -66,7 +66,11 @@ test('dispose cancels a pending escalation', { skip: !posix }, async (t) => {
   tree.dispose();
   await exited;
   t.mock.timers.tick(10_000);
-  assert.deepEqual(kill.mock.calls.map((c) => c.arguments[1]).filter((s) => s !== 0), ['SIGTERM'], 'no KILL was sent');
+  assert.deepEqual(
+    kill.mock.calls.map((c) => c.arguments[1]).filter((s) => s !== 0),
+    ['SIGTERM'],
+    'no KILL was sent',
+  );
   assert.ok(alive(background));
   t.mock.timers.reset();
   assert.equal(tree.signal('SIGKILL'), true, 'the group still exists after its leader exited');

@@ -37,7 +37,10 @@ const png = (bytes: number) => Buffer.alloc(bytes, 7).toString('base64');
 
 test('order: the user text first, then one block per mention in the order given; blank text is left out', async () => {
   const reader = editor({ '/ws/a.ts': 'A', '/ws/b.ts': 'B' });
-  const mentions: Mention[] = [{ kind: 'file', path: '/ws/b.ts' }, { kind: 'file', path: '/ws/a.ts' }];
+  const mentions: Mention[] = [
+    { kind: 'file', path: '/ws/b.ts' },
+    { kind: 'file', path: '/ws/a.ts' },
+  ];
   const built = await buildPrompt({ text: 'Explain these', mentions }, opts(reader));
   assert.deepEqual(
     built.blocks.map((b) => (b.type === 'resource' ? b.resource.uri : b.type)),
@@ -47,7 +50,10 @@ test('order: the user text first, then one block per mention in the order given;
   assert.equal(built.textBytes, utf8Length('Explain these') + 2);
 
   const blank = await buildPrompt({ text: '  \n', mentions: [{ kind: 'file', path: '/ws/a.ts' }] }, opts(reader));
-  assert.deepEqual(blank.blocks.map((b) => b.type), ['resource']);
+  assert.deepEqual(
+    blank.blocks.map((b) => b.type),
+    ['resource'],
+  );
   assert.deepEqual((await buildPrompt({ text: '', mentions: [] }, opts(reader))).blocks, []);
 });
 
@@ -84,7 +90,15 @@ test('embeddedContext off (or no capabilities): files, selections and symbols ar
       { type: 'resource_link', uri: 'file:///ws/src/app.ts#L3-L8', name: 'parse', mimeType: 'text/x-typescript' },
       { type: 'resource_link', uri: 'file:///ws/src/', name: 'src' },
     ]);
-    assert.deepEqual(built.outcomes.map((o) => [o.sentAs, o.reason]), [['linked', undefined], ['linked', undefined], ['linked', undefined], ['linked', undefined]]);
+    assert.deepEqual(
+      built.outcomes.map((o) => [o.sentAs, o.reason]),
+      [
+        ['linked', undefined],
+        ['linked', undefined],
+        ['linked', undefined],
+        ['linked', undefined],
+      ],
+    );
     assert.equal(built.outcomes[2].view.icon, 'symbol-function');
   }
   assert.deepEqual(reader.reads, []);
@@ -152,7 +166,10 @@ test('selection past the end of the file is linked with a note; a reversed range
 test('a block over maxBlockBytes is cut to its first bytes at a line break, with a notice for the model and a note for the user', async () => {
   const big = Array.from({ length: 400 }, (_, i) => `const line${i} = ${i};`).join('\n') + '\n';
   const reader = editor({ '/ws/src/big.ts': big });
-  const built = await buildPrompt({ text: 'Review', mentions: [{ kind: 'file', path: '/ws/src/big.ts' }] }, opts(reader, ALL, { limits: { maxBlockBytes: 2048 } }));
+  const built = await buildPrompt(
+    { text: 'Review', mentions: [{ kind: 'file', path: '/ws/src/big.ts' }] },
+    opts(reader, ALL, { limits: { maxBlockBytes: 2048 } }),
+  );
   const block = built.blocks[1];
   assert.ok(block.type === 'resource' && 'text' in block.resource);
   const text = block.resource.text;
@@ -186,18 +203,36 @@ test('prompt over budget: a later file is linked, later context is dropped, each
     { kind: 'file', path: '/ws/three.ts' },
   ];
   const built = await buildPrompt({ text: 'Go', mentions }, opts(reader, ALL, { limits: { maxPromptBytes: 10 * 1024 } }));
-  assert.deepEqual(built.outcomes.map((o) => o.sentAs), ['embedded', 'linked', 'notSent', 'embedded']);
+  assert.deepEqual(
+    built.outcomes.map((o) => o.sentAs),
+    ['embedded', 'linked', 'notSent', 'embedded'],
+  );
   assert.deepEqual(built.outcomes[1].reason, { code: 'overBudget', limitBytes: 10 * 1024, media: false });
   assert.equal(built.outcomes[1].note, 'two.ts was linked, not embedded: a prompt is limited to 10 KB');
   assert.equal(built.outcomes[2].note, 'Git diff was not sent: a prompt is limited to 10 KB');
-  assert.deepEqual(built.blocks.map((b) => b.type), ['text', 'resource', 'resource_link', 'resource']);
+  assert.deepEqual(
+    built.blocks.map((b) => b.type),
+    ['text', 'resource', 'resource_link', 'resource'],
+  );
   assert.ok(built.textBytes <= 10 * 1024);
 });
 
 test('when the budget is used up, later files are linked without being read', async () => {
   const reader = editor({ '/ws/a.ts': 'x'.repeat(100), '/ws/b.ts': 'y' });
-  const built = await buildPrompt({ text: 'z'.repeat(100), mentions: [{ kind: 'file', path: '/ws/a.ts' }, { kind: 'file', path: '/ws/b.ts' }] }, opts(reader, ALL, { limits: { maxPromptBytes: 100 } }));
-  assert.deepEqual(built.outcomes.map((o) => o.reason?.code), ['overBudget', 'overBudget']);
+  const built = await buildPrompt(
+    {
+      text: 'z'.repeat(100),
+      mentions: [
+        { kind: 'file', path: '/ws/a.ts' },
+        { kind: 'file', path: '/ws/b.ts' },
+      ],
+    },
+    opts(reader, ALL, { limits: { maxPromptBytes: 100 } }),
+  );
+  assert.deepEqual(
+    built.outcomes.map((o) => o.reason?.code),
+    ['overBudget', 'overBudget'],
+  );
   assert.deepEqual(reader.reads, []);
   assert.equal(built.blocks[0].type, 'text', 'the user text is never cut or dropped');
 });
@@ -222,7 +257,10 @@ test('binary files are linked, never embedded: by extension (not read) or by con
     { type: 'resource_link', uri: 'file:///ws/data.dat', name: 'data.dat' },
     { type: 'resource_link', uri: 'file:///ws/blob', name: 'blob' },
   ]);
-  assert.deepEqual(built.outcomes.map((o) => o.reason), [{ code: 'binary' }, { code: 'binary' }, { code: 'binary' }]);
+  assert.deepEqual(
+    built.outcomes.map((o) => o.reason),
+    [{ code: 'binary' }, { code: 'binary' }, { code: 'binary' }],
+  );
   assert.equal(built.outcomes[0].note, 'logo.png is a binary file: linked, not embedded');
   assert.deepEqual(reader.reads, ['/ws/data.dat', '/ws/blob']);
 });
@@ -238,13 +276,19 @@ test('unreadable files are linked with a note saying why', async () => {
   };
   const mentions: Mention[] = ['/ws/gone.ts', '/ws/dir', '/ws/secret.ts', '/ws/odd.ts'].map((path) => ({ kind: 'file', path }));
   const built = await buildPrompt({ text: 'x', mentions }, opts(reader));
-  assert.deepEqual(built.outcomes.map((o) => o.sentAs), ['linked', 'linked', 'linked', 'linked']);
-  assert.deepEqual(built.outcomes.map((o) => o.note), [
-    'gone.ts could not be read (file not found): linked, not embedded',
-    'dir could not be read (it is a folder): linked, not embedded',
-    'secret.ts could not be read (permission denied): linked, not embedded',
-    'odd.ts could not be read (the disk is on fire): linked, not embedded',
-  ]);
+  assert.deepEqual(
+    built.outcomes.map((o) => o.sentAs),
+    ['linked', 'linked', 'linked', 'linked'],
+  );
+  assert.deepEqual(
+    built.outcomes.map((o) => o.note),
+    [
+      'gone.ts could not be read (file not found): linked, not embedded',
+      'dir could not be read (it is a folder): linked, not embedded',
+      'secret.ts could not be read (permission denied): linked, not embedded',
+      'odd.ts could not be read (the disk is on fire): linked, not embedded',
+    ],
+  );
   assert.ok(built.blocks.slice(1).every((b) => b.type === 'resource_link'));
 });
 
@@ -258,16 +302,19 @@ test('images and audio: sent only when the agent accepts them, else refused with
     { type: 'image', mimeType: 'image/png', data: png(10) },
     { type: 'audio', mimeType: 'audio/wav', data: png(4) },
   ]);
-  assert.deepEqual(on.outcomes.map((o) => o.sentAs), ['image', 'audio']);
+  assert.deepEqual(
+    on.outcomes.map((o) => o.sentAs),
+    ['image', 'audio'],
+  );
   assert.equal(on.mediaBytes, 14);
 
   for (const caps of [NONE, { embeddedContext: true }, null]) {
     const off = await buildPrompt({ text: 'See', mentions }, opts(editor({}), caps));
     assert.deepEqual(off.blocks, [{ type: 'text', text: 'See' }]);
-    assert.deepEqual(off.outcomes.map((o) => o.note), [
-      'screenshot.png was not sent: the agent does not accept images',
-      'note.wav was not sent: the agent does not accept audio',
-    ]);
+    assert.deepEqual(
+      off.outcomes.map((o) => o.note),
+      ['screenshot.png was not sent: the agent does not accept images', 'note.wav was not sent: the agent does not accept audio'],
+    );
     assert.deepEqual(off.outcomes[0].reason, { code: 'notAccepted', capability: 'image' });
   }
 });
@@ -281,14 +328,20 @@ test('an image over maxImageBytes, over the media budget, of an unsupported type
     { kind: 'image', name: 'bad.png', mimeType: 'image/png', data: 'not base64!' },
   ];
   const built = await buildPrompt({ text: 'x', mentions }, opts(editor({}), ALL, { limits: { maxMediaBytes: 6 * 1024 * 1024 } }));
-  assert.deepEqual(built.outcomes.map((o) => o.sentAs), ['notSent', 'image', 'notSent', 'notSent', 'notSent']);
-  assert.deepEqual(built.outcomes.map((o) => o.note), [
-    'huge.png is larger than 5 MB and was not sent',
-    undefined,
-    'again.png was not sent: images and audio of a prompt are limited to 6 MB',
-    'pic.bmp was not sent: image/bmp is not a supported image type (sent: png, jpeg, gif, webp)',
-    'bad.png was not sent: its data is not base64',
-  ]);
+  assert.deepEqual(
+    built.outcomes.map((o) => o.sentAs),
+    ['notSent', 'image', 'notSent', 'notSent', 'notSent'],
+  );
+  assert.deepEqual(
+    built.outcomes.map((o) => o.note),
+    [
+      'huge.png is larger than 5 MB and was not sent',
+      undefined,
+      'again.png was not sent: images and audio of a prompt are limited to 6 MB',
+      'pic.bmp was not sent: image/bmp is not a supported image type (sent: png, jpeg, gif, webp)',
+      'bad.png was not sent: its data is not base64',
+    ],
+  );
   assert.deepEqual(built.outcomes[0].reason, { code: 'tooLarge', bytes: 5 * 1024 * 1024 + 1, limitBytes: 5 * 1024 * 1024 });
   const image = built.blocks[1];
   assert.ok(image.type === 'image');
@@ -327,12 +380,15 @@ test('problems, terminal output and git diff: embedded tandem:// resources with 
     { type: 'resource', resource: { uri: 'tandem://terminal/npm%20test', mimeType: 'text/plain', text: 'PASS a.test.ts\nprogress 100%\ndone' } },
     { type: 'resource', resource: { uri: 'tandem://git/diff', mimeType: 'text/x-diff', text: 'diff --git a/x b/x\n-old\n+new\n' } },
   ]);
-  assert.deepEqual(built.outcomes.map((o) => [o.sentAs, o.view.label, o.view.icon]), [
-    ['embedded', 'Problems', 'warning'],
-    ['embedded', 'Problems: app.ts', 'warning'],
-    ['embedded', 'npm test', 'terminal'],
-    ['embedded', 'Git diff', 'git-compare'],
-  ]);
+  assert.deepEqual(
+    built.outcomes.map((o) => [o.sentAs, o.view.label, o.view.icon]),
+    [
+      ['embedded', 'Problems', 'warning'],
+      ['embedded', 'Problems: app.ts', 'warning'],
+      ['embedded', 'npm test', 'terminal'],
+      ['embedded', 'Git diff', 'git-compare'],
+    ],
+  );
 });
 
 test('problems, terminal output and git diff: text blocks with a heading and a fence without embeddedContext', async () => {
@@ -343,18 +399,27 @@ test('problems, terminal output and git diff: text blocks with a heading and a f
     { kind: 'gitDiff', diff: '' },
   ];
   const built = await buildPrompt({ text: 'Fix', mentions }, opts(editor({}), NONE));
-  assert.deepEqual(built.blocks.slice(1).map((b) => (b.type === 'text' ? b.text : b)), [
-    "Problems in src/app.ts (1 error, 1 warning):\n```\nsrc/app.ts:10:5: error: Type 'string' is not assignable to type 'number'. [ts 2322]\nsrc/app.ts:12:1: warning: Unused variable\n    second line [eslint no-unused-vars]\n```",
-    'Recent output of terminal "bash":\n```\n(no output)\n```',
-    'Uncommitted changes in /ws (git diff):\n````diff\n+```js\n+x\n+```\n````',
-    'Uncommitted changes (git diff):\n```diff\nNo uncommitted changes.\n```',
-  ]);
-  assert.deepEqual(built.outcomes.map((o) => o.sentAs), ['text', 'text', 'text', 'text']);
+  assert.deepEqual(
+    built.blocks.slice(1).map((b) => (b.type === 'text' ? b.text : b)),
+    [
+      "Problems in src/app.ts (1 error, 1 warning):\n```\nsrc/app.ts:10:5: error: Type 'string' is not assignable to type 'number'. [ts 2322]\nsrc/app.ts:12:1: warning: Unused variable\n    second line [eslint no-unused-vars]\n```",
+      'Recent output of terminal "bash":\n```\n(no output)\n```',
+      'Uncommitted changes in /ws (git diff):\n````diff\n+```js\n+x\n+```\n````',
+      'Uncommitted changes (git diff):\n```diff\nNo uncommitted changes.\n```',
+    ],
+  );
+  assert.deepEqual(
+    built.outcomes.map((o) => o.sentAs),
+    ['text', 'text', 'text', 'text'],
+  );
 });
 
 test('terminal output over the block limit keeps its end', async () => {
   const output = Array.from({ length: 300 }, (_, i) => `out ${i}`).join('\n');
-  const built = await buildPrompt({ text: '', mentions: [{ kind: 'terminal', name: 'zsh', output }] }, opts(editor({}), ALL, { limits: { maxBlockBytes: 512 } }));
+  const built = await buildPrompt(
+    { text: '', mentions: [{ kind: 'terminal', name: 'zsh', output }] },
+    opts(editor({}), ALL, { limits: { maxBlockBytes: 512 } }),
+  );
   const block = built.blocks[0];
   assert.ok(block.type === 'resource' && 'text' in block.resource);
   assert.match(block.resource.text, /^\[Cut by Tandem: only the last 512 B of [\d.]+ KB are here; earlier output is left out\.\]\nout \d+\n/);
@@ -366,7 +431,16 @@ test('terminal output over the block limit keeps its end', async () => {
 test('uris: spaces, unicode and # in paths are percent-encoded; relative paths are refused', async () => {
   const path = '/ws/my dir/naïve #1?.ts';
   const reader = editor({ [path]: 'x' });
-  const built = await buildPrompt({ text: 'x', mentions: [{ kind: 'file', path }, { kind: 'file', path: 'src/rel.ts' }] }, opts(reader));
+  const built = await buildPrompt(
+    {
+      text: 'x',
+      mentions: [
+        { kind: 'file', path },
+        { kind: 'file', path: 'src/rel.ts' },
+      ],
+    },
+    opts(reader),
+  );
   const block = built.blocks[1];
   assert.ok(block.type === 'resource');
   assert.equal(block.resource.uri, 'file:///ws/my%20dir/na%C3%AFve%20%231%3F.ts');
@@ -382,11 +456,10 @@ test('Windows paths: drive letters and UNC shares with the windows path style', 
     { kind: 'folder', path: 'C:\\Users\\me\\proj' },
   ];
   const built = await buildPrompt({ text: 'x', mentions }, opts(reader, ALL, { pathStyle: 'windows', workspaceRoots: ['c:\\users\\me\\proj'] }));
-  assert.deepEqual(built.blocks.slice(1).map((b) => (b.type === 'resource' ? b.resource.uri : b.type === 'resource_link' ? b.uri : b.type)), [
-    'file:///C:/Users/me/proj/a%20b.ts',
-    'file://server/share/src/x.ts#L2-L4',
-    'file:///C:/Users/me/proj/',
-  ]);
+  assert.deepEqual(
+    built.blocks.slice(1).map((b) => (b.type === 'resource' ? b.resource.uri : b.type === 'resource_link' ? b.uri : b.type)),
+    ['file:///C:/Users/me/proj/a%20b.ts', 'file://server/share/src/x.ts#L2-L4', 'file:///C:/Users/me/proj/'],
+  );
   assert.equal(built.outcomes[0].view.detail, 'a b.ts');
   assert.equal(built.outcomes[1].note, '\\\\server\\share\\src\\x.ts:2-4 could not be read (file not found): linked, not embedded');
   assert.equal(built.outcomes[2].view.label, 'proj');
@@ -394,8 +467,20 @@ test('Windows paths: drive letters and UNC shares with the windows path style', 
 
 test('the same thing mentioned twice is sent once', async () => {
   const reader = editor({ '/ws/a.ts': 'x' });
-  const built = await buildPrompt({ text: 'x', mentions: [{ kind: 'file', path: '/ws/a.ts' }, { kind: 'file', path: '/ws/a.ts' }] }, opts(reader));
-  assert.deepEqual(built.outcomes.map((o) => o.sentAs), ['embedded', 'notSent']);
+  const built = await buildPrompt(
+    {
+      text: 'x',
+      mentions: [
+        { kind: 'file', path: '/ws/a.ts' },
+        { kind: 'file', path: '/ws/a.ts' },
+      ],
+    },
+    opts(reader),
+  );
+  assert.deepEqual(
+    built.outcomes.map((o) => o.sentAs),
+    ['embedded', 'notSent'],
+  );
   assert.equal(built.outcomes[1].note, 'a.ts is mentioned more than once: sent once');
   assert.equal(built.blocks.length, 2);
   assert.deepEqual(reader.reads, ['/ws/a.ts']);

@@ -90,16 +90,24 @@ test('embeddedContext: a file goes as a resource with the editor’s unsaved tex
   const part = blocks[2].resource as { uri: string; text: string };
   assert.equal(part.uri, `file://${file}#L2-L3`);
   assert.equal(part.text, 'UNSAVED 2\nUNSAVED 3\n');
-  assert.deepEqual(entry.mentions?.map((m) => [m.label, m.uri]), [
-    ['app.ts', `file://${file}`],
-    ['app.ts:2-3', `file://${file}#L2-L3`],
-  ]);
+  assert.deepEqual(
+    entry.mentions?.map((m) => [m.label, m.uri]),
+    [
+      ['app.ts', `file://${file}`],
+      ['app.ts:2-3', `file://${file}#L2-L3`],
+    ],
+  );
 });
 
 test('without embeddedContext: files are links; problems, terminal output and the diff are text read at send time', async () => {
   const r = rig({ embeddedContext: false });
   const file = join(dir, 'app.ts');
-  const { blocks, entry } = await send(r, 'look', [{ kind: 'file', path: file }, { kind: 'problems' }, { kind: 'terminal', name: 'bash' }, { kind: 'gitDiff' }]);
+  const { blocks, entry } = await send(r, 'look', [
+    { kind: 'file', path: file },
+    { kind: 'problems' },
+    { kind: 'terminal', name: 'bash' },
+    { kind: 'gitDiff' },
+  ]);
   assert.deepEqual(
     blocks.map((b) => b.type),
     ['text', 'resource_link', 'text', 'text', 'text'],
@@ -120,7 +128,11 @@ test('an image goes only to an agent that takes images; to one that does not, no
   const refuses = rig({ image: false });
   await refuses.session.manager.init();
   await until(() => refuses.session.status.kind === 'ready', 'the session');
-  await runCoreCommand(refuses.session.manager, { type: 'prompt', text: '', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }] }, { warn: (t) => assert.fail(t), reply: () => undefined });
+  await runCoreCommand(
+    refuses.session.manager,
+    { type: 'prompt', text: '', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }] },
+    { warn: (t) => assert.fail(t), reply: () => undefined },
+  );
   await until(() => refuses.session.conversation.thread.entries().some((e) => e.kind === 'error'), 'the error');
   assert.equal(refuses.received().filter((m) => m.method === 'session/prompt').length, 0, 'no session/prompt');
   const error = refuses.session.conversation.thread.entries().find((e) => e.kind === 'error') as { message: string };
@@ -157,21 +169,36 @@ test('mention specs from the webview are checked: relative paths, bad ranges and
   assert.ok(isWebviewMessage({ type: 'mentionQuery', requestId: 3, query: 'app' }));
   assert.ok(!isWebviewMessage({ type: 'mentionQuery', requestId: '3', query: 'app' }));
   assert.ok(!isWebviewMessage({ type: 'dropUris', uris: [1] }));
-  assert.equal(specView({ kind: 'symbol', name: 'parse', path: '/w/a.ts', range: { startLine: 3, endLine: 9 }, symbolKind: 'function' }, { workspaceRoots: ['/w'] }).icon, 'symbol-function');
+  assert.equal(
+    specView({ kind: 'symbol', name: 'parse', path: '/w/a.ts', range: { startLine: 3, endLine: 9 }, symbolKind: 'function' }, { workspaceRoots: ['/w'] }).icon,
+    'symbol-function',
+  );
 });
 
 test('queued prompts keep their chips, and a prompt of chips alone is accepted', async () => {
-  const r = scriptedSession(dir, { initialize: { delayMs: 400, agentCapabilities: { promptCapabilities: { embeddedContext: true } } }, turns: [{ steps: [say('ok')] }] }, { extra: { contextSources: sources } });
+  const r = scriptedSession(
+    dir,
+    { initialize: { delayMs: 400, agentCapabilities: { promptCapabilities: { embeddedContext: true } } }, turns: [{ steps: [say('ok')] }] },
+    { extra: { contextSources: sources } },
+  );
   open.push(r);
   await r.session.manager.init();
   const conversation = r.session.conversation;
   assert.equal(conversation.status.kind, 'starting');
-  await runCoreCommand(r.session.manager, { type: 'prompt', text: '', mentions: [{ kind: 'gitDiff' }] }, { warn: (t) => assert.fail(t), reply: () => undefined });
+  await runCoreCommand(
+    r.session.manager,
+    { type: 'prompt', text: '', mentions: [{ kind: 'gitDiff' }] },
+    { warn: (t) => assert.fail(t), reply: () => undefined },
+  );
   const [item] = conversation.queue.view().items;
   assert.equal(item.mentions?.[0].view.label, 'Git diff', 'waits with its chip while the agent starts');
   await until(() => r.received().some((m) => m.method === 'session/prompt'), 'the prompt');
   const prompt = r.received().find((m) => m.method === 'session/prompt')?.params as { prompt: Array<{ type: string; resource?: { uri: string } }> };
-  assert.deepEqual(prompt.prompt.map((b) => b.type), ['resource'], 'no empty text block');
+  assert.deepEqual(
+    prompt.prompt.map((b) => b.type),
+    ['resource'],
+    'no empty text block',
+  );
   assert.equal(prompt.prompt[0].resource?.uri, 'tandem://git/diff');
 });
 
@@ -179,15 +206,21 @@ test('a replayed user message shows its mentions as chips, not their whole text'
   const warnings: string[] = [];
   const reducer = new ThreadReducer({ isInWorkspace: () => true, warn: (t) => warnings.push(t) });
   reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix this' } });
-  reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource', resource: { uri: 'file:///w/a.ts#L3-L4', text: 'A VERY LONG FILE' } } });
+  reducer.applyUpdate({
+    sessionUpdate: 'user_message_chunk',
+    content: { type: 'resource', resource: { uri: 'file:///w/a.ts#L3-L4', text: 'A VERY LONG FILE' } },
+  });
   reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'tandem://problems', name: 'Problems' } });
   reducer.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource', resource: 'broken' } });
   const [entry] = reducer.entries() as UserEntry[];
   assert.equal(entry.text.includes('A VERY LONG FILE'), false);
   assert.match(entry.text, /^fix this/);
-  assert.deepEqual(entry.mentions?.map((m) => [m.label, m.uri]), [
-    ['a.ts:3-4', 'file:///w/a.ts#L3-L4'],
-    ['Problems', 'tandem://problems'],
-  ]);
+  assert.deepEqual(
+    entry.mentions?.map((m) => [m.label, m.uri]),
+    [
+      ['a.ts:3-4', 'file:///w/a.ts#L3-L4'],
+      ['Problems', 'tandem://problems'],
+    ],
+  );
   assert.equal(reducer.entries().length, 1, 'one user entry');
 });

@@ -83,14 +83,23 @@ test('removing the last item lifts the pause; clear empties and unpauses', () =>
 
 test('restored items wait for the user (VS Code closed with prompts unsent)', () => {
   const { q } = queue();
-  q.restore([{ id: 'old1', text: 'first' }, { id: 'old2', text: '' }, { id: 'old3', text: 'second' }]);
+  q.restore([
+    { id: 'old1', text: 'first' },
+    { id: 'old2', text: '' },
+    { id: 'old3', text: 'second' },
+  ]);
   assert.deepEqual(texts(q), ['first', 'second']);
   assert.match(q.view().paused ?? '', /waiting when VS Code closed/);
   assert.equal(q.takeNext(), undefined);
 });
 
 test('property: any sequence of operations keeps ids unique and never loses or invents a prompt', () => {
-  type Op = { kind: 'add'; text: string } | { kind: 'take' } | { kind: 'remove' | 'promote'; pick: number } | { kind: 'move'; pick: number; by: number } | { kind: 'pause' | 'resume' };
+  type Op =
+    | { kind: 'add'; text: string }
+    | { kind: 'take' }
+    | { kind: 'remove' | 'promote'; pick: number }
+    | { kind: 'move'; pick: number; by: number }
+    | { kind: 'pause' | 'resume' };
   const op: fc.Arbitrary<Op> = fc.oneof(
     fc.record({ kind: fc.constant('add' as const), text: fc.string({ minLength: 1, maxLength: 5 }).filter((t) => t.trim() !== '') }),
     fc.record({ kind: fc.constant('take' as const) }),

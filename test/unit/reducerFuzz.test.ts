@@ -27,11 +27,7 @@ type Op =
 
 const junk = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined));
 const smallText = fc.string({ maxLength: 12 });
-const toolCallId = fc.oneof(
-  fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__', 'constructor', 'toString'),
-  fc.constantFrom('', 0, 1, null, true),
-  smallText,
-);
+const toolCallId = fc.oneof(fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__', 'constructor', 'toString'), fc.constantFrom('', 0, 1, null, true), smallText);
 const acpKinds = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
 const kind = fc.oneof(fc.constantFrom(...acpKinds), fc.constantFrom('teleport', 'Read', 'execute_command'), junk);
 const status = fc.oneof(
@@ -51,14 +47,22 @@ const contentBlock = fc.oneof(
 const toolContentItem = fc.oneof(
   fc.record({ type: fc.constant('content'), content: contentBlock }),
   fc.record(
-    { type: fc.constant('diff'), path: fc.oneof(smallText, junk), oldText: fc.oneof(smallText, fc.constant(null), fc.constant('')), newText: fc.oneof(smallText, junk) },
+    {
+      type: fc.constant('diff'),
+      path: fc.oneof(smallText, junk),
+      oldText: fc.oneof(smallText, fc.constant(null), fc.constant('')),
+      newText: fc.oneof(smallText, junk),
+    },
     { requiredKeys: ['type', 'path', 'newText'] },
   ),
   fc.record({ type: fc.constant('terminal'), terminalId: fc.oneof(smallText, junk) }),
   junk,
 );
 const location = fc.oneof(
-  fc.record({ path: fc.constantFrom('/ws/a.ts', '/ws/b.ts', '/etc/x', ''), line: fc.oneof(fc.integer({ min: -2, max: 500 }), fc.double(), junk) }, { requiredKeys: ['path'] }),
+  fc.record(
+    { path: fc.constantFrom('/ws/a.ts', '/ws/b.ts', '/etc/x', ''), line: fc.oneof(fc.integer({ min: -2, max: 500 }), fc.double(), junk) },
+    { requiredKeys: ['path'] },
+  ),
   junk,
 );
 const toolFields = fc.record(
@@ -77,7 +81,11 @@ const toolFields = fc.record(
 const planEntries = fc.oneof(
   fc.array(
     fc.oneof(
-      fc.record({ content: smallText, priority: fc.oneof(fc.constantFrom('high', 'medium', 'low'), junk), status: fc.oneof(fc.constantFrom('pending', 'in_progress', 'completed'), junk) }),
+      fc.record({
+        content: smallText,
+        priority: fc.oneof(fc.constantFrom('high', 'medium', 'low'), junk),
+        status: fc.oneof(fc.constantFrom('pending', 'in_progress', 'completed'), junk),
+      }),
       junk,
     ),
     { maxLength: 5 },
@@ -91,7 +99,10 @@ const update = fc.oneof(
   { weight: 5, arbitrary: toolFields.map((f) => ({ ...f, sessionUpdate: 'tool_call' })) },
   { weight: 6, arbitrary: toolFields.map((f) => ({ ...f, sessionUpdate: 'tool_call_update' })) },
   { weight: 2, arbitrary: fc.record({ sessionUpdate: fc.constant('plan'), entries: planEntries }) },
-  { weight: 1, arbitrary: fc.record({ sessionUpdate: fc.constantFrom('available_commands_update', 'usage_update', 'current_mode_update', 'made_up', ''), payload: junk }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ sessionUpdate: fc.constantFrom('available_commands_update', 'usage_update', 'current_mode_update', 'made_up', ''), payload: junk }),
+  },
   { weight: 1, arbitrary: fc.record({ sessionUpdate: junk }) },
   { weight: 1, arbitrary: junk },
   { weight: 1, arbitrary: fc.anything({ maxDepth: 2, withNullPrototype: true }) },
@@ -111,7 +122,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       op: fc.constant('permission' as const),
       toolCall: fc.oneof(toolFields, junk),
       requestId,
-      options: fc.oneof(fc.array(fc.record({ optionId: smallText, name: smallText, kind: fc.oneof(fc.constantFrom('allow_once', 'reject_always'), junk) })), junk),
+      options: fc.oneof(
+        fc.array(fc.record({ optionId: smallText, name: smallText, kind: fc.oneof(fc.constantFrom('allow_once', 'reject_always'), junk) })),
+        junk,
+      ),
     }),
   },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('resolve' as const), requestId, state: permissionState }) },
@@ -206,7 +220,10 @@ function runSequence(ops: Op[], counter: { updates: number }): void {
   assert.equal(new Set(entries.map((e) => e.id)).size, entries.length, 'ids unique');
   const toolCallIds = entries.flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : []));
   assert.equal(new Set(toolCallIds).size, toolCallIds.length, 'one card per toolCallId');
-  assert.deepEqual(warnings.filter((w) => w.startsWith(INTERNAL_ERROR_PREFIX)), []);
+  assert.deepEqual(
+    warnings.filter((w) => w.startsWith(INTERNAL_ERROR_PREFIX)),
+    [],
+  );
 }
 
 test('fuzz: random valid and invalid update sequences keep every reducer invariant (≥ 100,000 updates)', () => {

@@ -26,7 +26,11 @@ afterEach(() => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
-function rig(script: AgentScript, files: Record<string, string>, opts: ScriptedSessionOptions = {}): { r: ScriptedSession; ws: string; path: (p: string) => string } {
+function rig(
+  script: AgentScript,
+  files: Record<string, string>,
+  opts: ScriptedSessionOptions = {},
+): { r: ScriptedSession; ws: string; path: (p: string) => string } {
   const ws = join(root, `ws-${++n}`);
   mkdirSync(ws, { recursive: true });
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(ws, rel), text);
@@ -36,14 +40,19 @@ function rig(script: AgentScript, files: Record<string, string>, opts: ScriptedS
 }
 
 const review = (r: ScriptedSession) => r.session.snapshotParts().review ?? { files: [] };
-const rel = (r: ScriptedSession) => review(r).files.map((f) => `${f.status} ${f.relPath} +${f.added} -${f.removed}`).sort();
+const rel = (r: ScriptedSession) =>
+  review(r)
+    .files.map((f) => `${f.status} ${f.relPath} +${f.added} -${f.removed}`)
+    .sort();
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
 test('files the agent wrote through the client and straight to disk are listed; Undo and Keep per file; the agent hears about the undo', async () => {
   const { r, path } = rig(
     {
       turns: [
-        { steps: [{ writeFile: { path: '${cwd}/new.txt', content: 'brand new\n' } }, { diskWrite: { path: '${cwd}/notes.txt', content: 'one\nTWO\nthree\n' } }] },
+        {
+          steps: [{ writeFile: { path: '${cwd}/new.txt', content: 'brand new\n' } }, { diskWrite: { path: '${cwd}/notes.txt', content: 'one\nTWO\nthree\n' } }],
+        },
         { steps: [say('ok')] },
       ],
     },
@@ -63,11 +72,17 @@ test('files the agent wrote through the client and straight to disk are listed; 
   assert.equal(readFileSync(path('new.txt'), 'utf8'), 'brand new\n', 'kept');
 
   await r.session.prompt('next');
-  const prompt = r.received().filter((m) => m.method === 'session/prompt').pop() as { params: { prompt: Array<{ text: string }> } };
+  const prompt = r
+    .received()
+    .filter((m) => m.method === 'session/prompt')
+    .pop() as { params: { prompt: Array<{ text: string }> } };
   assert.equal(prompt.params.prompt.length, 2);
   assert.match(prompt.params.prompt[0].text, /undid your changes to notes\.txt/);
   assert.equal(prompt.params.prompt[1].text, 'next');
-  const last = r.session.snapshotParts().entries.filter((e) => e.kind === 'user').pop();
+  const last = r.session
+    .snapshotParts()
+    .entries.filter((e) => e.kind === 'user')
+    .pop();
   assert.match(last?.kind === 'user' ? (last.note ?? '') : '', /notes\.txt/, 'the thread shows what was told');
 });
 
@@ -125,7 +140,10 @@ test('reviewEdits "before": a client write waits for the user; Reject leaves the
   await until(() => pending() !== undefined, 'the write review');
   const first = pending()!;
   assert.equal(first.title, 'Write a.txt');
-  assert.ok(first.content.some((c) => c.type === 'diff' && c.hunks[0]?.lines.some((l) => l.kind === 'add' && l.text === 'agent text')), 'the card shows the diff');
+  assert.ok(
+    first.content.some((c) => c.type === 'diff' && c.hunks[0]?.lines.some((l) => l.kind === 'add' && l.text === 'agent text')),
+    'the card shows the diff',
+  );
   assert.equal(readFileSync(path('a.txt'), 'utf8'), 'mine\n', 'nothing written yet');
   r.session.respondPermission(first.permission!.requestId, 'reject');
   await until(() => pending() !== undefined && pending()!.title === 'Write b.txt', 'the second write review');
@@ -133,7 +151,11 @@ test('reviewEdits "before": a client write waits for the user; Reject leaves the
   await turn;
   assert.equal(readFileSync(path('a.txt'), 'utf8'), 'mine\n');
   assert.equal(readFileSync(path('b.txt'), 'utf8'), 'accepted\n');
-  const said = r.session.snapshotParts().entries.filter((e) => e.kind === 'agent').map((e) => (e as { text: string }).text).join('');
+  const said = r.session
+    .snapshotParts()
+    .entries.filter((e) => e.kind === 'agent')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   assert.match(said, /WRITE_ERROR: .*rejected this write to .*a\.txt/);
   assert.match(said, /WRITE: ok/);
 });

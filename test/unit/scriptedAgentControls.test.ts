@@ -64,7 +64,9 @@ function startAgent(script: AgentScript, opts: Options = {}): Agent {
     .onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
       completed.push(params.elicitationId);
     });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>),
+  );
   return {
     conn,
     dir: run.dir,
@@ -72,7 +74,10 @@ function startAgent(script: AgentScript, opts: Options = {}): Agent {
     elicitations,
     completed,
     initialize: (clientCapabilities = {}) =>
-      conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: clientCapabilities as acp.ClientCapabilities }),
+      conn.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: clientCapabilities as acp.ClientCapabilities,
+      }),
     newSession: (mcpServers = []) => conn.agent.request(acp.methods.agent.session.new, { cwd: run.dir, mcpServers }),
     prompt: (sessionId) => conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] }),
     said: () => updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])),
@@ -96,7 +101,16 @@ const MODEL: acp.SessionConfigOption = {
     { group: 'large', name: 'Large', options: [{ value: 'smart', name: 'Smart' }] },
   ],
 };
-const EFFORT: acp.SessionConfigOption = { id: 'effort', name: 'Effort', type: 'select', currentValue: 'low', options: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }] };
+const EFFORT: acp.SessionConfigOption = {
+  id: 'effort',
+  name: 'Effort',
+  type: 'select',
+  currentValue: 'low',
+  options: [
+    { value: 'low', name: 'Low' },
+    { value: 'high', name: 'High' },
+  ],
+};
 const THINK: acp.SessionConfigOption = { id: 'think', name: 'Thinking', type: 'boolean', currentValue: false };
 const current = (list: acp.SessionConfigOption[]): Record<string, unknown> => Object.fromEntries(list.map((o) => [o.id, o.currentValue]));
 
@@ -115,14 +129,25 @@ describe('scripted agent: session settings', () => {
     assert.deepEqual(current((await setOption(agent, sessionId, 'think', true)).configOptions), { model: 'fast', effort: 'low', think: true });
     // A grouped value, with the scripted side effect: effort follows, thinking disappears.
     assert.deepEqual(current((await setOption(agent, sessionId, 'model', 'smart')).configOptions), { model: 'smart', effort: 'high' });
-    for (const [configId, value] of [['nope', 'x'], ['model', 'huge'], ['think', 'yes'], ['effort', true]] as const) {
+    for (const [configId, value] of [
+      ['nope', 'x'],
+      ['model', 'huge'],
+      ['think', 'yes'],
+      ['effort', true],
+    ] as const) {
       assert.equal((await rejection(setOption(agent, sessionId, configId, value))).code, -32602, `${configId}=${String(value)}`);
     }
-    assert.deepEqual(current((await agent.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: agent.dir })).configOptions ?? []), { model: 'smart', effort: 'high' });
+    assert.deepEqual(current((await agent.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: agent.dir })).configOptions ?? []), {
+      model: 'smart',
+      effort: 'high',
+    });
 
     // A config_option_update step: sent, and it becomes the session's list.
     await agent.prompt(sessionId);
-    assert.deepEqual(agent.updates.filter((u) => u.sessionUpdate === 'config_option_update'), [{ sessionUpdate: 'config_option_update', configOptions: [EFFORT] }]);
+    assert.deepEqual(
+      agent.updates.filter((u) => u.sessionUpdate === 'config_option_update'),
+      [{ sessionUpdate: 'config_option_update', configOptions: [EFFORT] }],
+    );
     assert.deepEqual((await agent.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: agent.dir })).configOptions, [EFFORT]);
   });
 
@@ -134,7 +159,13 @@ describe('scripted agent: session settings', () => {
   });
 
   test('legacy models: in the session/new answer; session/set_model validates and is reported by resume', async () => {
-    const models = { currentModelId: 'a', availableModels: [{ modelId: 'a', name: 'Model A' }, { modelId: 'b', name: 'Model B', description: 'bigger' }] };
+    const models = {
+      currentModelId: 'a',
+      availableModels: [
+        { modelId: 'a', name: 'Model A' },
+        { modelId: 'b', name: 'Model B', description: 'bigger' },
+      ],
+    };
     const agent = startAgent({ newSession: { models } });
     await agent.initialize();
     const created = (await agent.newSession()) as acp.NewSessionResponse & { models?: unknown };
@@ -142,7 +173,9 @@ describe('scripted agent: session settings', () => {
     const setModel = (modelId: string): Promise<unknown> => agent.conn.agent.request('session/set_model', { sessionId: created.sessionId, modelId });
     assert.deepEqual(await setModel('b'), {});
     assert.equal((await rejection(setModel('zz'))).code, -32602);
-    const resumed = (await agent.conn.agent.request(acp.methods.agent.session.resume, { sessionId: created.sessionId, cwd: agent.dir })) as { models?: { currentModelId: string } };
+    const resumed = (await agent.conn.agent.request(acp.methods.agent.session.resume, { sessionId: created.sessionId, cwd: agent.dir })) as {
+      models?: { currentModelId: string };
+    };
     assert.equal(resumed.models?.currentModelId, 'b');
 
     const plain = startAgent({});
@@ -193,7 +226,11 @@ describe('scripted agent: auth', () => {
     const run = prepareScripted({});
     const marker = path.join(run.dir, 'login.json');
     const login = (argsAfter: string[], exit: string): ReturnType<typeof spawnSync> =>
-      spawnSync(process.execPath, [agentJs, ...argsAfter], { env: { ...process.env, SCRIPTED_AGENT_LOGIN_FILE: marker, SCRIPTED_AGENT_LOGIN_EXIT: exit }, encoding: 'utf8', timeout: 10_000 });
+      spawnSync(process.execPath, [agentJs, ...argsAfter], {
+        env: { ...process.env, SCRIPTED_AGENT_LOGIN_FILE: marker, SCRIPTED_AGENT_LOGIN_EXIT: exit },
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
 
     const failed = login(['--scripted-login', run.scriptPath], '3');
     assert.equal(failed.status, 3);
@@ -244,7 +281,10 @@ describe('scripted agent: turn controls', () => {
     // Notices are live only: a load replays everything else.
     const live = agent.updates.splice(0);
     await agent.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: agent.dir, mcpServers: [] });
-    assert.deepEqual(agent.updates, [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'go' } }, ...live.filter((u) => u.sessionUpdate !== 'notice')]);
+    assert.deepEqual(agent.updates, [
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'go' } },
+      ...live.filter((u) => u.sessionUpdate !== 'notice'),
+    ]);
   });
 
   test('elicit: form and url round trips, elicitComplete, ELICIT_UNSUPPORTED for a mode not advertised', async () => {

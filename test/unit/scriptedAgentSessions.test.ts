@@ -74,7 +74,9 @@ function startAgent(run: ScriptedRun, statePath?: string): Agent {
   const app = acp.client({ name: 'sessions-test-client' }).onNotification(acp.methods.client.session.update, ({ params }) => {
     updates.push({ sessionId: params.sessionId, update: params.update });
   });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!.pipe(tap)) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!.pipe(tap)) as ReadableStream<Uint8Array>),
+  );
   return {
     conn,
     updates,
@@ -83,7 +85,9 @@ function startAgent(run: ScriptedRun, statePath?: string): Agent {
     newSession: async (cwd = run.dir) => (await conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,
     prompt: (sessionId, text) => conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }),
     said: (sessionId) =>
-      updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk').map((u) => (u.update as { content: { text: string } }).content.text),
+      updates
+        .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk')
+        .map((u) => (u.update as { content: { text: string } }).content.text),
     kill: async () => {
       conn.close();
       child.kill('SIGKILL');
@@ -157,10 +161,21 @@ describe('scripted agent: sessions that outlive the process', () => {
     const second = startAgent(run, run.statePath);
     await second.initialize();
     assert.deepEqual(await second.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: run.dir, mcpServers: [] }), {});
-    const expected = [USER('hello'), AGENT('hi there'), { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'completed' }, ...extraReplay];
+    const expected = [
+      USER('hello'),
+      AGENT('hi there'),
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls', kind: 'execute', status: 'completed' },
+      ...extraReplay,
+    ];
     await waitFor(() => second.updates.length >= expected.length, 5000, 'the whole replay');
-    assert.deepEqual(second.updates.map((u) => u.sessionId), expected.map(() => sessionId));
-    assert.deepEqual(second.updates.map((u) => u.update), expected);
+    assert.deepEqual(
+      second.updates.map((u) => u.sessionId),
+      expected.map(() => sessionId),
+    );
+    assert.deepEqual(
+      second.updates.map((u) => u.update),
+      expected,
+    );
     // On the wire: exactly two updates, then the answer, then the rest.
     const answer = answerIndex(run, second, 'session/load');
     assert.equal(second.wire.slice(0, answer).filter((m) => m.method === 'session/update').length, 2);
@@ -169,7 +184,10 @@ describe('scripted agent: sessions that outlive the process', () => {
     second.updates.length = 0;
     await second.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: run.dir, mcpServers: [] });
     await waitFor(() => second.updates.length >= expected.length, 5000, 'the second replay');
-    assert.deepEqual(second.updates.map((u) => u.update), expected);
+    assert.deepEqual(
+      second.updates.map((u) => u.update),
+      expected,
+    );
   });
 
   test('an unknown session id is -32002 "Session not found" for load, resume and close', async () => {
@@ -196,7 +214,10 @@ describe('scripted agent: sessions that outlive the process', () => {
     const agent = startAgent(run, run.statePath);
     await agent.initialize();
     const sessionId = await agent.newSession();
-    assert.equal((await rejection(agent.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: run.dir, mcpServers: [] }))).message, 'history corrupt');
+    assert.equal(
+      (await rejection(agent.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: run.dir, mcpServers: [] }))).message,
+      'history corrupt',
+    );
     assert.equal((await rejection(agent.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: run.dir }))).message, 'cannot resume');
   });
 
@@ -243,11 +264,20 @@ describe('scripted agent: list, known sessions, close, titles', () => {
       return pages;
     };
     const here = await listAll(run.dir);
-    assert.deepEqual(here.map((p) => p.map((s) => s.sessionId)), [[b, a], ['cli-old']]);
+    assert.deepEqual(
+      here.map((p) => p.map((s) => s.sessionId)),
+      [[b, a], ['cli-old']],
+    );
     assert.deepEqual(here[1][0], { sessionId: 'cli-old', cwd: run.dir, title: 'From the CLI', updatedAt: '2024-05-01T10:00:00.000Z' });
     assert.ok(here[0].every((s) => s.cwd === run.dir && typeof s.updatedAt === 'string'));
-    assert.deepEqual((await listAll()).flat().map((s) => s.sessionId), [b, a, 'cli-other', 'cli-old']);
-    assert.deepEqual((await listAll(other)).flat().map((s) => s.sessionId), ['cli-other']);
+    assert.deepEqual(
+      (await listAll()).flat().map((s) => s.sessionId),
+      [b, a, 'cli-other', 'cli-old'],
+    );
+    assert.deepEqual(
+      (await listAll(other)).flat().map((s) => s.sessionId),
+      ['cli-other'],
+    );
   });
 
   test('a known session loads its CLI history and recalls its prompts in the next turn', async () => {
@@ -259,7 +289,10 @@ describe('scripted agent: list, known sessions, close, titles', () => {
     const agent = startAgent(run, run.statePath);
     await agent.initialize();
     await agent.conn.agent.request(acp.methods.agent.session.load, { sessionId: 'cli-1', cwd: run.dir, mcpServers: [] });
-    assert.deepEqual(agent.updates.map((u) => u.update), history);
+    assert.deepEqual(
+      agent.updates.map((u) => u.update),
+      history,
+    );
     // Two prompts in the history: the next one is turn 2.
     await agent.prompt('cli-1', 'and now?');
     assert.deepEqual(agent.said('cli-1'), ['Fixed in auth.ts', 'Added', 'RECALL: fix the login bug | add a test']);
@@ -278,7 +311,10 @@ describe('scripted agent: list, known sessions, close, titles', () => {
     assert.deepEqual(await agent.conn.agent.request(acp.methods.agent.session.close, { sessionId }), {});
     assert.equal((await turn).stopReason, 'cancelled');
     assert.equal((await rejection(agent.prompt(sessionId, 'closed'))).code, -32002, 'no longer active');
-    assert.ok(readState(run.statePath).some((s) => s.sessionId === sessionId), 'still stored');
+    assert.ok(
+      readState(run.statePath).some((s) => s.sessionId === sessionId),
+      'still stored',
+    );
     await agent.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd: run.dir, mcpServers: [] });
     agent.updates.length = 0;
     await agent.prompt(sessionId, 'again');
@@ -291,7 +327,9 @@ describe('scripted agent: list, known sessions, close, titles', () => {
     await agent.initialize();
     const sessionId = await agent.newSession();
     const infos = (): Array<Record<string, unknown>> =>
-      agent.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'session_info_update').map((u) => u.update as Record<string, unknown>);
+      agent.updates
+        .filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'session_info_update')
+        .map((u) => u.update as Record<string, unknown>);
     await waitFor(() => infos().length === 1, 5000, 'the title update');
     assert.equal(infos()[0].title, 'New chat');
     assert.ok(!Number.isNaN(Date.parse(String(infos()[0].updatedAt))));
@@ -300,7 +338,10 @@ describe('scripted agent: list, known sessions, close, titles', () => {
     assert.ok(agent.wire.findIndex((m) => m.method === 'session/update') > answer);
 
     await agent.prompt(sessionId, 'cats');
-    assert.deepEqual(infos().map((i) => i.title), ['New chat', 'About cats']);
+    assert.deepEqual(
+      infos().map((i) => i.title),
+      ['New chat', 'About cats'],
+    );
     const [listed] = (await agent.conn.agent.request(acp.methods.agent.session.list, {})).sessions;
     assert.deepEqual(listed, { sessionId, cwd: run.dir, title: 'About cats', updatedAt: infos()[1].updatedAt });
   });

@@ -50,7 +50,18 @@ function lastModes(messages: HostMessage[]): ModesView | undefined | 'none' {
 test('available_commands_update sent with session/new is kept, emitted, and replaced by a later one', async () => {
   const { session, messages, log } = makeSession({
     newSession: { updates: [COMMANDS_UPDATE] },
-    turns: [{ steps: [{ update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: '/compact', description: 'Compact the thread' }, { bogus: true }] } }] }],
+    turns: [
+      {
+        steps: [
+          {
+            update: {
+              sessionUpdate: 'available_commands_update',
+              availableCommands: [{ name: '/compact', description: 'Compact the thread' }, { bogus: true }],
+            },
+          },
+        ],
+      },
+    ],
   });
   try {
     await session.start();
@@ -67,7 +78,11 @@ test('available_commands_update sent with session/new is kept, emitted, and repl
     assert.deepEqual(session.snapshotParts().entries, []);
 
     await session.prompt('go');
-    assert.deepEqual(session.snapshotParts().commands, [{ name: 'compact', description: 'Compact the thread' }], 'replaced whole; the slash is stripped; malformed dropped');
+    assert.deepEqual(
+      session.snapshotParts().commands,
+      [{ name: 'compact', description: 'Compact the thread' }],
+      'replaced whole; the slash is stripped; malformed dropped',
+    );
     assert.ok(log.of('warn').some((w) => /malformed slash command/.test(w)));
     assert.ok(!log.of('warn').some((w) => /unknown kind/.test(w)));
 
@@ -114,7 +129,15 @@ test('modes from session/new; setMode reaches the agent and the current mode fol
 test('a current_mode_update from the agent (after set_mode, or on its own mid-turn) changes the mode', async () => {
   const { session, messages, log } = makeSession({
     newSession: { modes: MODES },
-    turns: [{ steps: [{ update: { sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' } }, { update: { sessionUpdate: 'current_mode_update', currentModeId: 'nope' } }, { echo: true }] }],
+    turns: [
+      {
+        steps: [
+          { update: { sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' } },
+          { update: { sessionUpdate: 'current_mode_update', currentModeId: 'nope' } },
+          { echo: true },
+        ],
+      },
+    ],
   });
   try {
     await session.start();
@@ -127,7 +150,7 @@ test('a current_mode_update from the agent (after set_mode, or on its own mid-tu
     await session.setMode('default');
     // The scripted agent confirms with a current_mode_update after its answer: one change, no duplicate.
     // Read off the wire, it is handled within the microtasks after; a macrotask lets that finish.
-    await until(() => log.of('in').some((l) => l.includes('current_mode_update') && l.includes('"currentModeId":"default"')), 'the agent\'s confirmation');
+    await until(() => log.of('in').some((l) => l.includes('current_mode_update') && l.includes('"currentModeId":"default"')), "the agent's confirmation");
     await new Promise((r) => setImmediate(r));
     assert.equal(session.snapshotParts().modes?.currentModeId, 'default');
     assert.equal(messages.filter((m) => m.type === 'modesChanged').length, 1);
@@ -137,7 +160,11 @@ test('a current_mode_update from the agent (after set_mode, or on its own mid-tu
 });
 
 test('a refused set_mode becomes an error entry and the picker is told the unchanged mode', async () => {
-  const { session, messages } = makeSession({ newSession: { modes: MODES }, setMode: { error: { code: -32603, message: 'plan mode is disabled by policy' } }, turns: [] });
+  const { session, messages } = makeSession({
+    newSession: { modes: MODES },
+    setMode: { error: { code: -32603, message: 'plan mode is disabled by policy' } },
+    turns: [],
+  });
   try {
     await session.start();
     messages.length = 0;

@@ -45,8 +45,17 @@ test('malformed commands are dropped, names normalised, duplicates and empty hin
 
 test('modes: a current id that is not advertised falls back to the first mode; no modes means no picker', () => {
   const { info, warnings } = make();
-  const messages = info.setModes({ currentModeId: 'gone', availableModes: [{ id: 'a', name: '' }, { id: 'a', name: 'dup' }, { id: 'b', name: 'Bee', description: 'b mode' }, 'junk'] });
-  const expected: ModesView = { currentModeId: 'a', available: [{ id: 'a', name: 'a' }, { id: 'b', name: 'Bee', description: 'b mode' }] };
+  const messages = info.setModes({
+    currentModeId: 'gone',
+    availableModes: [{ id: 'a', name: '' }, { id: 'a', name: 'dup' }, { id: 'b', name: 'Bee', description: 'b mode' }, 'junk'],
+  });
+  const expected: ModesView = {
+    currentModeId: 'a',
+    available: [
+      { id: 'a', name: 'a' },
+      { id: 'b', name: 'Bee', description: 'b mode' },
+    ],
+  };
   assert.deepEqual(messages, [{ type: 'modesChanged', modes: expected }]);
   assert.ok(warnings.some((w) => /not one of the agent's modes/.test(w)));
   assert.equal(info.hasMode('b'), true);
@@ -62,7 +71,9 @@ test('a mirror replaying the emitted messages always equals commands() and modes
     fc.record({ sessionUpdate: fc.constant('current_mode_update'), currentModeId: modeId }),
     fc.record({
       sessionUpdate: fc.constant('available_commands_update'),
-      availableCommands: fc.array(fc.oneof(fc.record({ name: fc.constantFrom('x', '/y', 'x', ''), description: fc.string() }), fc.anything()), { maxLength: 5 }),
+      availableCommands: fc.array(fc.oneof(fc.record({ name: fc.constantFrom('x', '/y', 'x', ''), description: fc.string() }), fc.anything()), {
+        maxLength: 5,
+      }),
     }),
   );
   const step = fc.oneof(

@@ -95,7 +95,11 @@ test('user_message_chunk coalesces into a user entry; the composer message is ne
   h.update(chunk('user_message_chunk', 'echo'));
   assert.deepEqual(
     h.entries().map((e) => [e.kind, (e as { text: string }).text]),
-    [['user', 'replayed history'], ['user', 'typed'], ['user', 'echo']],
+    [
+      ['user', 'replayed history'],
+      ['user', 'typed'],
+      ['user', 'echo'],
+    ],
   );
   h.check();
 });
@@ -105,7 +109,10 @@ test('a new messageId starts a new entry even for the same kind', () => {
   h.update(chunk('agent_message_chunk', 'one', { messageId: 'm1' }));
   h.update(chunk('agent_message_chunk', ' more', { messageId: 'm1' }));
   h.update(chunk('agent_message_chunk', 'two', { messageId: 'm2' }));
-  assert.deepEqual(h.entries().map((e) => (e as { text: string }).text), ['one more', 'two']);
+  assert.deepEqual(
+    h.entries().map((e) => (e as { text: string }).text),
+    ['one more', 'two'],
+  );
   h.check();
 });
 
@@ -130,7 +137,11 @@ test('content blocks in chunks: image note, links, fenced resources; unknown blo
       assert.equal(entries.length, 0, JSON.stringify(block));
       assert.equal(h.warnings.length, 1, JSON.stringify(block));
     } else {
-      assert.deepEqual(entries.map((e) => (e as { text: string }).text), [expected], JSON.stringify(block));
+      assert.deepEqual(
+        entries.map((e) => (e as { text: string }).text),
+        [expected],
+        JSON.stringify(block),
+      );
       assert.equal(h.warnings.length, 0, JSON.stringify(block));
     }
     h.check();
@@ -290,7 +301,18 @@ test('tool call content items: markdown, image, link, diffs (new files), termina
     isNew,
     added: lines.filter(([k]) => k === 'add').length,
     removed: lines.filter(([k]) => k === 'del').length,
-    hunks: [{ oldStart: 1, oldLines: isNew ? 0 : 1, newStart: 1, newLines: 1, row: 0, lines: lines.map(([kind, text]) => ({ kind, text, noEol: true })), more: 0, collapsedBefore: 0 }],
+    hunks: [
+      {
+        oldStart: 1,
+        oldLines: isNew ? 0 : 1,
+        newStart: 1,
+        newLines: 1,
+        row: 0,
+        lines: lines.map(([kind, text]) => ({ kind, text, noEol: true })),
+        more: 0,
+        collapsedBefore: 0,
+      },
+    ],
     collapsedAfter: 0,
   });
   const content = h.tool('c').content.map((item) => (item.type === 'diff' ? { ...item, diffId: 0 } : item));
@@ -299,7 +321,13 @@ test('tool call content items: markdown, image, link, diffs (new files), termina
     { type: 'image', mimeType: 'image/png', data: 'iVBO' },
     { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts' },
     { type: 'markdown', text: '\n```\nbody\n```\n' },
-    { ...diffOf('/ws/a.ts', false, [['del', 'old'], ['add', 'new']]), diffId: 0 },
+    {
+      ...diffOf('/ws/a.ts', false, [
+        ['del', 'old'],
+        ['add', 'new'],
+      ]),
+      diffId: 0,
+    },
     { ...diffOf('/ws/new1.ts', true, [['add', 'n1']]), diffId: 0 },
     { ...diffOf('/ws/new2.ts', true, [['add', 'n2']]), diffId: 0 },
     { ...diffOf('/ws/new3.ts', true, [['add', 'n3']]), diffId: 0 },
@@ -374,7 +402,14 @@ test('unknown updates: known-but-unrendered kinds are silent, others warn, nothi
 
 test('even hostile objects (throwing getters) do not make applyUpdate throw', () => {
   const h = harness();
-  const hostile = new Proxy({}, { get: () => { throw new Error('trap'); } });
+  const hostile = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('trap');
+      },
+    },
+  );
   assert.deepEqual(h.reducer.applyUpdate(hostile), []);
   assert.ok(h.warnings.some((w) => w.startsWith(INTERNAL_ERROR_PREFIX)));
 });
@@ -388,10 +423,7 @@ test('endTurn: unfinished calls become cancelled, final ones stay, prompts are c
   h.update({ sessionUpdate: 'tool_call', toolCallId: 'bad', status: 'failed' });
   h.run((r) => r.attachPermission({ toolCallId: 'ok' }, 'req-1', [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }]));
   const messages = h.run((r) => r.endTurn('end_turn'));
-  assert.deepEqual(
-    [h.tool('p').status, h.tool('r').status, h.tool('ok').status, h.tool('bad').status],
-    ['cancelled', 'cancelled', 'completed', 'failed'],
-  );
+  assert.deepEqual([h.tool('p').status, h.tool('r').status, h.tool('ok').status, h.tool('bad').status], ['cancelled', 'cancelled', 'completed', 'failed']);
   assert.deepEqual(h.tool('ok').permission?.state, { kind: 'cancelled' });
   const last = h.entries().at(-1);
   assert.deepEqual(last && { kind: last.kind, stopReason: last.kind === 'turn_end' && last.stopReason }, { kind: 'turn_end', stopReason: 'end_turn' });
@@ -436,19 +468,15 @@ test('a permission request may be the first mention of a tool call: the card is 
   const h = harness();
   h.update(chunk('agent_message_chunk', 'I will edit'));
   h.run((r) =>
-    r.attachPermission(
-      { toolCallId: 'edit-1', title: 'Edit a.ts', kind: 'edit', content: [{ type: 'diff', path: '/ws/a.ts', newText: 'x' }] },
-      'r1',
-      [
-        { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
-        { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
-        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
-        { optionId: 'never', name: 'Never', kind: 'reject_always' },
-        { optionId: 'deny', name: 'Deny', kind: 'deny_forever' },
-        { optionId: 'odd', kind: 'whatever' },
-        { name: 'no id' },
-      ],
-    ),
+    r.attachPermission({ toolCallId: 'edit-1', title: 'Edit a.ts', kind: 'edit', content: [{ type: 'diff', path: '/ws/a.ts', newText: 'x' }] }, 'r1', [
+      { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      { optionId: 'never', name: 'Never', kind: 'reject_always' },
+      { optionId: 'deny', name: 'Deny', kind: 'deny_forever' },
+      { optionId: 'odd', kind: 'whatever' },
+      { name: 'no id' },
+    ]),
   );
   const t = h.tool('edit-1');
   assert.equal(t.title, 'Edit a.ts');
@@ -485,8 +513,15 @@ test('a permission request on a known card merges fields; a newer request supers
   assert.equal(h.tool('x').title, 'Run npm test');
   assert.equal(h.tool('x').toolKind, 'execute');
   h.run((r) => r.attachPermission({ toolCallId: 'x' }, 'r2', [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }]));
-  assert.deepEqual(h.run((r) => r.resolvePermission('r1', { kind: 'cancelled' })), [], 'the superseded request changes nothing');
-  assert.deepEqual(h.run((r) => r.resolvePermission('nope', { kind: 'cancelled' })), []);
+  assert.deepEqual(
+    h.run((r) => r.resolvePermission('r1', { kind: 'cancelled' })),
+    [],
+    'the superseded request changes nothing',
+  );
+  assert.deepEqual(
+    h.run((r) => r.resolvePermission('nope', { kind: 'cancelled' })),
+    [],
+  );
   assert.equal(h.tool('x').permission?.requestId, 'r2');
   assert.deepEqual(h.tool('x').permission?.state, { kind: 'pending' });
   h.check();
@@ -510,18 +545,27 @@ test('addError and clear; ids are unique and never reused after clear', () => {
   const h = harness();
   h.run((r) => r.addError('The agent exited.', 'stderr tail', 'restart'));
   h.run((r) => r.addError('Plain.'));
-  assert.deepEqual(h.entries().map((e) => ({ ...e, id: undefined })), [
-    { kind: 'error', id: undefined, message: 'The agent exited.', detail: 'stderr tail', action: 'restart' },
-    { kind: 'error', id: undefined, message: 'Plain.' },
-  ]);
+  assert.deepEqual(
+    h.entries().map((e) => ({ ...e, id: undefined })),
+    [
+      { kind: 'error', id: undefined, message: 'The agent exited.', detail: 'stderr tail', action: 'restart' },
+      { kind: 'error', id: undefined, message: 'Plain.' },
+    ],
+  );
   assert.ok(!('detail' in h.entries()[1]), 'no undefined fields on the DTO');
   const before = new Set(h.entries().map((e) => e.id));
   h.update({ sessionUpdate: 'tool_call', toolCallId: 'c', status: 'in_progress' });
   h.run((r) => r.attachPermission({ toolCallId: 'c' }, 'r', []));
-  assert.deepEqual(h.run((r) => r.clear()), [{ type: 'entriesCleared' }]);
+  assert.deepEqual(
+    h.run((r) => r.clear()),
+    [{ type: 'entriesCleared' }],
+  );
   assert.deepEqual(h.entries(), []);
   assert.equal(h.reducer.findToolCall('c'), undefined);
-  assert.deepEqual(h.run((r) => r.resolvePermission('r', { kind: 'cancelled' })), []);
+  assert.deepEqual(
+    h.run((r) => r.resolvePermission('r', { kind: 'cancelled' })),
+    [],
+  );
   h.update(chunk('agent_message_chunk', 'fresh'));
   h.update({ sessionUpdate: 'tool_call', toolCallId: 'c' });
   for (const entry of h.entries()) assert.ok(!before.has(entry.id), entry.id);
@@ -570,7 +614,12 @@ test('streaming many chunks sends each chunk once and only the chunk (O(chunk) p
 });
 
 test('a throwing logger does not break the reducer', () => {
-  const reducer = new ThreadReducer({ isInWorkspace: () => true, warn: () => { throw new Error('log down'); } });
+  const reducer = new ThreadReducer({
+    isInWorkspace: () => true,
+    warn: () => {
+      throw new Error('log down');
+    },
+  });
   assert.deepEqual(reducer.applyUpdate({ sessionUpdate: 'nope' }), []);
   assert.equal(reducer.applyUpdate(chunk('agent_message_chunk', 'still works')).length, 1);
 });

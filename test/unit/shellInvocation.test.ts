@@ -11,7 +11,7 @@ const windows = (command: string, args: string[] = [], more: Partial<InvocationR
 
 describe('shellInvocation on POSIX', () => {
   test('a whole command line without args runs through $SHELL -c, shown as written', () => {
-    const line = "npm test 2>&1 | tail -n 5 && echo \"done: $?\"";
+    const line = 'npm test 2>&1 | tail -n 5 && echo "done: $?"';
     assert.deepEqual(posix(line), { file: '/bin/zsh', args: ['-c', line], verbatim: false, viaShell: true, display: line });
   });
 
@@ -22,7 +22,13 @@ describe('shellInvocation on POSIX', () => {
 
   test('a single word without args, or a command with args, is spawned directly', () => {
     assert.deepEqual(posix('pwd'), { file: 'pwd', args: [], verbatim: false, viaShell: false, display: 'pwd' });
-    assert.deepEqual(posix('git', ['status', '--short']), { file: 'git', args: ['status', '--short'], verbatim: false, viaShell: false, display: 'git status --short' });
+    assert.deepEqual(posix('git', ['status', '--short']), {
+      file: 'git',
+      args: ['status', '--short'],
+      verbatim: false,
+      viaShell: false,
+      display: 'git status --short',
+    });
     // With args the command is never a command line, even when it looks like one.
     assert.equal(posix('ls -la', ['x']).viaShell, false);
   });
@@ -43,7 +49,13 @@ describe('shellInvocation on POSIX', () => {
 describe('shellInvocation on Windows', () => {
   test('a whole command line runs through cmd.exe /d /s /c "…" with verbatim arguments', () => {
     const line = 'dir /b *.ts | findstr "spec"';
-    assert.deepEqual(windows(line), { file: 'C:\\Windows\\system32\\cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], verbatim: true, viaShell: true, display: line });
+    assert.deepEqual(windows(line), {
+      file: 'C:\\Windows\\system32\\cmd.exe',
+      args: ['/d', '/s', '/c', `"${line}"`],
+      verbatim: true,
+      viaShell: true,
+      display: line,
+    });
   });
 
   test('ComSpec is found case-insensitively, cmd.exe without it, the configured shell first', () => {
@@ -54,14 +66,26 @@ describe('shellInvocation on Windows', () => {
 
   test('a program with args is spawned directly; Node quotes its arguments', () => {
     const run = windows('git', ['commit', '-m', 'a "quoted" message'], { resolve: () => 'C:\\Program Files\\Git\\cmd\\git.exe' });
-    assert.deepEqual(run, { file: 'git', args: ['commit', '-m', 'a "quoted" message'], verbatim: false, viaShell: false, display: 'git commit -m "a \\"quoted\\" message"' });
+    assert.deepEqual(run, {
+      file: 'git',
+      args: ['commit', '-m', 'a "quoted" message'],
+      verbatim: false,
+      viaShell: false,
+      display: 'git commit -m "a \\"quoted\\" message"',
+    });
   });
 
   test('a .cmd shim found on PATH runs through cmd.exe with every argument quoted and escaped', () => {
     const resolved = 'C:\\Program Files\\nodejs\\npm.cmd';
     const run = windows('npm', ['install', 'left pad', 'x&calc'], { resolve: (c) => (c === 'npm' ? resolved : undefined) });
     const line = `"${resolved}" ^^^"install^^^" ^^^"left^^^ pad^^^" ^^^"x^^^&calc^^^"`;
-    assert.deepEqual(run, { file: 'C:\\Windows\\system32\\cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], verbatim: true, viaShell: true, display: 'npm install "left pad" "x&calc"' });
+    assert.deepEqual(run, {
+      file: 'C:\\Windows\\system32\\cmd.exe',
+      args: ['/d', '/s', '/c', `"${line}"`],
+      verbatim: true,
+      viaShell: true,
+      display: 'npm install "left pad" "x&calc"',
+    });
   });
 
   test('a .bat named explicitly needs no resolver', () => {
@@ -82,7 +106,14 @@ describe('shellInvocation on Windows', () => {
 
 describe('mergeEnv', () => {
   test('the request overrides and adds; everything else is kept; unset base variables are dropped', () => {
-    const env = mergeEnv({ PATH: '/bin', FOO: 'base', KEEP: 'kept', GONE: undefined }, [{ name: 'FOO', value: 'over' }, { name: 'NEW', value: '' }], 'linux');
+    const env = mergeEnv(
+      { PATH: '/bin', FOO: 'base', KEEP: 'kept', GONE: undefined },
+      [
+        { name: 'FOO', value: 'over' },
+        { name: 'NEW', value: '' },
+      ],
+      'linux',
+    );
     assert.deepEqual(env, { PATH: '/bin', FOO: 'over', KEEP: 'kept', NEW: '' });
     assert.ok(!('GONE' in env), 'an undefined value must not reach the child as "undefined"');
   });

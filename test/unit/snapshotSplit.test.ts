@@ -16,11 +16,21 @@ function conversation(entries: Entry[], terminals: string[] = []): ConversationS
 
 const text = (id: string, size = 10): Entry => ({ kind: 'agent', id, text: 'x'.repeat(size) });
 const withTerminal = (id: string, terminalId: string): Entry => ({
-  kind: 'tool_call', id, toolCallId: id, title: 'run', toolKind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId }], locations: [],
+  kind: 'tool_call',
+  id,
+  toolCallId: id,
+  title: 'run',
+  toolKind: 'execute',
+  status: 'completed',
+  content: [{ type: 'terminal', terminalId }],
+  locations: [],
 });
 
 test('a short thread goes whole, in one message', () => {
-  const snapshot = conversation(Array.from({ length: FIRST_PAINT_ENTRIES }, (_, i) => text(`a${i}`)), ['t1']);
+  const snapshot = conversation(
+    Array.from({ length: FIRST_PAINT_ENTRIES }, (_, i) => text(`a${i}`)),
+    ['t1'],
+  );
   const { first, older } = splitSnapshot(snapshot);
   assert.equal(older, undefined);
   assert.equal(first, snapshot);
@@ -46,11 +56,18 @@ test('big entries: the first message stays near FIRST_PAINT_CHARS, but always ca
   assert.ok(first.entries.length >= 1 && first.entries.length <= 4, `${first.entries.length} entries first`);
   const huge = [text('h0'), text('h1', FIRST_PAINT_CHARS * 3)];
   const split = splitSnapshot(conversation(huge));
-  assert.deepEqual(split.first.entries.map((e) => e.id), ['h1'], 'one huge last entry still goes first');
-  assert.deepEqual(split.older?.entries.map((e) => e.id), ['h0']);
+  assert.deepEqual(
+    split.first.entries.map((e) => e.id),
+    ['h1'],
+    'one huge last entry still goes first',
+  );
+  assert.deepEqual(
+    split.older?.entries.map((e) => e.id),
+    ['h0'],
+  );
 });
 
-test('OlderEntries: a snapshot and a tab switch are split alike; only the shown conversation\'s part is given, once', () => {
+test("OlderEntries: a snapshot and a tab switch are split alike; only the shown conversation's part is given, once", () => {
   const keeper = new OlderEntries();
   const long = (id: string): ConversationSnapshot => ({ ...conversation(Array.from({ length: 100 }, (_, i) => text(`${id}-${i}`))), conversationId: id });
   const first = keeper.split(long('c1'));
@@ -62,7 +79,10 @@ test('OlderEntries: a snapshot and a tab switch are split alike; only the shown 
   const again = keeper.outgoing({ type: 'conversationShown', conversation: long('c2') });
   assert.ok(again.type === 'conversationShown');
   const older = keeper.take('c2');
-  assert.deepEqual(older?.entries.map((e) => e.id), Array.from({ length: 100 - FIRST_PAINT_ENTRIES }, (_, i) => `c2-${i}`));
+  assert.deepEqual(
+    older?.entries.map((e) => e.id),
+    Array.from({ length: 100 - FIRST_PAINT_ENTRIES }, (_, i) => `c2-${i}`),
+  );
   assert.equal(keeper.take('c2'), undefined, 'given once');
   const other = { type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } } as const;
   assert.equal(keeper.outgoing(other), other, 'other messages pass unchanged');

@@ -45,7 +45,10 @@ function alive(pid: number): boolean {
 
 function groupPids(pgid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-g', String(pgid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-g', String(pgid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -180,7 +183,10 @@ test('kill stops the whole process tree; the terminal stays readable', { skip: !
   const pgid = m.get(terminalId)?.pid as number;
   await waitFor(() => groupPids(pgid).length >= 2);
   const pids = groupPids(pgid);
-  assert.ok(pids.some((p) => p !== pgid), 'a background child exists');
+  assert.ok(
+    pids.some((p) => p !== pgid),
+    'a background child exists',
+  );
   await m.kill({ sessionId: S, terminalId });
   const exit = await m.waitForExit({ sessionId: S, terminalId });
   assert.equal(exit.signal, 'SIGTERM');

@@ -16,7 +16,8 @@ test('a terminal restored without an exit is marked as lost with the earlier run
 });
 
 test('the lost mark survives a save and a load; a hand-edited one is read as a boolean only', () => {
-  const stored = (exit: unknown) => JSON.stringify({ version: 1, entries: [], terminals: { t1: { terminalId: 't1', command: 'c', output: '', truncated: false, exit } } });
+  const stored = (exit: unknown) =>
+    JSON.stringify({ version: 1, entries: [], terminals: { t1: { terminalId: 't1', command: 'c', output: '', truncated: false, exit } } });
   const lost = parseTranscript(stored({ exitCode: null, signal: null, lost: true }));
   assert.ok(lost.ok);
   assert.deepEqual(lost.value.terminals.t1?.exit, { exitCode: null, signal: null, lost: true });

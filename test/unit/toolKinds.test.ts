@@ -89,9 +89,21 @@ test('prose words in the middle of a title do not count as tool names', () => {
 
 test('every file, code, command and web tool of the coding agent tool reference has a kind', () => {
   const names = [
-    'read_file', 'write_to_file', 'replace_in_file', 'search_files', 'list_files', 'list_code_definition_names',
-    'apply_patch', 'find_references', 'rename', 'replace_text', 'execute_command', 'kill_command',
-    'browser_action', 'web_fetch', 'web_search',
+    'read_file',
+    'write_to_file',
+    'replace_in_file',
+    'search_files',
+    'list_files',
+    'list_code_definition_names',
+    'apply_patch',
+    'find_references',
+    'rename',
+    'replace_text',
+    'execute_command',
+    'kill_command',
+    'browser_action',
+    'web_fetch',
+    'web_search',
   ];
   for (const name of names) {
     assert.notEqual(inferToolKind(undefined, name, undefined), 'other', name);
@@ -145,7 +157,7 @@ test('every codicon name exists in @vscode/codicons', () => {
   for (const kind of ALL_KINDS) assert.ok(css.includes(`.codicon-${codiconFor(kind)}:before`), codiconFor(kind));
 });
 
-test('a kind the webview does not know falls back to other\'s icon instead of throwing', () => {
+test("a kind the webview does not know falls back to other's icon instead of throwing", () => {
   assert.equal(codiconFor('teleport' as unknown as ToolKind), codiconFor('other'));
 });
 

@@ -47,7 +47,11 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const MAX_IMAGE_BYTES = 300 * 1024;
 
 const commandIds = new Set(manifest.contributes.commands.map((c) => c.command));
-const viewIds = new Set(Object.values(manifest.contributes.views).flat().map((v) => v.id));
+const viewIds = new Set(
+  Object.values(manifest.contributes.views)
+    .flat()
+    .map((v) => v.id),
+);
 const settingIds = new Set(Object.keys(manifest.contributes.configuration.properties));
 
 /** A command a `command:` link may run: a contributed one, or the focus command VS Code makes for a contributed view. */

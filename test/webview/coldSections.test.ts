@@ -34,7 +34,13 @@ async function post(page: Page, message: HostMessage): Promise<void> {
 function reference(text: string, tags?: string[]): string[] {
   const html = marked.parse(text, { async: false, gfm: true });
   if (tags) return Array.from(html.matchAll(new RegExp(`<(${tags.join('|')})[ >]`, 'g')), (m) => m[1].toUpperCase());
-  return words(html.replace(/<\/?(?:strong|em|code)>/g, '').replace(/<[^>]*>/g, ' ').replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+  return words(
+    html
+      .replace(/<\/?(?:strong|em|code)>/g, '')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&'),
+  );
 }
 
 const coldCount = (page: Page): Promise<number> => page.locator('[data-entry-kind="agent"] .markdown-frozen > .cold').count();
@@ -65,7 +71,10 @@ test('a flood leaves the text far above the end cold, renders the end at once an
   assert.ok(shown.length < all.length, 'the cold text is not in the DOM yet');
   assert.deepEqual(shown.slice(-40), all.slice(-40), 'the end of the message is rendered');
   // Cold sections have no layout: their height is an estimate, not zero.
-  const height = await page.locator('[data-entry-kind="agent"] .markdown-frozen > .cold').first().evaluate((el) => el.getBoundingClientRect().height);
+  const height = await page
+    .locator('[data-entry-kind="agent"] .markdown-frozen > .cold')
+    .first()
+    .evaluate((el) => el.getBoundingClientRect().height);
   assert.ok(height > 100, `a cold section keeps an estimated height (${height}px)`);
   await page.clock.runFor(100);
   assert.ok((await coldCount(page)) > 0, 'still cold before the text has been quiet long enough');

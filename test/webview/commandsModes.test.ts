@@ -25,14 +25,18 @@ const MODES: ModesView = {
   ],
 };
 
-async function openWith(commands: CommandView[], extra: Parameters<typeof snapshot>[0] = {}): Promise<{ panel: Panel; page: Page; box: Locator; list: Locator }> {
+async function openWith(
+  commands: CommandView[],
+  extra: Parameters<typeof snapshot>[0] = {},
+): Promise<{ panel: Panel; page: Page; box: Locator; list: Locator }> {
   const panel = await harness().open();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ commands, ...extra }) });
   const { page } = panel;
   return { panel, page, box: page.locator('textarea[aria-label="Message"]'), list: page.getByRole('listbox', { name: 'Slash commands' }) };
 }
 
-const optionNames = (list: Locator): Promise<string[]> => list.getByRole('option').evaluateAll((els) => els.map((e) => e.querySelector('.command-name')?.textContent ?? ''));
+const optionNames = (list: Locator): Promise<string[]> =>
+  list.getByRole('option').evaluateAll((els) => els.map((e) => e.querySelector('.command-name')?.textContent ?? ''));
 const activeName = (page: Page, box: Locator): Promise<string | null> =>
   box.getAttribute('aria-activedescendant').then((id) => (id ? page.locator(`#${id} .command-name`).textContent() : null));
 

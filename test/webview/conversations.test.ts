@@ -86,7 +86,15 @@ test('queued prompts: user entries marked data-queued above the composer, with e
   const { page } = panel;
   await panel.post({
     type: 'snapshot',
-    snapshot: snapshot({ status: running, queue: { items: [{ id: 'q1', text: 'first queued' }, { id: 'q2', text: 'second queued' }] } }),
+    snapshot: snapshot({
+      status: running,
+      queue: {
+        items: [
+          { id: 'q1', text: 'first queued' },
+          { id: 'q2', text: 'second queued' },
+        ],
+      },
+    }),
   });
   const queued = page.locator('[role="article"][data-entry-kind="user"][data-queued="true"]');
   assert.equal(await queued.count(), 2);
@@ -116,7 +124,10 @@ test('queued prompts: user entries marked data-queued above the composer, with e
   await panel.clearPosted();
   await page.locator('.queue').getByRole('button', { name: 'Resume' }).click();
   await page.locator('.queue').getByRole('button', { name: 'Clear' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'queueResume', conversationId: 'c1' }, { type: 'queueClear', conversationId: 'c1' }]);
+  assert.deepEqual(await panel.posted(), [
+    { type: 'queueResume', conversationId: 'c1' },
+    { type: 'queueClear', conversationId: 'c1' },
+  ]);
   await panel.post({ type: 'queueChanged', queue: { items: [] } });
   await panel.settle();
   assert.equal(await page.locator('.queue').isHidden(), true);

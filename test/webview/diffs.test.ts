@@ -69,18 +69,28 @@ test('diff: line types, numbers, word highlights, collapsed regions fetched by m
   await panel.clearPosted();
   await gaps.nth(1).getByRole('button', { name: 'Show 19 unchanged lines' }).click();
   const middle = await nextFetch(panel);
-  assert.deepEqual({ ...middle, requestId: 0 }, { type: 'fetchDiffLines', requestId: 0, entryId: 'c1', index: 0, diffId: source.view.diffId, row: 9, count: 19, conversationId: 'c1' });
+  assert.deepEqual(
+    { ...middle, requestId: 0 },
+    { type: 'fetchDiffLines', requestId: 0, entryId: 'c1', index: 0, diffId: source.view.diffId, row: 9, count: 19, conversationId: 'c1' },
+  );
   await answer(panel, middle, source);
   assert.equal(await region.locator('[data-line-type]').count(), 15 + 19);
   assert.equal(await region.locator('.diff-gap').count(), 2);
-  assert.deepEqual((await numbers(panel, '[role="region"]', 0)).filter(Boolean).map(Number).slice(0, 29), Array.from({ length: 29 }, (_, i) => i + 2), 'old line numbers run on through the revealed region');
+  assert.deepEqual(
+    (await numbers(panel, '[role="region"]', 0)).filter(Boolean).map(Number).slice(0, 29),
+    Array.from({ length: 29 }, (_, i) => i + 2),
+    'old line numbers run on through the revealed region',
+  );
 
   // Keyboard: Tab to the first region's button, Enter; once all its lines are shown focus moves to the first of them.
   await region.getByRole('button', { name: 'Show 1 unchanged line' }).focus();
   await page.keyboard.press('Enter');
   await answer(panel, await nextFetch(panel), source);
   assert.equal(await region.locator('.diff-gap').count(), 1);
-  assert.deepEqual(await page.evaluate(() => [document.activeElement?.getAttribute('data-line-type'), document.activeElement?.querySelector('.diff-code')?.textContent]), ['context', 'line 1']);
+  assert.deepEqual(
+    await page.evaluate(() => [document.activeElement?.getAttribute('data-line-type'), document.activeElement?.querySelector('.diff-code')?.textContent]),
+    ['context', 'line 1'],
+  );
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Show 7 unchanged lines', 'Tab goes on to the next region');
   await page.keyboard.press(' ');
@@ -162,7 +172,10 @@ test('diff: a file over the size limit is refused inline with a clear message; O
   assert.ok(JSON.stringify(view).length < 500, 'the view carries no text');
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries: [toolCall('c1', { toolKind: 'edit', content: [view] })] }) });
   const region = page.locator('[role="region"][data-path="/w/huge.json"]');
-  assert.equal(await region.getByRole('note').textContent(), ' This file is 5.3 MB, over the 5 MB limit for diffs shown here. Open diff shows it in the editor.');
+  assert.equal(
+    await region.getByRole('note').textContent(),
+    ' This file is 5.3 MB, over the 5 MB limit for diffs shown here. Open diff shows it in the editor.',
+  );
   assert.match(String(await region.locator('.diff-stats').textContent()), /Too large to show here/);
   assert.equal(await region.locator('[data-line-type]').count(), 0);
   await panel.clearPosted();
@@ -193,7 +206,22 @@ test('diff through the real host: a scripted agent edits, the panel opens a coll
   const lines = Array.from({ length: 300 }, (_, i) => `const n${i} = ${i};`);
   const edited = lines.map((l, i) => (i === 150 ? 'const n150 = "edited";' : l));
   const { session } = scriptedSession(dir, {
-    turns: [{ steps: [{ update: { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit a.ts', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: '${cwd}/a.ts', oldText: text(lines), newText: text(edited) }] } }] }],
+    turns: [
+      {
+        steps: [
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'e1',
+              title: 'Edit a.ts',
+              kind: 'edit',
+              status: 'completed',
+              content: [{ type: 'diff', path: '${cwd}/a.ts', oldText: text(lines), newText: text(edited) }],
+            },
+          },
+        ],
+      },
+    ],
   });
   try {
     await session.start();

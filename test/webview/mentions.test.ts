@@ -26,11 +26,25 @@ const APPLY: MentionCandidate = {
 const SYMBOL: MentionCandidate = {
   group: 'Symbols',
   spec: { kind: 'symbol', path: '/w/src/app.ts', name: 'App', range: { startLine: 10, endLine: 40 }, symbolKind: 'class' },
-  view: { kind: 'symbol', label: 'App', detail: 'class in src/app.ts', uri: 'file:///w/src/app.ts', range: { startLine: 10, endLine: 40 }, icon: 'symbol-class' },
+  view: {
+    kind: 'symbol',
+    label: 'App',
+    detail: 'class in src/app.ts',
+    uri: 'file:///w/src/app.ts',
+    range: { startLine: 10, endLine: 40 },
+    icon: 'symbol-class',
+  },
 };
 const SELECTION: MentionChip = {
   spec: { kind: 'selection', path: '/w/src/app.ts', range: { startLine: 3, endLine: 7 } },
-  view: { kind: 'selection', label: 'app.ts', detail: 'src/app.ts, lines 3-7', uri: 'file:///w/src/app.ts', range: { startLine: 3, endLine: 7 }, icon: 'selection' },
+  view: {
+    kind: 'selection',
+    label: 'app.ts',
+    detail: 'src/app.ts, lines 3-7',
+    uri: 'file:///w/src/app.ts',
+    range: { startLine: 3, endLine: 7 },
+    icon: 'selection',
+  },
 };
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -58,7 +72,8 @@ async function queried(page: Page, query: string): Promise<number> {
   return message.requestId;
 }
 
-const optionLabels = (list: Locator): Promise<string[]> => list.getByRole('option').evaluateAll((els) => els.map((e) => e.querySelector('.mention-option-label')?.textContent ?? ''));
+const optionLabels = (list: Locator): Promise<string[]> =>
+  list.getByRole('option').evaluateAll((els) => els.map((e) => e.querySelector('.mention-option-label')?.textContent ?? ''));
 
 /** Pastes files into the message box the way a clipboard paste arrives. */
 async function paste(page: Page, files: Array<{ name: string; type: string; base64?: string; size?: number }>): Promise<void> {
@@ -105,7 +120,11 @@ test('@ asks the host, shows its grouped answer as a listbox; ↓ Enter picks a 
   assert.equal(await chip.getAttribute('data-mention-kind'), 'file');
   assert.equal(await chip.locator('.codicon-file').count(), 1);
   assert.equal(await chip.getAttribute('title'), 'src/apply.ts');
-  assert.deepEqual((await panel.posted()).filter((m) => m.type === 'prompt'), [], 'Enter picked; it did not send');
+  assert.deepEqual(
+    (await panel.posted()).filter((m) => m.type === 'prompt'),
+    [],
+    'Enter picked; it did not send',
+  );
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message', 'focus stayed in the message box');
 
   // End picks the last option, Tab picks too; the text around the @word stays, one space goes.
@@ -211,7 +230,11 @@ test('chips: Backspace at the start removes the last one, × removes one, Send p
   assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'explai', mentions: [APP.spec, SELECTION.spec], conversationId: 'c1' }]);
   assert.equal(await chips.count(), 0);
   assert.equal(await box.inputValue(), '');
-  assert.equal(await page.evaluate(() => JSON.stringify(JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').chips)), '{}', 'the persisted copy went too');
+  assert.equal(
+    await page.evaluate(() => JSON.stringify(JSON.parse(sessionStorage.getItem('tandem-harness-state') ?? '{}').chips)),
+    '{}',
+    'the persisted copy went too',
+  );
 
   // Chips alone make a prompt; no chips, no `mentions`.
   const send = page.getByRole('button', { name: 'Send' });
@@ -243,8 +266,15 @@ test('chips survive a reload (pasted images within the state budget); another ta
   assert.equal(await chips.count(), 0, 'the other conversation has no chips');
   await panel.post({ type: 'mentionsAdded', conversationId: 'c1', chips: [{ spec: APP.spec, view: APP.view }] });
   assert.equal(await chips.count(), 0, 'chips for c1 are not added to c2');
-  await panel.post({ type: 'conversationShown', conversation: { conversationId: 'c1', title: 'Test conversation', status: ready, entries: [], terminals: {} } });
-  assert.deepEqual(await chips.evaluateAll((els) => els.map((e) => e.querySelector('.mention-label')?.textContent)), ['app.ts:3-7', 'small.png', 'big.png'], 'a tab switch keeps even the big image');
+  await panel.post({
+    type: 'conversationShown',
+    conversation: { conversationId: 'c1', title: 'Test conversation', status: ready, entries: [], terminals: {} },
+  });
+  assert.deepEqual(
+    await chips.evaluateAll((els) => els.map((e) => e.querySelector('.mention-label')?.textContent)),
+    ['app.ts:3-7', 'small.png', 'big.png'],
+    'a tab switch keeps even the big image',
+  );
 
   await page.waitForTimeout(200);
   await page.reload();
@@ -286,7 +316,9 @@ test('pasting images: a chip with a thumbnail; too big or not an image is refuse
 
   await panel.clearPosted();
   await box.press('Enter');
-  assert.deepEqual(await panel.posted(), [{ type: 'prompt', text: 'see', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }], conversationId: 'c1' }]);
+  assert.deepEqual(await panel.posted(), [
+    { type: 'prompt', text: 'see', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }], conversationId: 'c1' },
+  ]);
   assert.deepEqual(await panel.violations(), []);
   assert.deepEqual(panel.errors, []);
   await page.close();
@@ -344,7 +376,14 @@ test('dropping files or editor tabs posts their URIs; the composer is highlighte
   await panel.post({ type: 'mentionsAdded', conversationId: 'c2', chips: [{ spec: APP.spec, view: APP.view }] });
   assert.equal(await page.locator('.composer [data-mention-uri]').count(), 0);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await panel.post({ type: 'mentionsAdded', conversationId: 'c1', chips: [{ spec: APP.spec, view: APP.view }, { spec: APP.spec, view: APP.view }] });
+  await panel.post({
+    type: 'mentionsAdded',
+    conversationId: 'c1',
+    chips: [
+      { spec: APP.spec, view: APP.view },
+      { spec: APP.spec, view: APP.view },
+    ],
+  });
   assert.equal(await page.locator('.composer [data-mention-uri="file:///w/src/app.ts"]').count(), 1, 'no duplicates');
   assert.equal(await page.evaluate(() => document.activeElement === document.body), true, 'focus not taken');
   await panel.post({ type: 'mentionsAdded', conversationId: 'c1', chips: [SELECTION] });

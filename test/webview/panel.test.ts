@@ -20,11 +20,15 @@ test('posts ready, then renders a snapshot with the accessible DOM contract', as
         { kind: 'user', id: 'u1', text: 'Hello **agent**' },
         { kind: 'thought', id: 't1', text: 'pondering' },
         agent('a1', 'Hi! Here is `code`:\n\n```ts\nconst x = 1;\n```'),
-        { kind: 'plan', id: 'p1', items: [
-          { content: 'Read files', priority: 'high', status: 'completed' },
-          { content: 'Edit', priority: 'medium', status: 'in_progress' },
-          { content: 'Test', priority: 'low', status: 'pending' },
-        ] },
+        {
+          kind: 'plan',
+          id: 'p1',
+          items: [
+            { content: 'Read files', priority: 'high', status: 'completed' },
+            { content: 'Edit', priority: 'medium', status: 'in_progress' },
+            { content: 'Test', priority: 'low', status: 'pending' },
+          ],
+        },
         toolCall('c1', { title: 'Read src/a.ts', toolKind: 'read', status: 'completed' }),
         toolCall('c2', { title: 'Run tests', toolKind: 'execute', status: 'in_progress' }),
         { kind: 'error', id: 'e1', message: 'The agent crashed.', detail: 'stderr: boom', action: 'restart' },
@@ -39,8 +43,13 @@ test('posts ready, then renders a snapshot with the accessible DOM contract', as
   assert.equal(await page.locator('[role="article"][data-entry-kind="user"] strong').textContent(), 'agent');
   assert.equal(await page.locator('[data-entry-kind="agent"] pre code').textContent(), 'const x = 1;\n');
   // Plan: one li per item with its status.
-  const plan = await page.locator('[data-entry-kind="plan"] li[data-status]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-status'), e.textContent]));
-  assert.deepEqual(plan.map((p) => p[0]), ['completed', 'in_progress', 'pending']);
+  const plan = await page
+    .locator('[data-entry-kind="plan"] li[data-status]')
+    .evaluateAll((els) => els.map((e) => [e.getAttribute('data-status'), e.textContent]));
+  assert.deepEqual(
+    plan.map((p) => p[0]),
+    ['completed', 'in_progress', 'pending'],
+  );
   assert.match(String(plan[0][1]), /Read files/);
   // Tool cards.
   const c1 = page.locator('[data-tool-call-id="call-c1"]');
@@ -75,10 +84,17 @@ test('composer: Enter pressed before the panel has its snapshot is kept and sent
   await box.fill('typed while connecting');
   await panel.clearPosted();
   await box.press('Enter');
-  assert.deepEqual((await panel.posted()).filter((m) => m.type === 'prompt'), [], 'nothing to send to before the snapshot');
+  assert.deepEqual(
+    (await panel.posted()).filter((m) => m.type === 'prompt'),
+    [],
+    'nothing to send to before the snapshot',
+  );
   assert.equal(await box.inputValue(), 'typed while connecting', 'the text stays until it is sent');
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: { kind: 'starting', agentName: 'Test Agent' } }) });
-  assert.deepEqual((await panel.posted()).filter((m) => m.type === 'prompt'), [{ type: 'prompt', text: 'typed while connecting', conversationId: 'c1' }]);
+  assert.deepEqual(
+    (await panel.posted()).filter((m) => m.type === 'prompt'),
+    [{ type: 'prompt', text: 'typed while connecting', conversationId: 'c1' }],
+  );
   assert.equal(await box.inputValue(), '');
   await page.close();
 });
@@ -202,7 +218,7 @@ test('reload keeps the draft and expanded rows; the snapshot restores the thread
   await page.close();
 });
 
-test('text typed before the first snapshot stays in the composer and becomes that conversation\'s draft', async () => {
+test("text typed before the first snapshot stays in the composer and becomes that conversation's draft", async () => {
   const panel = await harness().open();
   const { page } = panel;
   const box = page.locator('textarea[aria-label="Message"]');
@@ -236,7 +252,12 @@ test('a thread of 2,000 tool calls renders from a snapshot', async () => {
   const panel = await harness().open();
   const { page } = panel;
   const entries = Array.from({ length: 2000 }, (_, i) =>
-    toolCall(`c${i}`, { title: `Read file${i}.ts`, status: 'completed', locations: [{ path: `/w/file${i}.ts`, line: i + 1, inWorkspace: true }], rawInput: '{}' }),
+    toolCall(`c${i}`, {
+      title: `Read file${i}.ts`,
+      status: 'completed',
+      locations: [{ path: `/w/file${i}.ts`, line: i + 1, inWorkspace: true }],
+      rawInput: '{}',
+    }),
   );
   const started = Date.now();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries }) });
@@ -257,24 +278,41 @@ test('a large snapshot renders newest first, then every entry in order, complete
   const entries: Entry[] = [];
   for (let i = 0; i < 600; i++) {
     if (i % 3 === 0) entries.push(agent(`a${i}`, `Answer **${i}**`));
-    else entries.push(toolCall(`c${i}`, { title: `Read file${i}.ts`, status: 'completed', content: [{ type: 'markdown', text: `found \`sym${i}\`` }], locations: [{ path: `/w/file${i}.ts`, line: i, inWorkspace: true }] }));
+    else
+      entries.push(
+        toolCall(`c${i}`, {
+          title: `Read file${i}.ts`,
+          status: 'completed',
+          content: [{ type: 'markdown', text: `found \`sym${i}\`` }],
+          locations: [{ path: `/w/file${i}.ts`, line: i, inWorkspace: true }],
+        }),
+      );
   }
   // Snapshot, then at once (same task) an update to an old entry and a new entry at the end.
-  await page.evaluate((ms) => {
-    for (const m of ms) window.postMessage(m, '*');
-  }, [
-    { type: 'snapshot', snapshot: snapshot({ entries }) },
-    { type: 'entryUpserted', entry: toolCall('c1', { title: 'Read file1.ts again', status: 'failed', content: [{ type: 'markdown', text: 'updated while pending' }] }) },
-    { type: 'entryUpserted', entry: agent('late', 'arrived during the render') },
-  ] satisfies HostMessage[]);
+  await page.evaluate(
+    (ms) => {
+      for (const m of ms) window.postMessage(m, '*');
+    },
+    [
+      { type: 'snapshot', snapshot: snapshot({ entries }) },
+      {
+        type: 'entryUpserted',
+        entry: toolCall('c1', { title: 'Read file1.ts again', status: 'failed', content: [{ type: 'markdown', text: 'updated while pending' }] }),
+      },
+      { type: 'entryUpserted', entry: agent('late', 'arrived during the render') },
+    ] satisfies HostMessage[],
+  );
   // The newest entries are there in the first frame, with their bodies.
   await page.waitForSelector('[data-entry-kind="agent"] >> text=arrived during the render');
   assert.equal(await page.locator('[data-tool-call-id="call-c599"] .tool-content').textContent(), 'found sym599\n');
   await page.waitForSelector('[role="log"]:not([aria-busy="true"])', { timeout: 10_000 });
-  const order = await page.locator('[role="log"] [role="article"]').evaluateAll((els) =>
-    els.map((e) => e.getAttribute('data-tool-call-id') ?? e.textContent ?? ''),
-  );
-  const expected = [...entries.map((e) => (e.kind === 'tool_call' ? e.toolCallId : `Agent${e.kind === 'agent' ? e.text.replace(/\*\*/g, '') : ''}\n`)), 'Agentarrived during the render\n'];
+  const order = await page
+    .locator('[role="log"] [role="article"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-tool-call-id') ?? e.textContent ?? ''));
+  const expected = [
+    ...entries.map((e) => (e.kind === 'tool_call' ? e.toolCallId : `Agent${e.kind === 'agent' ? e.text.replace(/\*\*/g, '') : ''}\n`)),
+    'Agentarrived during the render\n',
+  ];
   assert.deepEqual(order, expected);
   // Every card is complete once the log is no longer busy: bodies included, the update applied.
   const contents = await page.locator('.tool-card .tool-content').evaluateAll((els) => els.map((e) => e.textContent));
@@ -289,14 +327,23 @@ test('a large snapshot renders newest first, then every entry in order, complete
 
 test('the thread is at the bottom after a large snapshot, and a saved position inside it is restored', async () => {
   const entries = Array.from({ length: 1500 }, (_, i) =>
-    toolCall(`c${i}`, { title: `Search ${i}`, toolKind: 'search', status: 'completed', content: [{ type: 'markdown', text: `Found **${i % 7}** matches\n\n- one\n- two` }] }),
+    toolCall(`c${i}`, {
+      title: `Search ${i}`,
+      toolKind: 'search',
+      status: 'completed',
+      content: [{ type: 'markdown', text: `Found **${i % 7}** matches\n\n- one\n- two` }],
+    }),
   );
   const atBottom = (page: Page): Promise<boolean> =>
     page.locator('[role="log"]').evaluate((el) => el.scrollHeight > el.clientHeight * 4 && el.scrollHeight - el.scrollTop - el.clientHeight < 40);
   const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries }) });
-  assert.equal(await page.locator('[role="log"]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40), true, 'at the bottom in the first painted frame');
+  assert.equal(
+    await page.locator('[role="log"]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40),
+    true,
+    'at the bottom in the first painted frame',
+  );
   await page.waitForSelector('[role="log"]:not([aria-busy="true"])', { timeout: 10_000 });
   await panel.settle();
   assert.equal(await atBottom(page), true, 'still at the bottom once every older entry is in');

@@ -35,7 +35,8 @@ test('reloading the panel twice mid-stream brings back the full thread; the fina
   const burst = WORDS / 10;
   for (let b = 0; b < 10; b++) {
     steps[0].steps!.push({ chunks: { count: burst, text: `b${b}w\${i} ` } });
-    if (b === 4) steps[0].steps!.push({ update: { sessionUpdate: 'tool_call', toolCallId: 'mid', title: 'Mid-stream tool', kind: 'read', status: 'completed' } });
+    if (b === 4)
+      steps[0].steps!.push({ update: { sessionUpdate: 'tool_call', toolCallId: 'mid', title: 'Mid-stream tool', kind: 'read', status: 'completed' } });
     steps[0].steps!.push({ sleep: 150 });
   }
   const { session } = scriptedSession(dir, { turns: steps }, { name: 'Streamer' });
@@ -44,7 +45,11 @@ test('reloading the panel twice mid-stream brings back the full thread; the fina
   try {
     await session.start();
     const turn = session.prompt('stream please');
-    const streamedSoFar = (): number => session.snapshotParts().entries.filter((e) => e.kind === 'agent').reduce((n, e) => n + (e as { text: string }).text.length, 0);
+    const streamedSoFar = (): number =>
+      session
+        .snapshotParts()
+        .entries.filter((e) => e.kind === 'agent')
+        .reduce((n, e) => n + (e as { text: string }).text.length, 0);
     let reloads = 0;
     // Reload once early and once after the tool call, both while the turn is still running.
     for (const threshold of [800, 9000]) {
@@ -70,14 +75,25 @@ test('reloading the panel twice mid-stream brings back the full thread; the fina
         text: el.getAttribute('data-entry-kind') === 'agent' ? (el.querySelector('.markdown')?.textContent ?? '') : '',
       })),
     );
-    assert.deepEqual(shown.map((s) => s.kind), expected.map((e) => e.kind), 'the same entries, in the same order, none doubled');
+    assert.deepEqual(
+      shown.map((s) => s.kind),
+      expected.map((e) => e.kind),
+      'the same entries, in the same order, none doubled',
+    );
     const shownAgent = shown.filter((s) => s.kind === 'agent').map((s) => s.text.split(/\s+/).filter(Boolean));
-    assert.deepEqual(shownAgent, hostText.map((t) => t.split(/\s+/).filter(Boolean)), 'every agent message shows exactly the streamed text');
+    assert.deepEqual(
+      shownAgent,
+      hostText.map((t) => t.split(/\s+/).filter(Boolean)),
+      'every agent message shows exactly the streamed text',
+    );
     assert.equal(reloads, 2);
     assert.equal(await page.locator('[data-entry-kind="tool_call"]').count(), 1);
     // A post in flight when the page goes away fails (VS Code drops it the same way); the snapshot
     // after the reload covers it. Any other host-side error counts.
-    assert.deepEqual(bridge.hostErrors.filter((e) => !/Execution context was destroyed|Target page, context or browser has been closed/.test(String(e))), []);
+    assert.deepEqual(
+      bridge.hostErrors.filter((e) => !/Execution context was destroyed|Target page, context or browser has been closed/.test(String(e))),
+      [],
+    );
     assert.deepEqual(bridge.panel.errors, []);
   } finally {
     await bridge.close();

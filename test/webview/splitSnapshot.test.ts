@@ -49,7 +49,11 @@ test('the tail paints first, the panel asks once, and the older entries go above
   await page.waitForFunction(() => document.querySelector('[role="log"]')?.getAttribute('aria-busy') !== 'true');
   assert.equal(await page.locator('.tandem').getAttribute('data-entries'), '300');
   const order = await page.locator('[role="log"] [data-entry-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-entry-id')));
-  assert.deepEqual(order, entries.map((e) => e.id), 'every entry once, in the thread order');
+  assert.deepEqual(
+    order,
+    entries.map((e) => e.id),
+    'every entry once, in the thread order',
+  );
   const atBottom = await log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40);
   assert.ok(atBottom, 'still at the bottom');
   // The changed card shows its newer state once it is built (scrolled into view).
@@ -69,7 +73,10 @@ test('older entries no longer wanted are ignored: another conversation shown, or
   const { first, older } = splitSnapshot(snapshot({ status: ready, entries }));
   assert.ok(older);
   await panel.post({ type: 'snapshot', snapshot: first });
-  await panel.post({ type: 'conversationShown', conversation: { conversationId: 'c2', title: 'Other', status: ready, entries: [agent('o1', 'Other thread')], terminals: {} } });
+  await panel.post({
+    type: 'conversationShown',
+    conversation: { conversationId: 'c2', title: 'Other', status: ready, entries: [agent('o1', 'Other thread')], terminals: {} },
+  });
   await panel.post(older as HostMessage);
   assert.equal(await panel.page.locator('.tandem').getAttribute('data-entries'), '1');
 
@@ -94,6 +101,9 @@ test('a tab switch to a long conversation: its last screens first, then the olde
   await panel.post(older as HostMessage);
   await page.waitForFunction(() => document.querySelector('[role="log"]')?.getAttribute('aria-busy') !== 'true');
   const order = await page.locator('[role="log"] [data-entry-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-entry-id')));
-  assert.deepEqual(order, entries.map((e) => e.id));
+  assert.deepEqual(
+    order,
+    entries.map((e) => e.id),
+  );
   await page.close();
 });

@@ -16,7 +16,11 @@ test('5,000 textAppended chunks end in the exact text, rendered in far fewer fra
   await page.evaluate(() => {
     const w = window as unknown as { __batches: number };
     w.__batches = 0;
-    new MutationObserver(() => w.__batches++).observe(document.querySelector('[data-entry-kind="agent"]')!, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(() => w.__batches++).observe(document.querySelector('[data-entry-kind="agent"]')!, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
   });
   const chunks: string[] = [];
   for (let i = 0; i < 5000; i++) chunks.push(i % 50 === 49 ? `w${i}\n\n` : `w${i} `);
@@ -63,7 +67,7 @@ const XSS = [
   '<script>window.__pwned = "script"</script>',
   '<img src=x onerror="window.__pwned = \'img\'">',
   '<svg onload="window.__pwned = \'svg\'"><circle r=1 /></svg>',
-  '[click](javascript:window.__pwned=\'link\')',
+  "[click](javascript:window.__pwned='link')",
   '[data](data:text/html,<script>window.__pwned=1</script>)',
   '<a href="javascript:window.__pwned=\'a\'">a</a>',
   '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
@@ -89,7 +93,10 @@ test('markdown is sanitised: nothing in the payloads executes, unsafe links lose
   assert.equal(await page.locator('[role="log"] [style]:not(.thread-page)').count(), 0);
   assert.equal(await page.locator('[role="log"] [onerror], [role="log"] [onload], [role="log"] [ontoggle]').count(), 0);
   const hrefs = await page.locator('[role="log"] a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  assert.ok(hrefs.every((h) => !/^\s*(javascript|data):/i.test(String(h))), `unsafe hrefs: ${hrefs.join(', ')}`);
+  assert.ok(
+    hrefs.every((h) => !/^\s*(javascript|data):/i.test(String(h))),
+    `unsafe hrefs: ${hrefs.join(', ')}`,
+  );
   assert.equal(await page.locator('[role="log"] img[src^="http"]').count(), 0);
   assert.match(String(await page.locator('[data-tool-call-id="call-c1"] .tool-title').textContent()), /<img src=x/);
   assert.equal(page.url().endsWith('/'), true, 'the webview never navigated');

@@ -10,14 +10,22 @@ const harness = useHarness();
 test('a card updates in place: same DOM node, new title, status, icon, locations', async () => {
   const panel = await harness().open();
   const { page } = panel;
-  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Read', toolKind: 'other', status: 'pending' })] }) });
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Read', toolKind: 'other', status: 'pending' })] }),
+  });
   const card = page.locator('[data-tool-call-id="call-c1"]');
   const handle = await card.elementHandle();
   await handle!.evaluate((el) => ((el as HTMLElement & { __marker?: boolean }).__marker = true));
   assert.equal(await card.locator('.codicon.codicon-tools').count(), 1);
   await panel.post({
     type: 'entryUpserted',
-    entry: toolCall('c1', { title: 'Read src/main.ts', toolKind: 'read', status: 'in_progress', locations: [{ path: '/w/src/main.ts', line: 12, inWorkspace: true }] }),
+    entry: toolCall('c1', {
+      title: 'Read src/main.ts',
+      toolKind: 'read',
+      status: 'in_progress',
+      locations: [{ path: '/w/src/main.ts', line: 12, inWorkspace: true }],
+    }),
   });
   assert.equal(await handle!.evaluate((el) => (el as HTMLElement & { __marker?: boolean }).__marker), true, 'same node');
   assert.equal(await card.getAttribute('data-status'), 'in_progress');
@@ -27,7 +35,11 @@ test('a card updates in place: same DOM node, new title, status, icon, locations
   await panel.clearPosted();
   await card.getByRole('button', { name: /Open \/w\/src\/main\.ts at line 12/ }).click();
   assert.deepEqual(await panel.posted(), [{ type: 'openLocation', path: '/w/src/main.ts', line: 12 }]);
-  for (const [status, iconClass] of [['completed', 'codicon-check'], ['failed', 'codicon-error'], ['cancelled', 'codicon-circle-slash']] as const) {
+  for (const [status, iconClass] of [
+    ['completed', 'codicon-check'],
+    ['failed', 'codicon-error'],
+    ['cancelled', 'codicon-circle-slash'],
+  ] as const) {
     await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Read src/main.ts', toolKind: 'read', status }) });
     assert.equal(await card.getAttribute('data-status'), status);
     assert.equal(await card.locator(`.tool-status .${iconClass}`).count(), 1);
@@ -137,7 +149,11 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   const first = groups.first();
   const buttons = await first.getByRole('button').evaluateAll((bs) => bs.map((b) => [b.getAttribute('aria-label'), b.getAttribute('data-option-kind')]));
   // One-time answers first, then the standing one (which says so).
-  assert.deepEqual(buttons, [['Allow once', 'allow_once'], ['Reject', 'reject_once'], ['Always allow (a standing answer)', 'allow_always']]);
+  assert.deepEqual(buttons, [
+    ['Allow once', 'allow_once'],
+    ['Reject', 'reject_once'],
+    ['Always allow (a standing answer)', 'allow_always'],
+  ]);
   assert.equal(await page.getByRole('button', { name: '2 waiting for you' }).count(), 1);
   await panel.clearPosted();
   await first.getByRole('button', { name: 'Allow once' }).click();
@@ -154,8 +170,14 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   await page.keyboard.press('Enter');
   assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r2', optionId: 'reject', conversationId: 'c1' }]);
   // The host confirms: the cards show what was chosen.
-  await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: permission('r1', { kind: 'selected', optionId: 'allow' }) }) });
-  await panel.post({ type: 'entryUpserted', entry: toolCall('c2', { title: 'Run rm', toolKind: 'execute', permission: permission('r2', { kind: 'selected', optionId: 'reject' }) }) });
+  await panel.post({
+    type: 'entryUpserted',
+    entry: toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: permission('r1', { kind: 'selected', optionId: 'allow' }) }),
+  });
+  await panel.post({
+    type: 'entryUpserted',
+    entry: toolCall('c2', { title: 'Run rm', toolKind: 'execute', permission: permission('r2', { kind: 'selected', optionId: 'reject' }) }),
+  });
   assert.equal(await groups.count(), 0);
   assert.match(String(await page.locator('[data-tool-call-id="call-c1"] .permission-result').textContent()), /Allowed: Allow once/);
   assert.match(String(await page.locator('[data-tool-call-id="call-c2"] .permission-result').textContent()), /Rejected: Reject/);
@@ -170,10 +192,14 @@ test('permission prompts: buttons, names, kinds, click, keyboard, waiting count,
   await page.locator('textarea[aria-label="Message"]').focus();
   await page.keyboard.press('Alt+3');
   await page.keyboard.press('Alt+2');
-  assert.deepEqual(await panel.posted(), [
-    { type: 'respondPermission', requestId: 'r3', optionId: 'reject', conversationId: 'c1' },
-    { type: 'respondPermission', requestId: 'r4', optionId: 'reject', conversationId: 'c1' },
-  ], 'no digit grants a standing answer; 2 is the one-time reject');
+  assert.deepEqual(
+    await panel.posted(),
+    [
+      { type: 'respondPermission', requestId: 'r3', optionId: 'reject', conversationId: 'c1' },
+      { type: 'respondPermission', requestId: 'r4', optionId: 'reject', conversationId: 'c1' },
+    ],
+    'no digit grants a standing answer; 2 is the one-time reject',
+  );
   await panel.post({ type: 'entryUpserted', entry: toolCall('c4', { title: 'Write c.ts', permission: permission('r4', { kind: 'cancelled' }) }) });
   assert.equal(await page.locator('[data-tool-call-id="call-c4"] .permission-result').textContent(), ' Cancelled');
   await page.close();
@@ -192,7 +218,10 @@ test('an agent that lists "Always Allow" first: the tab stop, 1 and Alt+1 are "a
       { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
     ],
   };
-  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Run ls', toolKind: 'execute', permission: alwaysFirst })] }) });
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({ status: running, entries: [toolCall('c1', { title: 'Run ls', toolKind: 'execute', permission: alwaysFirst })] }),
+  });
   const group = page.getByRole('group', { name: /^Permission/ });
   assert.equal(await group.locator('button[tabindex="0"]').getAttribute('data-option-kind'), 'allow_once', 'the tab stop is allow once');
   assert.equal(await group.locator('button[data-shortcut="1"]').getAttribute('data-option-kind'), 'allow_once');
@@ -204,8 +233,14 @@ test('an agent that lists "Always Allow" first: the tab stop, 1 and Alt+1 are "a
   await page.keyboard.press('Enter');
   assert.deepEqual(await panel.posted(), [{ type: 'respondPermission', requestId: 'r1', optionId: 'allow', conversationId: 'c1' }]);
   // Alt+1 on a fresh prompt: allow once too.
-  await panel.post({ type: 'entryUpserted', entry: toolCall('c2', { title: 'Run pwd', toolKind: 'execute', permission: { ...alwaysFirst, requestId: 'r2' } }) });
-  await panel.post({ type: 'entryUpserted', entry: toolCall('c1', { title: 'Run ls', toolKind: 'execute', permission: { ...alwaysFirst, state: { kind: 'selected', optionId: 'allow' } } }) });
+  await panel.post({
+    type: 'entryUpserted',
+    entry: toolCall('c2', { title: 'Run pwd', toolKind: 'execute', permission: { ...alwaysFirst, requestId: 'r2' } }),
+  });
+  await panel.post({
+    type: 'entryUpserted',
+    entry: toolCall('c1', { title: 'Run ls', toolKind: 'execute', permission: { ...alwaysFirst, state: { kind: 'selected', optionId: 'allow' } } }),
+  });
   await panel.clearPosted();
   await page.locator('textarea[aria-label="Message"]').focus();
   await page.keyboard.press('Alt+1');
@@ -221,13 +256,25 @@ test('a card answered by a rule says so and links to the rules; an "always" answ
     type: 'snapshot',
     snapshot: snapshot({
       entries: [
-        toolCall('c1', { title: 'Run npm test', toolKind: 'execute', permission: { ...base, rule: { id: 'rule-1', label: 'Allow `npm test` for Claude in this workspace', decision: 'allow' } } }),
+        toolCall('c1', {
+          title: 'Run npm test',
+          toolKind: 'execute',
+          permission: { ...base, rule: { id: 'rule-1', label: 'Allow `npm test` for Claude in this workspace', decision: 'allow' } },
+        }),
         toolCall('c2', {
           title: 'Run npm test -- --watch',
           toolKind: 'execute',
           permission: {
             ...permission('r2', { kind: 'selected', optionId: 'always' }),
-            proposal: { decision: 'allow', matcherType: 'commandPrefix', value: 'npm test', scope: 'workspace', agent: 'Claude', label: 'Allow `npm test` for Claude in this workspace', state: 'offered' },
+            proposal: {
+              decision: 'allow',
+              matcherType: 'commandPrefix',
+              value: 'npm test',
+              scope: 'workspace',
+              agent: 'Claude',
+              label: 'Allow `npm test` for Claude in this workspace',
+              state: 'offered',
+            },
           },
         }),
       ],

@@ -55,7 +55,12 @@ function buildScript(): { script: AgentScript; stderrLines: string[] } {
         status: 'completed',
         locations: [{ path: `${dir}/loc/${marker(p.id, 'loc')} ${p.text}`, line: 3 }],
         content: [
-          { type: 'diff', path: `${dir}/diff/${marker(p.id, 'diffpath')} ${p.text}`, oldText: `${marker(p.id, 'old')} ${p.text}\n`, newText: `${marker(p.id, 'new')} ${p.text}\n` },
+          {
+            type: 'diff',
+            path: `${dir}/diff/${marker(p.id, 'diffpath')} ${p.text}`,
+            oldText: `${marker(p.id, 'old')} ${p.text}\n`,
+            newText: `${marker(p.id, 'new')} ${p.text}\n`,
+          },
           { type: 'content', content: { type: 'text', text: `${marker(p.id, 'toolmd')} ${p.text}\n\n${marker(p.id, 'toolmdend')}` } },
         ],
         rawInput: { command: p.text },
@@ -63,7 +68,9 @@ function buildScript(): { script: AgentScript; stderrLines: string[] } {
     });
   });
   // Links and images inside tool content: hostile schemes and an SVG "image" with a script.
-  const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" onload="window.__xss('svg-image')"><script>window.__xss('svg-image')</script></svg>`).toString('base64');
+  const svg = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" onload="window.__xss('svg-image')"><script>window.__xss('svg-image')</script></svg>`,
+  ).toString('base64');
   steps.push({
     update: {
       sessionUpdate: 'tool_call',
@@ -72,10 +79,16 @@ function buildScript(): { script: AgentScript; stderrLines: string[] } {
       kind: 'fetch',
       status: 'completed',
       content: [
-        { type: 'content', content: { type: 'resource_link', uri: `javascript:window.__xss('resource-link')`, name: `<img src=x onerror="window.__xss('resource-name')">` } },
+        {
+          type: 'content',
+          content: { type: 'resource_link', uri: `javascript:window.__xss('resource-link')`, name: `<img src=x onerror="window.__xss('resource-name')">` },
+        },
         { type: 'content', content: { type: 'resource_link', uri: `data:text/html,<script>window.__xss('resource-data')</script>`, name: 'data link' } },
         { type: 'content', content: { type: 'image', mimeType: 'image/svg+xml', data: svg } },
-        { type: 'content', content: { type: 'image', mimeType: 'text/html', data: Buffer.from(`<script>window.__xss('html-image')</script>`).toString('base64') } },
+        {
+          type: 'content',
+          content: { type: 'image', mimeType: 'text/html', data: Buffer.from(`<script>window.__xss('html-image')</script>`).toString('base64') },
+        },
       ],
     },
   });
@@ -87,13 +100,20 @@ function buildScript(): { script: AgentScript; stderrLines: string[] } {
   });
   // A real command prints every payload: terminal/create runs printf with the text as an argument.
   // argv cannot carry NUL bytes: those are left out of the command line (only there).
-  const terminalText = XSS_CORPUS.map((p) => `${marker(p.id, 'term')} ${p.text.replace(/\u0000/g, '')}`).join('\r\n') + '\r\n<b>raw html</b><script>window.__xss("term-raw")</script>\r\n';
+  const terminalText =
+    XSS_CORPUS.map((p) => `${marker(p.id, 'term')} ${p.text.replace(/\u0000/g, '')}`).join('\r\n') +
+    '\r\n<b>raw html</b><script>window.__xss("term-raw")</script>\r\n';
   steps.push({ update: { sessionUpdate: 'tool_call', toolCallId: 'term', title: 'Run printf', kind: 'execute', status: 'in_progress' } });
   steps.push({ terminal: { command: 'printf', args: ['%s', terminalText] }, toolCallId: 'term' });
   steps.push({ update: { sessionUpdate: 'tool_call_update', toolCallId: 'term', status: 'completed' } });
   steps.push({
     permission: {
-      toolCall: { toolCallId: 'perm', title: `${marker('perm', 'permtitle')} <img src=x onerror="window.__xss('perm-title')">`, kind: 'edit', status: 'pending' },
+      toolCall: {
+        toolCallId: 'perm',
+        title: `${marker('perm', 'permtitle')} <img src=x onerror="window.__xss('perm-title')">`,
+        kind: 'edit',
+        status: 'pending',
+      },
       options: XSS_CORPUS.map((p, i) => ({ optionId: `opt-${i}`, name: `${marker(p.id, 'opt')} ${p.text}`, kind: optionKinds[i % 4] })),
     },
   });
@@ -174,11 +194,17 @@ test('the XSS corpus from a real agent executes nothing in the real webview and 
     await session.start();
     assert.equal(session.status.kind, 'ready');
     // The user's own prompt, typed into the real composer, carries payloads too.
-    const userText = XSS_CORPUS.slice(0, 12).map((p) => `${marker(p.id, 'user')} ${p.text}`).join('\n\n');
+    const userText = XSS_CORPUS.slice(0, 12)
+      .map((p) => `${marker(p.id, 'user')} ${p.text}`)
+      .join('\n\n');
     await page.locator('textarea.composer-input').fill(userText);
     await page.locator('textarea.composer-input').press('Enter');
 
-    await waitFor(() => session.snapshotParts().entries.some((e) => e.kind === 'tool_call' && e.permission?.state.kind === 'pending'), 60_000, 'the permission prompt');
+    await waitFor(
+      () => session.snapshotParts().entries.some((e) => e.kind === 'tool_call' && e.permission?.state.kind === 'pending'),
+      60_000,
+      'the permission prompt',
+    );
     await bridge.drained();
     await page.waitForSelector('[data-option-id="opt-0"]');
     await bridge.panel.settle();
@@ -192,13 +218,20 @@ test('the XSS corpus from a real agent executes nothing in the real webview and 
 
     await waitFor(() => session.status.kind === 'stopped', 30_000, 'the agent to exit');
     await bridge.drained();
-    await page.waitForFunction((m) => Array.from(document.querySelectorAll('.terminal-text')).some((e) => (e.textContent ?? '').includes(m)), marker(XSS_CORPUS[XSS_CORPUS.length - 1].id, 'term'));
+    await page.waitForFunction(
+      (m) => Array.from(document.querySelectorAll('.terminal-text')).some((e) => (e.textContent ?? '').includes(m)),
+      marker(XSS_CORPUS[XSS_CORPUS.length - 1].id, 'term'),
+    );
     await bridge.panel.settle();
 
     // Follow every link the panel shows: the panel must hand it to the host, never navigate.
     const hrefs = await page.locator('.thread a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     for (const a of await page.locator('.thread a[href]').all()) await a.click({ force: true, timeout: 2000 }).catch(() => undefined);
-    await page.locator('.tool-card:not([data-status="completed"]) .tool-raw summary, .tool-card summary').first().click().catch(() => undefined);
+    await page
+      .locator('.tool-card:not([data-status="completed"]) .tool-raw summary, .tool-card summary')
+      .first()
+      .click()
+      .catch(() => undefined);
     await page.mouse.move(10, 10);
     await page.mouse.move(300, 400);
     await bridge.panel.settle();
@@ -227,7 +260,8 @@ test('the XSS corpus from a real agent executes nothing in the real webview and 
       expect(facts.terminal.includes('<b>raw html</b><script>window.__xss("term-raw")</script>'), 'raw HTML in terminal output');
       // Markdown renders HTML (sanitised), so a payload itself may vanish there — never the text after it.
       for (const p of XSS_CORPUS) {
-        for (const place of ['msgend', 'thoughtend', 'toolmdend']) expect(facts.text.includes(marker(p.id, place)), `text after ${p.id} in ${place.replace('end', '')} (swallowed)`);
+        for (const place of ['msgend', 'thoughtend', 'toolmdend'])
+          expect(facts.text.includes(marker(p.id, place)), `text after ${p.id} in ${place.replace('end', '')} (swallowed)`);
       }
       return missing.map((m) => `${m} [${when}]`);
     };
@@ -235,30 +269,48 @@ test('the XSS corpus from a real agent executes nothing in the real webview and 
     // The same thread rendered from a snapshot (reload) goes through different code paths.
     await bridge.reload();
     await bridge.drained();
-    await page.waitForFunction((m) => Array.from(document.querySelectorAll('.terminal-text')).some((e) => (e.textContent ?? '').includes(m)), marker(XSS_CORPUS[XSS_CORPUS.length - 1].id, 'term'));
+    await page.waitForFunction(
+      (m) => Array.from(document.querySelectorAll('.terminal-text')).some((e) => (e.textContent ?? '').includes(m)),
+      marker(XSS_CORPUS[XSS_CORPUS.length - 1].id, 'term'),
+    );
     await bridge.panel.settle();
     const lostReloaded = await check('after reload');
 
     const violations = await bridge.panel.violations();
     const byDirective = new Map<string, number>();
     for (const v of violations) byDirective.set(v.split(' ')[0], (byDirective.get(v.split(' ')[0]) ?? 0) + 1);
-    console.log(`XSS corpus: ${XSS_CORPUS.length} payloads in 12 places; CSP violations after the last reload: ${violations.length} ${JSON.stringify(Object.fromEntries(byDirective))}`);
+    console.log(
+      `XSS corpus: ${XSS_CORPUS.length} payloads in 12 places; CSP violations after the last reload: ${violations.length} ${JSON.stringify(Object.fromEntries(byDirective))}`,
+    );
     // DOMPurify parses into an inert DOMParser document; Chromium reports inline handlers and styles
     // met there (script-src-attr, style-src-*) although they never run, and blocks <audio src=x>
     // (media-src). A script element, frame, object, form or base reaching the live page would show
     // as another directive.
     const expected = new Set(['script-src-attr', 'style-src-attr', 'style-src-elem', 'media-src', 'img-src']);
-    assert.deepEqual([...byDirective.keys()].filter((d) => !expected.has(d)), [], 'unexpected CSP violations');
+    assert.deepEqual(
+      [...byDirective.keys()].filter((d) => !expected.has(d)),
+      [],
+      'unexpected CSP violations',
+    );
     assert.deepEqual(calls, [], 'window.__xss was called');
     assert.deepEqual(dialogs, [], 'a dialog opened');
     assert.deepEqual(popups, [], 'a window opened');
-    assert.deepEqual(navigations.filter((u) => !u.startsWith(origin)), [], 'the panel navigated away');
+    assert.deepEqual(
+      navigations.filter((u) => !u.startsWith(origin)),
+      [],
+      'the panel navigated away',
+    );
     assert.equal(page.frames().length, 1, 'no frames were created');
     assert.deepEqual(foreignRequests, [], 'requests left the panel');
     const opened = (bridge.posted as WebviewMessage[]).filter((m): m is Extract<WebviewMessage, { type: 'openLink' }> => m.type === 'openLink');
-    for (const m of opened) assert.doesNotMatch(m.href.replace(/[\u0000-\u0020]/g, ''), /^(javascript|data|vbscript):/i, `a hostile link was handed to the host: ${m.href}`);
+    for (const m of opened)
+      assert.doesNotMatch(m.href.replace(/[\u0000-\u0020]/g, ''), /^(javascript|data|vbscript):/i, `a hostile link was handed to the host: ${m.href}`);
     assert.ok(hrefs.every((h) => !/^(javascript|data|vbscript):/i.test(h.replace(/[\u0000-\u0020]/g, ''))));
-    assert.deepEqual(bridge.panel.errors.filter((e) => /pageerror/.test(e)), [], 'the panel threw');
+    assert.deepEqual(
+      bridge.panel.errors.filter((e) => /pageerror/.test(e)),
+      [],
+      'the panel threw',
+    );
     assert.ok(stderrLines.length <= 40, 'every stderr line fits the tail the error shows');
     // Last, because it is about readability rather than safety: nothing of the payloads is lost.
     assert.deepEqual([...lostStreamed, ...lostReloaded], [], 'payload text lost');

@@ -6,8 +6,13 @@ import { chromiumPath, requireFile } from './paths';
 
 /** Flags from the recipe: without the background-networking ones Chromium hammers a closed network. */
 export const chromiumArgs: readonly string[] = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export async function launchChromium(): Promise<Browser> {

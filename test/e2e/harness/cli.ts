@@ -17,7 +17,10 @@ async function serve(workspace: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const server = await startCodeServer({
-    port, dir, workspace, vsix: [vsixPath],
+    port,
+    dir,
+    workspace,
+    vsix: [vsixPath],
     userSettings: { 'tandem.defaultAgent': 'Tandem Demo' },
   });
   // Slashes left readable; the workbench decodes the query either way.
@@ -58,7 +61,12 @@ async function run(command: string[]): Promise<void> {
 }
 
 const [mode, ...rest] = process.argv.slice(2);
-const main = mode === 'serve' && rest[0] ? serve(rest[0]) : mode === 'run' ? run(rest[0] === '--' ? rest.slice(1) : rest) : Promise.reject(new Error('usage: cli.ts serve <workspace> | run -- <command...>'));
+const main =
+  mode === 'serve' && rest[0]
+    ? serve(rest[0])
+    : mode === 'run'
+      ? run(rest[0] === '--' ? rest.slice(1) : rest)
+      : Promise.reject(new Error('usage: cli.ts serve <workspace> | run -- <command...>'));
 main.catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

@@ -94,7 +94,17 @@ export function writeUserSettings(userDataDir: string, settings: Record<string, 
 
 export async function installVsix(server: { userDataDir: string; extensionsDir: string }, vsix: string, env: NodeJS.ProcessEnv): Promise<void> {
   requireFile(vsix, 'run `npm run package`');
-  const args = ['--config', '/dev/null', '--user-data-dir', server.userDataDir, '--extensions-dir', server.extensionsDir, '--install-extension', vsix, '--force'];
+  const args = [
+    '--config',
+    '/dev/null',
+    '--user-data-dir',
+    server.userDataDir,
+    '--extensions-dir',
+    server.extensionsDir,
+    '--install-extension',
+    vsix,
+    '--force',
+  ];
   const { stdout, stderr } = await execFileAsync(codeServerBin, args, { env, timeout: 120_000 });
   if (!/successfully installed/i.test(stdout + stderr)) throw new Error(`installing ${vsix} failed:\n${stdout}\n${stderr}`);
 }
@@ -130,11 +140,21 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const logFile = join(dir, 'code-server.log');
   const fd = openSync(logFile, 'a');
   const args = [
-    '--config', '/dev/null', '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
-    '--disable-telemetry', '--disable-update-check',
+    '--config',
+    '/dev/null',
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+    '--disable-telemetry',
+    '--disable-update-check',
     ...(trust ? [] : ['--disable-workspace-trust']),
-    '--disable-getting-started-override', '--ignore-last-opened',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
   ];
   if (options.workspace) args.push(options.workspace);
   const child = spawnGroup(codeServerBin, args, { env, stdio: ['ignore', fd, fd] });
@@ -147,7 +167,12 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     throw err;
   }
   return {
-    url, port, pid, userDataDir, extensionsDir, logFile,
+    url,
+    port,
+    pid,
+    userDataDir,
+    extensionsDir,
+    logFile,
     stop: async () => {
       await stopGroup(pid);
       // A folder this function made up is removed; one the caller passed is the caller's.

@@ -102,11 +102,18 @@ export class Scenario {
       await wb.page.screenshot({ path: join(dir, `workbench-${i}.png`) }).catch(() => {});
     }
     for (const [i, chat] of this.chats.entries()) {
-      const html = await chat.frame.locator('body').innerHTML({ timeout: 2000 }).catch((e: Error) => `unavailable: ${e.message}`);
+      const html = await chat.frame
+        .locator('body')
+        .innerHTML({ timeout: 2000 })
+        .catch((e: Error) => `unavailable: ${e.message}`);
       writeFileSync(join(dir, `panel-${i}.html`), html);
     }
     for (const [i, f] of this.files.entries()) if (existsSync(f)) cpSync(f, join(dir, `${i}-${f.split('/').pop() ?? 'file'}`));
-    const where = [`code-server log: ${this.e2e.server.logFile}`, `extension host logs: ${join(this.e2e.server.userDataDir, 'logs')}`, ...this.dirs.map((d) => `kept: ${d}`)];
+    const where = [
+      `code-server log: ${this.e2e.server.logFile}`,
+      `extension host logs: ${join(this.e2e.server.userDataDir, 'logs')}`,
+      ...this.dirs.map((d) => `kept: ${d}`),
+    ];
     writeFileSync(join(dir, 'where.txt'), where.join('\n') + '\n');
     return dir;
   }

@@ -43,7 +43,10 @@ export type EntryKind = 'user' | 'agent' | 'thought' | 'tool_call' | 'plan' | 'e
 
 /** The Tandem chat webview: two nested iframes, the inner one holding the panel's document. */
 export class Chat {
-  constructor(readonly page: Page, readonly frame: FrameLocator) {}
+  constructor(
+    readonly page: Page,
+    readonly frame: FrameLocator,
+  ) {}
 
   get composer(): Locator {
     return this.frame.locator('textarea[aria-label="Message"]');
@@ -80,7 +83,11 @@ export class Chat {
   /** Waits for the `n`-th finished turn (1-based) and returns its stop reason. */
   async waitForTurnEnd(n: number, timeoutMs = uiTimeout): Promise<string> {
     await this.waitForCount(this.stopReasons(), n, 'finished turn ([data-stop-reason])', timeoutMs);
-    return (await this.stopReasons().nth(n - 1).getAttribute('data-stop-reason')) ?? '';
+    return (
+      (await this.stopReasons()
+        .nth(n - 1)
+        .getAttribute('data-stop-reason')) ?? ''
+    );
   }
 
   async threadText(): Promise<string> {

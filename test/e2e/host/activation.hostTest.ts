@@ -13,7 +13,13 @@ export function registerActivationTests(): void {
   suite('activation', () => {
     test('the extension is present and activates', async () => {
       const ext = vscode.extensions.getExtension(extensionId);
-      assert.ok(ext, `${extensionId} is not installed; known: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ')}`);
+      assert.ok(
+        ext,
+        `${extensionId} is not installed; known: ${vscode.extensions.all
+          .map((e) => e.id)
+          .filter((id) => !id.startsWith('vscode.'))
+          .join(', ')}`,
+      );
       await ext.activate();
       assert.equal(ext.isActive, true);
     });
@@ -32,7 +38,10 @@ export function registerActivationTests(): void {
       const contributed = ((ext.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command);
       assert.ok(contributed.length >= commands.length, 'package.json contributes the commands');
       const registered = new Set(await vscode.commands.getCommands(true));
-      assert.deepEqual(contributed.filter((c) => !registered.has(c)), []);
+      assert.deepEqual(
+        contributed.filter((c) => !registered.has(c)),
+        [],
+      );
     });
   });
 }

@@ -60,7 +60,10 @@ export function registerFsEditorTests(): void {
     test('reading a file that is not open returns the disk text', async () => {
       const path = join(dir, 'closed.txt');
       writeFileSync(path, 'on disk\n');
-      assert.equal(vscode.workspace.textDocuments.some((d) => d.uri.fsPath === path), false);
+      assert.equal(
+        vscode.workspace.textDocuments.some((d) => d.uri.fsPath === path),
+        false,
+      );
       assert.equal(await access.readText(path), 'on disk\n');
     });
 

@@ -51,7 +51,13 @@ function permission(requestId: string, state: PermissionView['state'] = { kind: 
 function thread(): Entry[] {
   saidPath('/w/src/login.ts');
   said('src/login.ts');
-  const rule = { decision: 'allow', agent: AGENT, scope: 'workspace', toolKind: 'execute', matcher: { type: 'commandPrefix', prefix: said('npm test') } } as const;
+  const rule = {
+    decision: 'allow',
+    agent: AGENT,
+    scope: 'workspace',
+    toolKind: 'execute',
+    matcher: { type: 'commandPrefix', prefix: said('npm test') },
+  } as const;
   const failure = describeStartFailure(new Error(l10n.t('exited with code {0}', 1)), AGENT, said('Error: invalid x-api-key'));
   return [
     {
@@ -77,7 +83,10 @@ function thread(): Entry[] {
       title: said('Read src/login.ts'),
       toolKind: 'read',
       status: 'completed',
-      locations: [{ path: '/w/src/login.ts', line: 12, inWorkspace: true }, { path: saidPath('/etc/hosts'), inWorkspace: false }],
+      locations: [
+        { path: '/w/src/login.ts', line: 12, inWorkspace: true },
+        { path: saidPath('/etc/hosts'), inWorkspace: false },
+      ],
       rawInput: said('{ "path": "/w/src/login.ts" }'),
       rawOutput: said('{ "lines": 120 }'),
       content: [{ type: 'image', mimeType: said('image/svg+xml'), data: 'PHN2Zy8+' }],
@@ -115,8 +124,29 @@ function thread(): Entry[] {
             },
           ],
         },
-        { type: 'diff', path: saidPath('/w/fixtures/big.json'), diffId: 2, isNew: true, added: 0, removed: 0, collapsedAfter: 0, hunks: [], tooLarge: { bytes: 7_654_321, limit: 5 * 1024 * 1024 } },
-        { type: 'diff', path: saidPath('/w/src/new.ts'), diffId: 3, isNew: true, added: 1, removed: 0, collapsedAfter: 0, hunks: [{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, row: 0, more: 0, collapsedBefore: 0, lines: [{ kind: 'add', text: said('export {};') }] }] },
+        {
+          type: 'diff',
+          path: saidPath('/w/fixtures/big.json'),
+          diffId: 2,
+          isNew: true,
+          added: 0,
+          removed: 0,
+          collapsedAfter: 0,
+          hunks: [],
+          tooLarge: { bytes: 7_654_321, limit: 5 * 1024 * 1024 },
+        },
+        {
+          type: 'diff',
+          path: saidPath('/w/src/new.ts'),
+          diffId: 3,
+          isNew: true,
+          added: 1,
+          removed: 0,
+          collapsedAfter: 0,
+          hunks: [
+            { oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, row: 0, more: 0, collapsedBefore: 0, lines: [{ kind: 'add', text: said('export {};') }] },
+          ],
+        },
       ],
     }),
     toolCall('test', { title: said('npm test -- login'), toolKind: 'execute', status: 'failed', content: [{ type: 'terminal', terminalId: 't1' }] }),
@@ -124,7 +154,18 @@ function thread(): Entry[] {
       title: said('npm test -- --watch'),
       toolKind: 'execute',
       status: 'completed',
-      permission: { ...permission('r2', { kind: 'selected', optionId: 'always' }), proposal: { decision: 'allow', matcherType: 'commandPrefix', value: 'npm test', scope: 'workspace', agent: AGENT, label: ruleLabel(rule), state: 'offered' } },
+      permission: {
+        ...permission('r2', { kind: 'selected', optionId: 'always' }),
+        proposal: {
+          decision: 'allow',
+          matcherType: 'commandPrefix',
+          value: 'npm test',
+          scope: 'workspace',
+          agent: AGENT,
+          label: ruleLabel(rule),
+          state: 'offered',
+        },
+      },
     }),
     toolCall('ruled', {
       title: said('npm test'),
@@ -132,7 +173,12 @@ function thread(): Entry[] {
       status: 'completed',
       permission: { ...permission('r3', { kind: 'selected', optionId: 'allow' }), rule: { id: 'rule-1', label: ruleLabel(rule), decision: 'allow' } },
     }),
-    toolCall('answered', { title: said('Write src/new.ts'), toolKind: 'edit', status: 'completed', permission: permission('r4', { kind: 'selected', optionId: 'allow' }) }),
+    toolCall('answered', {
+      title: said('Write src/new.ts'),
+      toolKind: 'edit',
+      status: 'completed',
+      permission: permission('r4', { kind: 'selected', optionId: 'allow' }),
+    }),
     { kind: 'error', id: 'e1', message: failure.message, detail: failure.detail, action: 'retry', offerCheck: true },
     {
       kind: 'auth',
@@ -154,12 +200,30 @@ function thread(): Entry[] {
       message: said('Which environment should the fix target?'),
       mode: 'form',
       fields: [
-        { name: 'env', title: said('Environment'), type: 'choice', required: true, choices: [{ value: 'dev', title: said('Development') }, { value: 'prod', title: said('Production') }] },
+        {
+          name: 'env',
+          title: said('Environment'),
+          type: 'choice',
+          required: true,
+          choices: [
+            { value: 'dev', title: said('Development') },
+            { value: 'prod', title: said('Production') },
+          ],
+        },
         { name: 'region', title: said('Region'), type: 'choice', required: false, choices: [{ value: 'eu', title: said('Europe') }] },
         { name: 'note', title: said('Note'), description: said('Anything the reviewer should know'), type: 'string', required: true },
         { name: 'retries', title: said('Retries'), type: 'integer', required: false, minimum: 0 },
         { name: 'notify', title: said('Notify the team'), type: 'boolean', required: false },
-        { name: 'checks', title: said('Checks'), type: 'choices', required: false, choices: [{ value: 'lint', title: said('Lint') }, { value: 'unit', title: said('Unit tests') }] },
+        {
+          name: 'checks',
+          title: said('Checks'),
+          type: 'choices',
+          required: false,
+          choices: [
+            { value: 'lint', title: said('Lint') },
+            { value: 'unit', title: said('Unit tests') },
+          ],
+        },
       ],
       errors: { note: l10n.t('is required') },
       state: { kind: 'pending' },
@@ -184,32 +248,102 @@ export function chineseSession(): PanelSnapshot {
     ],
     selectedAgent: AGENT,
     configOptions: [
-      { id: 'mode', name: said('Session mode'), category: 'mode', type: 'select', currentValue: 'default', choices: [{ value: 'default', name: said('Default'), description: said('Asks before edits') }, { value: 'plan', name: said('Plan mode') }] },
-      { id: 'model', name: said('Model'), category: 'model', type: 'select', currentValue: 'sonnet', choices: [{ value: 'sonnet', name: said('Sonnet'), group: said('Smart') }, { value: 'haiku', name: said('Haiku'), group: said('Fast') }] },
-      { id: 'effort', name: said('Reasoning'), category: 'thought_level', type: 'select', currentValue: 'low', choices: [{ value: 'low', name: said('Low') }, { value: 'high', name: said('High') }] },
+      {
+        id: 'mode',
+        name: said('Session mode'),
+        category: 'mode',
+        type: 'select',
+        currentValue: 'default',
+        choices: [
+          { value: 'default', name: said('Default'), description: said('Asks before edits') },
+          { value: 'plan', name: said('Plan mode') },
+        ],
+      },
+      {
+        id: 'model',
+        name: said('Model'),
+        category: 'model',
+        type: 'select',
+        currentValue: 'sonnet',
+        choices: [
+          { value: 'sonnet', name: said('Sonnet'), group: said('Smart') },
+          { value: 'haiku', name: said('Haiku'), group: said('Fast') },
+        ],
+      },
+      {
+        id: 'effort',
+        name: said('Reasoning'),
+        category: 'thought_level',
+        type: 'select',
+        currentValue: 'low',
+        choices: [
+          { value: 'low', name: said('Low') },
+          { value: 'high', name: said('High') },
+        ],
+      },
       { id: 'web', name: said('Web search'), description: said('Let the agent search the web'), type: 'boolean', currentValue: true },
-      { id: 'style', name: said('Answer style'), type: 'select', currentValue: 'brief', choices: [{ value: 'brief', name: said('Brief') }, { value: 'long', name: said('Detailed') }] },
+      {
+        id: 'style',
+        name: said('Answer style'),
+        type: 'select',
+        currentValue: 'brief',
+        choices: [
+          { value: 'brief', name: said('Brief') },
+          { value: 'long', name: said('Detailed') },
+        ],
+      },
     ],
     usage: { used: 170_000, size: 200_000, cost: { amount: 1.5, currency: 'USD' } },
-    commands: [{ name: said('review'), description: said('Review the pending changes'), hint: said('files') }, { name: said('compact'), description: said('Summarise the conversation') }],
+    commands: [
+      { name: said('review'), description: said('Review the pending changes'), hint: said('files') },
+      { name: said('compact'), description: said('Summarise the conversation') },
+    ],
     promptCapabilities: { image: false, audio: true, embeddedContext: true },
-    queue: { items: [{ id: 'q1', text: said('然后运行 lint') }, { id: 'q2', text: said('Also update the changelog') }] },
+    queue: {
+      items: [
+        { id: 'q1', text: said('然后运行 lint') },
+        { id: 'q2', text: said('Also update the changelog') },
+      ],
+    },
     review: {
       files: [
-        { path: '/w/src/login.ts', relPath: 'src/login.ts', status: 'modified', added: 2, removed: 1, binary: false, restorable: true, hunks: [{ index: 0, oldStart: 40, oldLines: 4, newStart: 40, newLines: 5, lines: [said('-  return a === b;'), said('+  return a.trim() === b.trim();')] }] },
+        {
+          path: '/w/src/login.ts',
+          relPath: 'src/login.ts',
+          status: 'modified',
+          added: 2,
+          removed: 1,
+          binary: false,
+          restorable: true,
+          hunks: [
+            { index: 0, oldStart: 40, oldLines: 4, newStart: 40, newLines: 5, lines: [said('-  return a === b;'), said('+  return a.trim() === b.trim();')] },
+          ],
+        },
         { path: said('/w/assets/logo.png'), relPath: said('assets/logo.png'), status: 'added', added: 0, removed: 0, binary: true, restorable: false },
       ],
     },
     entries: thread(),
-    terminals: { t1: terminal('t1', { command: said('npm test -- login'), output: said('FAIL test/login.test.ts\n  ✕ same token (3 ms)\n'), exit: { exitCode: 1, signal: null } }) },
+    terminals: {
+      t1: terminal('t1', {
+        command: said('npm test -- login'),
+        output: said('FAIL test/login.test.ts\n  ✕ same token (3 ms)\n'),
+        exit: { exitCode: 1, signal: null },
+      }),
+    },
   });
 }
 
 /** What the composer holds: a file chip and an image the agent does not take. */
 export function composerChips(): MentionChip[] {
   return [
-    { spec: { kind: 'file', path: '/w/src/login.ts' }, view: { kind: 'file', label: 'login.ts', detail: 'src/login.ts', uri: 'file:///w/src/login.ts', icon: 'file' } },
-    { spec: { kind: 'image', name: said('screenshot.png'), mimeType: 'image/png', data: PNG }, view: { kind: 'image', label: 'screenshot.png', icon: 'file-media' } },
+    {
+      spec: { kind: 'file', path: '/w/src/login.ts' },
+      view: { kind: 'file', label: 'login.ts', detail: 'src/login.ts', uri: 'file:///w/src/login.ts', icon: 'file' },
+    },
+    {
+      spec: { kind: 'image', name: said('screenshot.png'), mimeType: 'image/png', data: PNG },
+      view: { kind: 'image', label: 'screenshot.png', icon: 'file-media' },
+    },
   ];
 }
 
@@ -231,20 +365,58 @@ export function otherStates(): PanelState[] {
     agents: [{ name: AGENT, commandLine: said('npx @zed-industries/claude-code-acp'), builtIn: false }],
     selectedAgent: AGENT,
   };
-  const lint = { decision: 'allow', agent: AGENT, scope: 'global', toolKind: 'execute', matcher: { type: 'commandPrefix', prefix: said('npm run lint') } } as const;
+  const lint = {
+    decision: 'allow',
+    agent: AGENT,
+    scope: 'global',
+    toolKind: 'execute',
+    matcher: { type: 'commandPrefix', prefix: said('npm run lint') },
+  } as const;
   const curl = { decision: 'reject', agent: AGENT, scope: 'conversation', toolKind: 'fetch', matcher: { type: 'urlHost', host: said('example.com') } } as const;
-  const presets = [{ id: 'claude', name: said('Claude Code (Zed adapter)'), commandLine: said('npx -y @zed-industries/claude-code-acp') }, { id: 'gemini', name: said('Gemini CLI'), commandLine: said('gemini --experimental-acp') }];
+  const presets = [
+    { id: 'claude', name: said('Claude Code (Zed adapter)'), commandLine: said('npx -y @zed-industries/claude-code-acp') },
+    { id: 'gemini', name: said('Gemini CLI'), commandLine: said('gemini --experimental-acp') },
+  ];
   const answers: Entry[] = [
     { kind: 'question', id: 'qa', message: said('Pick a branch'), mode: 'form', state: { kind: 'answered', action: 'accept' } },
     { kind: 'question', id: 'qd', message: said('Pick a tag'), mode: 'form', state: { kind: 'answered', action: 'decline' } },
     { kind: 'question', id: 'qc', message: said('Pick a base'), mode: 'form', state: { kind: 'answered', action: 'cancel' } },
-    { kind: 'question', id: 'qu', message: said('Authorize the GitHub app'), mode: 'url', url: said('https://github.com/login/device'), host: said('github.com'), state: { kind: 'pending' } },
+    {
+      kind: 'question',
+      id: 'qu',
+      message: said('Authorize the GitHub app'),
+      mode: 'url',
+      url: said('https://github.com/login/device'),
+      host: said('github.com'),
+      state: { kind: 'pending' },
+    },
     { kind: 'question', id: 'qx', message: said('Upload a file'), mode: 'form', unsupported: l10n.t('must be text'), state: { kind: 'pending' } },
     toolCall('cancelled', { title: said('Delete dist'), toolKind: 'delete', status: 'cancelled', permission: permission('r9', { kind: 'cancelled' }) }),
     toolCall('running', { title: said('Search for TODO'), toolKind: 'search', status: 'in_progress', content: [{ type: 'terminal', terminalId: 't2' }] }),
-    { kind: 'auth', id: 'aw', agentName: AGENT, message: said('Sign in to continue'), methods: [{ id: 'oauth', name: said('Log in with Claude'), kind: 'agent' }], state: { kind: 'working', methodId: 'oauth' } },
-    { kind: 'auth', id: 'ad', agentName: AGENT, message: said('Sign in to continue'), methods: [{ id: 'oauth', name: said('Log in with Claude'), kind: 'agent' }], state: { kind: 'done', methodId: 'oauth' } },
-    { kind: 'auth', id: 'af', agentName: AGENT, message: said('Sign in to continue'), methods: [{ id: 'cli', name: said('Log in in a terminal'), kind: 'terminal' }], state: { kind: 'failed', methodId: 'cli', error: l10n.t('The sign-in command exited with code {0}', 1) } },
+    {
+      kind: 'auth',
+      id: 'aw',
+      agentName: AGENT,
+      message: said('Sign in to continue'),
+      methods: [{ id: 'oauth', name: said('Log in with Claude'), kind: 'agent' }],
+      state: { kind: 'working', methodId: 'oauth' },
+    },
+    {
+      kind: 'auth',
+      id: 'ad',
+      agentName: AGENT,
+      message: said('Sign in to continue'),
+      methods: [{ id: 'oauth', name: said('Log in with Claude'), kind: 'agent' }],
+      state: { kind: 'done', methodId: 'oauth' },
+    },
+    {
+      kind: 'auth',
+      id: 'af',
+      agentName: AGENT,
+      message: said('Sign in to continue'),
+      methods: [{ id: 'cli', name: said('Log in in a terminal'), kind: 'terminal' }],
+      state: { kind: 'failed', methodId: 'cli', error: l10n.t('The sign-in command exited with code {0}', 1) },
+    },
     { kind: 'compaction', id: 'kp', compactionId: 'k2', status: 'in_progress', summary: '' },
     { kind: 'compaction', id: 'kf', compactionId: 'k3', status: 'failed', summary: '', error: said('context too small') },
     { kind: 'turn_end', id: 'te1', stopReason: 'cancelled' },
@@ -255,21 +427,70 @@ export function otherStates(): PanelState[] {
   const opening = snapshot({
     ...base,
     status: { kind: 'starting', agentName: AGENT, detail: l10n.t('Opening a session…') },
-    modes: { currentModeId: 'ask', available: [{ id: 'ask', name: said('Ask'), description: said('Asks before every edit') }, { id: 'code', name: said('Code mode') }] },
-    review: { files: [{ path: '/w/src/login.ts', relPath: 'src/login.ts', status: 'deleted', added: 0, removed: 3, binary: false, restorable: true }], busy: true, error: l10n.t('That did not work: {0}', said('EACCES: permission denied')) },
+    modes: {
+      currentModeId: 'ask',
+      available: [
+        { id: 'ask', name: said('Ask'), description: said('Asks before every edit') },
+        { id: 'code', name: said('Code mode') },
+      ],
+    },
+    review: {
+      files: [{ path: '/w/src/login.ts', relPath: 'src/login.ts', status: 'deleted', added: 0, removed: 3, binary: false, restorable: true }],
+      busy: true,
+      error: l10n.t('That did not work: {0}', said('EACCES: permission denied')),
+    },
     entries: [
-      toolCall('saved', { title: said('npm run lint'), toolKind: 'execute', status: 'completed', permission: { ...permission('r5', { kind: 'selected', optionId: 'always' }), proposal: { decision: 'allow', matcherType: 'commandPrefix', value: 'npm run lint', scope: 'global', agent: AGENT, label: ruleLabel(lint), state: 'saved', ruleId: 'rule-2' } } }),
+      toolCall('saved', {
+        title: said('npm run lint'),
+        toolKind: 'execute',
+        status: 'completed',
+        permission: {
+          ...permission('r5', { kind: 'selected', optionId: 'always' }),
+          proposal: {
+            decision: 'allow',
+            matcherType: 'commandPrefix',
+            value: 'npm run lint',
+            scope: 'global',
+            agent: AGENT,
+            label: ruleLabel(lint),
+            state: 'saved',
+            ruleId: 'rule-2',
+          },
+        },
+      }),
       toolCall('refused', {
         title: said('curl example.com'),
         toolKind: 'fetch',
         status: 'failed',
         permission: {
           ...permission('r6', { kind: 'selected', optionId: 'reject' }),
-          proposal: { decision: 'reject', matcherType: 'urlHost', value: 'example.com', scope: 'conversation', agent: AGENT, label: ruleLabel(curl), state: 'offered', error: l10n.t('There is no rule with id {0}.', said('rule-9')) },
+          proposal: {
+            decision: 'reject',
+            matcherType: 'urlHost',
+            value: 'example.com',
+            scope: 'conversation',
+            agent: AGENT,
+            label: ruleLabel(curl),
+            state: 'offered',
+            error: l10n.t('There is no rule with id {0}.', said('rule-9')),
+          },
         },
       }),
-      toolCall('denied', { title: said('rm -rf build'), toolKind: 'delete', status: 'failed', permission: { ...permission('r7', { kind: 'selected', optionId: 'reject' }), rule: { id: 'rule-3', label: ruleLabel({ ...curl, scope: 'global' }), decision: 'reject' } } }),
-      { kind: 'notice', id: 'n1', level: 'warning', message: l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', AGENT) },
+      toolCall('denied', {
+        title: said('rm -rf build'),
+        toolKind: 'delete',
+        status: 'failed',
+        permission: {
+          ...permission('r7', { kind: 'selected', optionId: 'reject' }),
+          rule: { id: 'rule-3', label: ruleLabel({ ...curl, scope: 'global' }), decision: 'reject' },
+        },
+      }),
+      {
+        kind: 'notice',
+        id: 'n1',
+        level: 'warning',
+        message: l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', AGENT),
+      },
     ],
   });
   const paused = l10n.t('The last turn was cancelled.');
@@ -311,7 +532,12 @@ export function otherStates(): PanelState[] {
     },
     {
       name: 'answers and progress',
-      snapshot: snapshot({ ...base, status: { kind: 'cancelling', agentName: AGENT }, entries: answers, terminals: { t2: terminal('t2', { command: said('grep -rn TODO src'), output: said('src/a.ts:1: TODO\n') }) } }),
+      snapshot: snapshot({
+        ...base,
+        status: { kind: 'cancelling', agentName: AGENT },
+        entries: answers,
+        terminals: { t2: terminal('t2', { command: said('grep -rn TODO src'), output: said('src/a.ts:1: TODO\n') }) },
+      }),
       says: (t) => [
         t('Stopping {0}…', AGENT),
         t('Answered.'),

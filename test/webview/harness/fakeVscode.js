@@ -12,9 +12,17 @@
     if (acquired) throw new Error('acquireVsCodeApi called twice');
     acquired = true;
     return {
-      postMessage: function (m) { window.__posted.push(JSON.parse(JSON.stringify(m))); },
-      getState: function () { var s = sessionStorage.getItem(KEY); return s ? JSON.parse(s) : undefined; },
-      setState: function (s) { sessionStorage.setItem(KEY, JSON.stringify(s)); return s; },
+      postMessage: function (m) {
+        window.__posted.push(JSON.parse(JSON.stringify(m)));
+      },
+      getState: function () {
+        var s = sessionStorage.getItem(KEY);
+        return s ? JSON.parse(s) : undefined;
+      },
+      setState: function (s) {
+        sessionStorage.setItem(KEY, JSON.stringify(s));
+        return s;
+      },
     };
   };
 })();

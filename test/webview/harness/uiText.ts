@@ -34,7 +34,10 @@ export function untranslatedText(page: Page, given: readonly string[], allowed: 
       // Word boundaries only where the given text starts or ends with a word character.
       const patterns = [...given]
         .sort((a, b) => b.length - a.length)
-        .map((g) => new RegExp(`${/^\w/.test(g) ? '(?<![A-Za-z0-9_])' : ''}${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${/\w$/.test(g) ? '(?![A-Za-z0-9_])' : ''}`, 'g'));
+        .map(
+          (g) =>
+            new RegExp(`${/^\w/.test(g) ? '(?<![A-Za-z0-9_])' : ''}${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${/\w$/.test(g) ? '(?![A-Za-z0-9_])' : ''}`, 'g'),
+        );
       const allow = new Set(allowed);
       const root = document.getElementById('root');
       if (!root) throw new Error('no #root');
@@ -63,7 +66,12 @@ export function untranslatedText(page: Page, given: readonly string[], allowed: 
         if (words.length === 0 && marks.length === 0) continue;
         const path: string[] = [];
         for (let e: Element | null = el; e && e !== root && path.length < 3; e = e.parentElement) {
-          path.unshift(`${e.tagName.toLowerCase()}${[...e.classList].slice(0, 2).map((c) => `.${c}`).join('')}`);
+          path.unshift(
+            `${e.tagName.toLowerCase()}${[...e.classList]
+              .slice(0, 2)
+              .map((c) => `.${c}`)
+              .join('')}`,
+          );
         }
         found.push({ where: `${path.join(' > ')} ${what}`, text: text.trim(), words, marks });
       }
