@@ -1,45 +1,13 @@
 import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
 import { AgentProcess, type AgentExit, type AgentLaunchConfig } from './agentProcess';
-import type { AgentConnection, AgentConnector } from './agentPort';
+import type { AgentConnection, AgentConnectionOptions, AgentConnector, ClientHandlers } from './agentPort';
 import type { IDisposable } from '../util/disposable';
 import { createNdJsonTransport } from './ndjsonTransport';
 import { createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
 import { isRecord } from '../protocol/guards';
-
-/**
- * The client side of ACP, implemented elsewhere (fs, terminal, permission handlers). Each may
- * throw `acp.RequestError` to answer with that JSON-RPC error; any other thrown error reaches the
- * agent as `-32603 Internal error` with `data.details` = its message (SDK behaviour).
- * Only the handlers that exist are registered, and capabilities are advertised from them.
- */
-export interface ClientHandlers {
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  readTextFile?(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
-  writeTextFile?(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
-  createTerminal?(p: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
-  terminalOutput?(p: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
-  waitForTerminalExit?(p: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
-  killTerminal?(p: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;
-  releaseTerminal?(p: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse | void>;
-  /** `elicitation/create` (form and url modes) and `elicitation/complete`; both or neither. */
-  createElicitation?(p: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-  completeElicitation?(p: acp.CompleteElicitationNotification): void;
-}
-
-export interface AgentConnectionOptions {
-  log: ProtocolLog;
-  /**
-   * Every `session/update` notification's raw `update` object, synchronously and in arrival order,
-   * including kinds the SDK does not know. Throwing here is logged, never fatal.
-   */
-  onUpdate: (sessionId: string, update: Record<string, unknown>) => void;
-  clientInfo: { name: string; version: string };
-  /** Capabilities of the client beyond the handlers (config options, notices, sign-in…), once they work. */
-  extraCapabilities?: Pick<acp.ClientCapabilities, 'session' | 'auth'>;
-}
 
 /** A request failed because the agent process is gone. Carries the exit and the stderr tail. */
 export class AgentExitedError extends Error {

@@ -1,6 +1,38 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../util/disposable';
-import type { AgentConnectionOptions, ClientHandlers } from './agentConnection';
+import type { ProtocolLog } from './protocolLog';
+
+/**
+ * The client side of ACP, implemented elsewhere (fs, terminal, permission handlers). Each may
+ * throw `acp.RequestError` to answer with that JSON-RPC error; any other thrown error reaches the
+ * agent as `-32603 Internal error` with `data.details` = its message (SDK behaviour).
+ * Only the handlers that exist are registered, and capabilities are advertised from them.
+ */
+export interface ClientHandlers {
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  readTextFile?(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  writeTextFile?(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
+  createTerminal?(p: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  terminalOutput?(p: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+  waitForTerminalExit?(p: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
+  killTerminal?(p: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;
+  releaseTerminal?(p: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse | void>;
+  /** `elicitation/create` (form and url modes) and `elicitation/complete`; both or neither. */
+  createElicitation?(p: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  completeElicitation?(p: acp.CompleteElicitationNotification): void;
+}
+
+export interface AgentConnectionOptions {
+  log: ProtocolLog;
+  /**
+   * Every `session/update` notification's raw `update` object, synchronously and in arrival order,
+   * including kinds the SDK does not know. Throwing here is logged, never fatal.
+   */
+  onUpdate: (sessionId: string, update: Record<string, unknown>) => void;
+  clientInfo: { name: string; version: string };
+  /** Capabilities of the client beyond the handlers (config options, notices, sign-in…), once they work. */
+  extraCapabilities?: Pick<acp.ClientCapabilities, 'session' | 'auth'>;
+}
 
 /**
  * What the core needs of a started agent: its ACP requests, and how it ends. The real one is a

@@ -7,20 +7,10 @@ import { draftProblem } from '../permissions/permissionRule';
 import { mergeToolCallFacts, subjectFromToolCall, type PermissionSubject, type ToolCallFacts } from '../permissions/permissionSubject';
 import { evaluateRules, optionForVerdict } from '../permissions/ruleMatching';
 import { proposeRule, ruleLabel } from '../permissions/ruleProposal';
-import type { RuleStore } from '../permissions/ruleStore';
 import type { PermissionView, RuleProposalView } from '../protocol/messages';
 import type { Thread } from '../thread/thread';
-import type { ConversationState, PermissionNotice } from './ports';
+import type { ConversationState, PermissionNotice, PermissionRules } from './ports';
 import { fallbackToolTitle } from '../thread/toolCallMerge';
-
-/** What the desk needs besides its conversation: the rules, and where they apply. */
-export interface PermissionRules {
-  store: RuleStore;
-  /** Absolute root of the workspace folder (rules' globs are relative to it). */
-  workspaceRoot: string | undefined;
-  /** VS Code's workspace trust: in an untrusted workspace no rule allows anything. */
-  trusted(): boolean;
-}
 
 /** What a request left behind for a later "save rule" from its card. */
 interface Offered {

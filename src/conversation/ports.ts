@@ -3,16 +3,34 @@ import type { ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { ContextSources } from '../context/mentionSpecs';
+import type { RuleStore } from '../permissions/ruleStore';
 import type { ConversationStatus, TabView } from '../protocol/messages';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { ConversationMeta } from '../store/conversationMeta';
 import type { ReviewHost } from './conversationReview';
 import type { Failure } from './failure';
 import type { McpDropped, McpServerSpec } from './mcpServers';
-import type { PermissionRules } from './permissionDesk';
 import type { PromptContext } from './promptPreparer';
-import type { RunSignInTerminal } from './signIn';
 
+/** What the desk needs besides its conversation: the rules, and where they apply. */
+export interface PermissionRules {
+  store: RuleStore;
+  /** Absolute root of the workspace folder (rules' globs are relative to it). */
+  workspaceRoot: string | undefined;
+  /** VS Code's workspace trust: in an untrusted workspace no rule allows anything. */
+  trusted(): boolean;
+}
+/** A sign-in command run in a terminal the user sees (the agent's own login). */
+export interface TerminalSignIn {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** Runs a sign-in command where the user can see and answer it; resolves with its exit code. */
+export type RunSignInTerminal = (spec: TerminalSignIn) => Promise<number | undefined>;
 /** What a permission prompt looks like to whoever tells the user about it (a notification). */
 export interface PermissionNotice {
   requestId: string;

@@ -8,6 +8,7 @@ import { Disposable, type IDisposable } from '../util/disposable';
 import { errorCode, errorMessage } from '../util/errors';
 import type { ConversationReview } from './conversationReview';
 import { offerMcpServers } from './mcpServers';
+import { sessionEndpoint } from './sessionEndpoint';
 import type { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
 import type { PromptQueue } from './promptQueue';
@@ -261,30 +262,7 @@ export class SessionLink extends Disposable {
   }
 
   private endpoint(token: number): SessionEndpoint {
-    const { parts } = this;
-    const live = () => token === this.token;
-    return {
-      update: (update) => {
-        if (live()) parts.thread.dispatch(update);
-      },
-      requestPermission: async (params, signal) => (live() ? parts.permissions.request(params, signal) : { outcome: { outcome: 'cancelled' } }),
-      terminal: (event) => {
-        if (live()) parts.thread.terminalEvent(event);
-      },
-      touched: (path, line) => {
-        if (live()) parts.followLive(path, line);
-      },
-      elicit: (params, signal) => (live() ? parts.questions.ask(params, signal) : Promise.resolve({ action: 'cancel' })),
-      elicitationComplete: (params) => {
-        if (live()) parts.questions.complete(params);
-      },
-      beforeWrite: async (path, before, after) => {
-        if (!live()) return;
-        await parts.review.beforeWrite(path);
-        parts.review.refreshSoon();
-        if (parts.ports.editor.reviewEdits() === 'before') await parts.permissions.reviewWrite(path, before, after);
-      },
-    };
+    return sessionEndpoint(this.parts, () => token === this.token);
   }
 
   private onExit(runtime: AgentRuntime, exit: RuntimeExit): void {

@@ -4,21 +4,9 @@ import type { AuthEntry, AuthMethodView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { Thread } from '../thread/thread';
-import type { ConversationPorts, ConversationState } from './ports';
+import type { ConversationPorts, ConversationState, TerminalSignIn } from './ports';
 import { isRecord, describe } from '../protocol/guards';
 import { type Warn } from '../thread/updateParsing';
-
-/** A sign-in command run in a terminal the user sees (the agent's own login). */
-export interface TerminalSignIn {
-  name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-}
-
-/** Runs a sign-in command where the user can see and answer it; resolves with its exit code. */
-export type RunSignInTerminal = (spec: TerminalSignIn) => Promise<number | undefined>;
 
 /** An auth method as parsed, with how to run it when it is a terminal method. */
 export interface ParsedAuthMethod extends AuthMethodView {

@@ -13,7 +13,7 @@ import { FileSnapshot } from './fileSnapshot';
 import { lstatOrUndefined, toRel } from './fsUtil';
 import { GitSnapshot } from './gitSnapshot';
 import { computeHunks, revertHunks } from './hunks';
-import { decodeExact, decodeLenient, isBinary, restoreSteps } from './restorePlan';
+import { decodeLenient, exactText, isBinary, restoreSteps } from './restorePlan';
 import type { SnapshotBackend } from './snapshotBackend';
 
 /**
@@ -118,9 +118,8 @@ export class CheckpointStore {
       const skipped = [...rec.skipped.keys()];
       // Said once, not every turn: only when the set of skipped files changed.
       if (skipped.length > 0 && !(previous && skipped.join('\0') === [...previous.skipped.keys()].join('\0'))) {
-        this.warn(
-          `Checkpoint: ${skipped.length} file(s) over ${this.maxFileBytes} bytes not recorded: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`,
-        );
+        const shown = `${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`;
+        this.warn(`Checkpoint: ${skipped.length} file(s) over ${this.maxFileBytes} bytes not recorded: ${shown}`);
       }
       if (!listing.complete) this.warn(`Checkpoint: the folder has more files than the scan limit; files beyond it are not covered.`);
       return toCheckpoint(rec);
@@ -210,10 +209,8 @@ export class CheckpointStore {
       const infos = await statAll(this.root, rels);
       // An explicit Keep stores content up to the store's cap (like recordBeforeWrite), not the
       // capture's per-file cap: the user chose this file.
-      const ids = await this.hasher.ids(
-        [...infos.values()].filter((f) => f.size <= this.maxBytes),
-        true,
-      );
+      const hashable = [...infos.values()].filter((f) => f.size <= this.maxBytes);
+      const ids = await this.hasher.ids(hashable, true);
       for (const rel of rels) {
         const info = infos.get(rel);
         const state: StoredState = !info ? null : (ids.get(rel) ?? { size: info.size, mtimeMs: info.mtimeMs });
@@ -236,11 +233,11 @@ export class CheckpointStore {
       if (rel === undefined) throw new CheckpointError('notRecorded', absPath);
       const state = await this.stateOf(rec, rel, 'baseline');
       if (state.kind !== 'file' && state.kind !== 'absent') throw new CheckpointError('notRecorded', absPath);
-      const before = state.kind === 'file' ? this.exactText(await this.blob(state.id, absPath), absPath) : undefined;
+      const before = state.kind === 'file' ? exactText(await this.blob(state.id, absPath), absPath) : undefined;
       let current = currentText;
       if (current === undefined) {
         const bytes = await fs.promises.readFile(absPath).catch(() => undefined);
-        current = bytes && this.exactText(bytes, absPath);
+        current = bytes && exactText(bytes, absPath);
       }
       const hunks = computeHunks(before ?? '', current ?? '');
       const keep = new Set([...hunkIndexes].filter((i) => i >= 0 && i < hunks.length));
@@ -248,11 +245,8 @@ export class CheckpointStore {
       let next: StoredState;
       if (keep.size === hunks.length && current === undefined) next = null;
       else {
-        const text = revertHunks(
-          before ?? '',
-          current ?? '',
-          hunks.filter((h) => !keep.has(h.index)).map((h) => h.index),
-        );
+        const undone = hunks.filter((h) => !keep.has(h.index)).map((h) => h.index);
+        const text = revertHunks(before ?? '', current ?? '', undone);
         next = await this.backend.writeBlob(Buffer.from(text, 'utf8'));
       }
       rec.accepted.set(rel, next);
@@ -287,12 +281,6 @@ export class CheckpointStore {
     const bytes = (await this.backend.readBlobs([id])).get(id);
     if (!bytes) throw new CheckpointError('missing', path);
     return bytes;
-  }
-
-  private exactText(bytes: Uint8Array, path: string): string {
-    const text = decodeExact(bytes);
-    if (text === undefined) throw new CheckpointError('binary', path);
-    return text;
   }
 
   /** Root-relative path of an absolute path under the root as given or under its real path. */

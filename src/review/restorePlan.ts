@@ -28,6 +28,13 @@ export function decodeExact(bytes: Uint8Array): string | undefined {
   }
 }
 
+/** The exact text of a file's bytes; throws `binary` when there is none (hunks need text). */
+export function exactText(bytes: Uint8Array, path: string): string {
+  const text = decodeExact(bytes);
+  if (text === undefined) throw new CheckpointError('binary', path);
+  return text;
+}
+
 /** Text for display and diffing: invalid UTF-8 becomes U+FFFD. */
 export function decodeLenient(bytes: Uint8Array): string {
   return lenient.decode(bytes);

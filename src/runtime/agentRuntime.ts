@@ -1,8 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentConnectionOptions } from '../acp/agentConnection';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
-import type { AgentConnection, AgentConnector } from '../acp/agentPort';
+import type { AgentConnection, AgentConnectionOptions, AgentConnector } from '../acp/agentPort';
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';

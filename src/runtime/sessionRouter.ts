@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ClientHandlers } from '../acp/agentConnection';
+import type { ClientHandlers } from '../acp/agentPort';
 import type { ProtocolLog } from '../acp/protocolLog';
 import { FsHandler, type FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';

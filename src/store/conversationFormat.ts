@@ -207,3 +207,18 @@ export function indexOf(open: ConversationMeta[], closed: ConversationMeta[], or
   if (activeId) index.activeId = activeId;
   return index;
 }
+
+/**
+ * The index as it is written: records with invalid ids left out (reported through `warn`), the cap
+ * applied (`evicted` says which conversations went), serialised compactly — it is read by code,
+ * not people.
+ */
+export function serialiseIndex(index: ConversationIndex, maxConversations: number, warn: (text: string) => void): { json: string; evicted: string[] } {
+  const valid = index.conversations.filter((c) => isValidConversationId(c.id));
+  if (valid.length < index.conversations.length)
+    warn(l10n.t('Left {0} conversation(s) with invalid ids out of {1}.', index.conversations.length - valid.length, 'conversations.json'));
+  const { index: capped, evicted } = evictOverCap({ ...index, conversations: valid }, maxConversations);
+  const out: ConversationIndex = { version: 1, conversations: capped.conversations, openIds: capped.openIds };
+  if (capped.activeId !== undefined) out.activeId = capped.activeId;
+  return { json: JSON.stringify(out), evicted };
+}

@@ -4,18 +4,11 @@ import type { IDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { FileWriteQueue } from '../util/atomicFile';
 import { DebouncedWriter } from './debouncedWriter';
-import { emptyIndex, evictOverCap, isValidConversationId, parseIndex, parseTranscript, type ConversationIndex, type Transcript } from './conversationFormat';
+import { emptyIndex, isValidConversationId, parseIndex, parseTranscript, serialiseIndex, type ConversationIndex, type Transcript } from './conversationFormat';
 import { readStored, removeCorruptCopies, sweepLeftovers, type ReadContext } from './storedFiles';
 import { TranscriptSaves } from './transcriptSaves';
 
-import {
-  DEFAULT_DEBOUNCE_MS,
-  DEFAULT_MAX_CONVERSATIONS,
-  DEFAULT_MAX_TRANSCRIPT_BYTES,
-  DEFAULT_MAX_WAIT_MS,
-  INDEX_FILE,
-  TRANSCRIPT_DIR,
-} from './conversationStoreOptions';
+import * as defaults from './conversationStoreOptions';
 import type { ConversationStoreOptions } from './conversationStoreOptions';
 
 export { INDEX_FILE, TRANSCRIPT_DIR, type ConversationStoreOptions } from './conversationStoreOptions';
@@ -46,13 +39,13 @@ export class ConversationStore implements IDisposable {
   private readonly saves: TranscriptSaves;
 
   constructor(private readonly opts: ConversationStoreOptions) {
-    this.indexFile = path.join(opts.dir, INDEX_FILE);
-    this.transcriptDir = path.join(opts.dir, TRANSCRIPT_DIR);
-    this.maxConversations = opts.maxConversations ?? DEFAULT_MAX_CONVERSATIONS;
-    this.maxTranscriptBytes = opts.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
+    this.indexFile = path.join(opts.dir, defaults.INDEX_FILE);
+    this.transcriptDir = path.join(opts.dir, defaults.TRANSCRIPT_DIR);
+    this.maxConversations = opts.maxConversations ?? defaults.DEFAULT_MAX_CONVERSATIONS;
+    this.maxTranscriptBytes = opts.maxTranscriptBytes ?? defaults.DEFAULT_MAX_TRANSCRIPT_BYTES;
     this.writer = new DebouncedWriter({
-      debounceMs: opts.debounceMs ?? DEFAULT_DEBOUNCE_MS,
-      maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+      debounceMs: opts.debounceMs ?? defaults.DEFAULT_DEBOUNCE_MS,
+      maxWaitMs: opts.maxWaitMs ?? defaults.DEFAULT_MAX_WAIT_MS,
       onError: (file, err) => this.warn(l10n.t('Could not save {0}: {1}', this.describe(file), errorMessage(err))),
     });
     this.saves = new TranscriptSaves({
@@ -76,7 +69,8 @@ export class ConversationStore implements IDisposable {
     // After a failed load the transcripts may be worth recovering along with the index: sweep nothing.
     if (loaded.kind === 'unreadable') return emptyIndex();
     const index = loaded.kind === 'loaded' ? loaded.value : emptyIndex();
-    if (loaded.kind === 'loaded' && loaded.dropped > 0) this.warn(l10n.t('Dropped {0} malformed conversation record(s) from {1}.', loaded.dropped, INDEX_FILE));
+    if (loaded.kind === 'loaded' && loaded.dropped > 0)
+      this.warn(l10n.t('Dropped {0} malformed conversation record(s) from {1}.', loaded.dropped, defaults.INDEX_FILE));
     if (!this.swept) {
       this.swept = true;
       const known = new Set(index.conversations.map((c) => c.id));
@@ -222,22 +216,17 @@ export class ConversationStore implements IDisposable {
     return false;
   }
 
-  /** Validates ids and applies the cap; reports evictions. The index is serialised compactly: it is read by code, not people. */
+  /** The index for disk (see serialiseIndex); reports evictions. */
   private prepareIndex(index: ConversationIndex): { json: string; evicted: string[] } {
-    const valid = index.conversations.filter((c) => isValidConversationId(c.id));
-    if (valid.length < index.conversations.length)
-      this.warn(l10n.t('Left {0} conversation(s) with invalid ids out of {1}.', index.conversations.length - valid.length, INDEX_FILE));
-    const { index: capped, evicted } = evictOverCap({ ...index, conversations: valid }, this.maxConversations);
-    const out: ConversationIndex = { version: 1, conversations: capped.conversations, openIds: capped.openIds };
-    if (capped.activeId !== undefined) out.activeId = capped.activeId;
-    if (evicted.length > 0) {
+    const prepared = serialiseIndex(index, this.maxConversations, (text) => this.warn(text));
+    if (prepared.evicted.length > 0) {
       try {
-        this.opts.onEvicted?.(evicted);
+        this.opts.onEvicted?.(prepared.evicted);
       } catch (err) {
         this.warn(`onEvicted failed: ${errorMessage(err)}`);
       }
     }
-    return { json: JSON.stringify(out), evicted };
+    return prepared;
   }
 
   private async writeIndex(index: ConversationIndex): Promise<string[]> {

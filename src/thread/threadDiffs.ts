@@ -1,14 +1,22 @@
 import * as l10n from '@vscode/l10n';
-import type { HostMessage, WebviewMessage } from '../protocol/messages';
+import type { Entry, HostMessage, WebviewMessage } from '../protocol/messages';
 import type { DiffLinesResult, DiffRecord } from './diffContent';
-import type { Thread } from './thread';
+
+/** What a diff is looked up in (the Thread). */
+interface DiffSource {
+  diffRecord(entryId: string, index: number): DiffRecord | undefined;
+  entries(): Entry[];
+}
+
+export interface DiffTexts {
+  path: string;
+  oldText: string | null;
+  newText: string;
+  title: string;
+}
 
 /** The whole texts of a diff the panel shows, for "Open diff" (whatever their size). */
-export function findDiff(
-  thread: Pick<Thread, 'diffRecord' | 'entries'>,
-  entryId: string,
-  index: number,
-): { path: string; oldText: string | null; newText: string; title: string } | undefined {
+export function findDiff(thread: DiffSource, entryId: string, index: number): DiffTexts | undefined {
   const record = thread.diffRecord(entryId, index);
   if (!record) return undefined;
   const { path, oldText, newText } = record.source;

@@ -65,10 +65,8 @@ export class ThreadReducer extends EntryList {
 
   /** The texts behind item `index` of a tool call entry, when it is a diff. */
   diffRecord(entryId: string, index: number): DiffRecord | undefined {
-    return this.toolCalls.diffRecord(
-      this.list.find((e) => e.id === entryId),
-      index,
-    );
+    const entry = this.list.find((e) => e.id === entryId);
+    return this.toolCalls.diffRecord(entry, index);
   }
 
   findToolCall(toolCallId: string): ToolCallEntry | undefined {
@@ -284,12 +282,8 @@ export class ThreadReducer extends EntryList {
 
   /** Finds or creates the card for the id (appended to the thread) and merges the fields. */
   private upsertRecord(toolCallId: string, fields: Record<string, unknown>): ToolCallRecord {
-    return this.toolCalls.upsert(
-      toolCallId,
-      fields,
-      () => this.newId(),
-      (entry) => void this.push(entry),
-    );
+    const append = (entry: ToolCallEntry) => void this.push(entry);
+    return this.toolCalls.upsert(toolCallId, fields, () => this.newId(), append);
   }
 
   /** Every open tool call → cancelled, every pending prompt → cancelled; one upsert per changed card. */

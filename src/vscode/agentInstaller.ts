@@ -8,15 +8,15 @@ import type { PreparedInstall } from '../agents/agentInstallService';
 import type { HttpOptions } from '../agents/httpClient';
 import type { InstalledAgent } from '../agents/installedAgents';
 import { compareVersions, installPlans, unavailableReason } from '../agents/installPlan';
-import type { AgentEntry, InstallPlan } from '../agents/installPlan';
+import type { InstallPlan } from '../agents/installPlan';
 import { describeAge, RegistryClient } from '../agents/registryClient';
 import type { LoadedRegistry } from '../agents/registryClient';
 import { DEFAULT_REGISTRY_URL } from '../agents/registryTypes';
 import type { RegistryAgent } from '../agents/registryTypes';
 import { formatNumber } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
-import type { AgentServerConfig } from './agentSettings';
-import { setting, updateUserSetting, userSetting } from './settings';
+import { setting, updateUserSetting } from './settings';
+import { chooseSettingsName, removeEntry, writeEntry } from './userAgentEntries';
 
 type AgentItem = vscode.QuickPickItem & { agent?: RegistryAgent; installed?: InstalledAgent };
 type ActionItem = vscode.QuickPickItem & { run: () => Promise<void> };
@@ -170,7 +170,7 @@ export class AgentInstaller {
   }
 
   private async install(agent: RegistryAgent, plan: InstallPlan, installed: InstalledAgent | undefined): Promise<void> {
-    const name = installed?.settingsName ?? (await this.chooseSettingsName(agent.name));
+    const name = installed?.settingsName ?? (await chooseSettingsName(agent.name));
     if (!name) return;
     let prepared: PreparedInstall;
     try {
@@ -202,7 +202,7 @@ export class AgentInstaller {
       return void vscode.window.showErrorMessage(message);
     }
     try {
-      await this.writeEntry(name, prepared.entry);
+      await writeEntry(name, prepared.entry);
     } catch (err) {
       await this.service.discard(prepared);
       return void vscode.window.showErrorMessage(l10n.t('Could not write tandem.agents: {0}', errorMessage(err)));
@@ -226,7 +226,7 @@ export class AgentInstaller {
   private async rollback(installed: InstalledAgent): Promise<void> {
     const agent = await this.service.rollback(installed.id);
     try {
-      await this.writeEntry(agent.settingsName, agent.current.entry);
+      await writeEntry(agent.settingsName, agent.current.entry);
     } catch (err) {
       await this.service.rollback(installed.id);
       return void vscode.window.showErrorMessage(l10n.t('Could not write tandem.agents: {0}', errorMessage(err)));
@@ -250,50 +250,10 @@ export class AgentInstaller {
       uninstall,
     );
     if (ok !== uninstall) return;
-    await this.removeEntry(installed.settingsName);
+    await removeEntry(installed.settingsName);
     await this.service.uninstall(installed.id);
     this.log.info(`Uninstalled ${installed.id} ('${installed.settingsName}').`);
     void vscode.window.showInformationMessage(l10n.t('{0} was uninstalled.', installed.settingsName));
-  }
-
-  /** The agent's name, unless a hand-written entry already has it: then replace it or keep both. */
-  private async chooseSettingsName(name: string): Promise<string | undefined> {
-    const existing = this.userAgents();
-    if (!Object.hasOwn(existing, name)) return name;
-    const replace = l10n.t('Replace');
-    const both = l10n.t('Keep Both');
-    const answer = await vscode.window.showWarningMessage(
-      l10n.t('tandem.agents already has an agent named "{0}".', name),
-      { modal: true, detail: l10n.t('Replace it with the registry version, or add the registry version under another name?') },
-      replace,
-      both,
-    );
-    if (answer === replace) return name;
-    if (answer !== both) return undefined;
-    for (let i = 1; ; i++) {
-      const candidate = i === 1 ? `${name} (registry)` : `${name} (registry ${i})`;
-      if (!Object.hasOwn(existing, candidate)) return candidate;
-    }
-  }
-
-  /** The user-level value only: a workspace's agents must never be copied into user settings. */
-  private userAgents(): Record<string, AgentServerConfig> {
-    const value = userSetting('agents') as Record<string, AgentServerConfig> | undefined;
-    return value && typeof value === 'object' ? { ...value } : {};
-  }
-
-  private async writeEntry(name: string, entry: AgentEntry): Promise<void> {
-    const agents = this.userAgents();
-    agents[name] =
-      Object.keys(entry.env).length > 0 ? { command: entry.command, args: entry.args, env: entry.env } : { command: entry.command, args: entry.args };
-    await updateUserSetting('agents', agents);
-  }
-
-  private async removeEntry(name: string): Promise<void> {
-    const agents = this.userAgents();
-    delete agents[name];
-    await updateUserSetting('agents', agents);
-    if (userSetting('defaultAgent') === name) await updateUserSetting('defaultAgent', undefined);
   }
 
   private httpOptions(): HttpOptions {

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import type { TerminalSignIn } from '../conversation/signIn';
+import type { TerminalSignIn } from '../conversation/ports';
 
 /**
  * Runs an agent's own sign-in command (a terminal auth method) in a VS Code terminal, where the

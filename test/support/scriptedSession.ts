@@ -16,7 +16,7 @@ import { ConversationManager } from '../../src/conversation/conversationManager'
 import type { EditorPorts } from '../../src/conversation/ports';
 import { testEditorPorts } from './editorPorts';
 import type { ConversationStore } from '../../src/store/conversationStore';
-import type { PermissionRules } from '../../src/conversation/permissionDesk';
+import type { PermissionRules } from '../../src/conversation/ports';
 import type { ReviewHost } from '../../src/conversation/conversationReview';
 
 export const repoRoot = resolve(__dirname, '../..');

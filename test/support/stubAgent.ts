@@ -7,8 +7,8 @@
  * The real-process suites (scripted agent, Claude, Gemini) stay as the integration tier.
  */
 import * as acp from '@agentclientprotocol/sdk';
-import { AgentExitedError, type AgentConnectionOptions, type ClientHandlers } from '../../src/acp/agentConnection';
-import type { AgentConnection, AgentConnector } from '../../src/acp/agentPort';
+import { AgentExitedError } from '../../src/acp/agentConnection';
+import type { AgentConnection, AgentConnectionOptions, AgentConnector, ClientHandlers } from '../../src/acp/agentPort';
 
 interface PendingPrompt {
   sessionId: string;

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as acp from '@agentclientprotocol/sdk';
 import { AgentExitedError, ProcessAgentConnection } from '../../src/acp/agentConnection';
-import type { ClientHandlers } from '../../src/acp/agentConnection';
+import type { ClientHandlers } from '../../src/acp/agentPort';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import type { AgentScript } from '../fixtures/scriptedAgent';
 import { cleanup, ensureScriptedAgentBuilt, isAlive, prepareScripted, startTracked, trackUnhandledRejections, waitFor } from '../support/scriptedAgentHarness';
