@@ -66,7 +66,8 @@ export class Header {
     this.waiting = button('', () => this.focusFirstPrompt(), { cls: 'waiting-indicator', icon: 'bell-dot', title: l10n.t('Jump to the first permission request') });
     // vscode-badge gives the count the same look as VS Code's own counters.
     this.waitingCount = h('vscode-badge' as 'span', { variant: 'counter' });
-    this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, l10n.t('waiting for you')));
+    // The label's own sentence around the count, so what it shows is what its name says (WCAG 2.5.3).
+    this.waiting.append(...withNodes(l10n.t('{0} waiting for you'), this.waitingCount));
     this.waiting.hidden = true;
     const history = button('', () => host.post({ type: 'showHistory' }), { cls: 'icon-button', icon: 'history', label: l10n.t('History'), title: l10n.t('Conversation history') });
     this.controls = new SessionControls(store, host);

@@ -80,7 +80,9 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
       tabindex: position === 0 ? 0 : -1,
     });
     b.append(icon(KIND_ICONS[kind]), h('span', { class: 'button-text' }, option.name));
-    if (digit !== undefined) b.append(h('kbd', { 'aria-hidden': 'true' }, String(digit)));
+    // The digit is drawn by CSS (attr(data-key)): as text it would be part of the visible label
+    // without being in the name (WCAG 2.5.3); aria-keyshortcuts tells it instead.
+    if (digit !== undefined) b.append(h('kbd', { 'aria-hidden': 'true', 'data-key': String(digit) }));
     b.addEventListener('click', () => answer(option.optionId));
     return b;
   });

@@ -189,7 +189,8 @@ export class ToolCardView implements EntryView {
           cls: `link location${loc.inWorkspace ? '' : ' outside'}`,
           icon: 'go-to-file',
           title: loc.inWorkspace ? loc.path : l10n.t('{0} (outside the workspace)', loc.path),
-          label: locationLabel(loc),
+          // Starts with what the button shows (WCAG 2.5.3), then says where it goes.
+          label: l10n.t('{0} — {1}', label, locationLabel(loc)),
         });
         return b;
       }),
