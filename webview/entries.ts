@@ -236,7 +236,7 @@ export class ErrorView implements EntryView {
   dispose(): void {}
 }
 
-function stopReasonText(reason: string): string {
+export function stopReasonText(reason: string): string {
   switch (reason) {
     case 'end_turn':
       return l10n.t('Done');
