@@ -90,7 +90,9 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
   function answer(optionId: string): void {
     if (group.getAttribute('aria-busy') === 'true') return; // answered once; wait for the host
     group.setAttribute('aria-busy', 'true');
-    for (const b of buttons) b.disabled = true;
+    // aria-disabled, not disabled: a disabled button would drop keyboard focus to the page; the
+    // card moves it to the answer once the host confirms (toolCard.ts).
+    for (const b of buttons) b.setAttribute('aria-disabled', 'true');
     host.post({ type: 'respondPermission', requestId: permission.requestId, optionId });
   }
 

@@ -70,6 +70,13 @@ function sameItem(a: ToolContentView, b: ToolContentView): boolean {
   }
 }
 
+/** Focuses a permission part: a prompt's tab stop, or the answer itself (focusable for that only). */
+function focusWithin(part: HTMLElement): void {
+  const target = part.querySelector<HTMLElement>('button[tabindex="0"]') ?? part.querySelector<HTMLElement>('.permission-result') ?? part;
+  if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+  target.focus();
+}
+
 export class ToolCardView implements EntryView {
   readonly kind = 'tool_call' as const;
   readonly element: HTMLElement;
@@ -174,7 +181,10 @@ export class ToolCardView implements EntryView {
     // is typing into a rule proposal.
     if (!prev || JSON.stringify(prev.permission) !== JSON.stringify(entry.permission) || prev.title !== entry.title) {
       const part = entry.permission ? renderPermission(entry.permission, title, this.ctx.host) : null;
+      const hadFocus = this.permission.contains(document.activeElement);
       this.permission.replaceChildren(...(part ? [part] : []));
+      // The prompt the keyboard was in became its answer: focus stays there, not on the page.
+      if (hadFocus && part) focusWithin(part);
     }
     this.raw.hidden = entry.rawInput === undefined && entry.rawOutput === undefined;
     this.bodyShown = entry;
