@@ -6,13 +6,24 @@
  * combobox, and terminal cards (the emulator hidden and out of the Tab order, the output as text).
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { STATES, built } from './harness/a11yStates';
 import { audit, blocking, describe } from './harness/audit';
 import { ready, snapshot, terminal, toolCall } from './harness/fixtures';
 import { THEMES, useHarness } from './harness/harness';
+import { usedVariables } from './harness/themes/usedVariables';
 
 const harness = useHarness();
+
+test('the theme files know every variable the panel uses (else run harness/themes/extractThemes.ts)', () => {
+  for (const theme of THEMES) {
+    const css = readFileSync(join(__dirname, 'harness', 'themes', `${theme}.css`), 'utf8');
+    const known = new Set(css.match(/--vscode-[A-Za-z0-9-]+/g));
+    assert.deepEqual(usedVariables().filter((name) => !known.has(name)), [], `${theme}.css`);
+  }
+});
 
 for (const theme of THEMES) {
   for (const state of STATES) {

@@ -9,13 +9,13 @@
  *
  * (one code-server at a time on a shared machine: hence the lock).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../../../e2e/harness/browser';
 import { startCodeServer } from '../../../e2e/harness/codeServer';
-import { repoRoot } from '../../../e2e/harness/paths';
 import { openWorkbench } from '../../../e2e/harness/workbench';
+import { usedVariables } from './usedVariables';
 
 /** The harness's theme names and the VS Code themes they are taken from. */
 const THEMES = {
@@ -27,20 +27,6 @@ const THEMES = {
 
 /** What webviews get from VS Code besides colours (fonts follow the editor's settings there). */
 const FONTS = ['--vscode-font-family: sans-serif', '--vscode-font-weight: normal', '--vscode-font-size: 13px', '--vscode-editor-font-family: monospace', '--vscode-editor-font-weight: normal', '--vscode-editor-font-size: 12px'];
-
-/** Every `--vscode-*` colour named in the panel's CSS and code, and in the harness's stand-in for VS Code's webview defaults. */
-function usedVariables(): string[] {
-  const sources = [join(repoRoot, 'media', 'tandem.css'), join(repoRoot, 'test', 'webview', 'harness', 'vscodeWebview.css')];
-  for (const file of readdirSync(join(repoRoot, 'webview'))) if (file.endsWith('.ts')) sources.push(join(repoRoot, 'webview', file));
-  const badge = join(repoRoot, 'node_modules', '@vscode-elements', 'elements', 'dist', 'vscode-badge');
-  for (const file of readdirSync(badge)) if (file.endsWith('.js')) sources.push(join(badge, file));
-  const names = new Set<string>();
-  for (const file of sources) for (const match of readFileSync(file, 'utf8').matchAll(/--vscode-[A-Za-z0-9-]+/g)) names.add(match[0]);
-  // terminalLook.ts builds the ANSI colour names.
-  for (const colour of ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White']) names.add(`--vscode-terminal-ansi${colour}`).add(`--vscode-terminal-ansiBright${colour}`);
-  for (const name of [...names]) if (/-(?:ansi|ansiBright)$/.test(name) || /font-(?:family|size|weight)$/.test(name)) names.delete(name);
-  return [...names].sort();
-}
 
 async function main(): Promise<void> {
   const names = usedVariables();
