@@ -142,7 +142,8 @@ export class MentionPicker extends SuggestionList<HTMLDivElement> {
         ),
       );
     });
-    if (children.length === 0) children.push(h('div', { class: 'mention-empty' }, l10n.t('No matches')));
+    // A listbox holds options only: "No matches" is one that cannot be picked (and is never highlighted).
+    if (children.length === 0) children.push(h('div', { class: 'mention-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, l10n.t('No matches')));
     this.show(children);
   }
 

@@ -116,7 +116,7 @@ export abstract class SuggestionList<E extends HTMLElement> {
     return this.dismissedFor === undefined && document.activeElement === this.textarea;
   }
 
-  /** Shows these children (options carry `role="option"`, an id and `data-index`). */
+  /** Shows these children (options that can be picked carry `role="option"`, an id and `data-index`). */
   protected show(children: Node[]): void {
     this.element.replaceChildren(...children);
     this.element.hidden = false;
@@ -132,7 +132,7 @@ export abstract class SuggestionList<E extends HTMLElement> {
   }
 
   protected renderActive(): void {
-    const options = this.element.querySelectorAll<HTMLElement>('[role="option"]');
+    const options = this.element.querySelectorAll<HTMLElement>('[role="option"][data-index]');
     options.forEach((option, i) => option.setAttribute('aria-selected', String(i === this.active)));
     const current = options[this.active] as HTMLElement | undefined;
     this.combobox.highlighted(this.element, current);

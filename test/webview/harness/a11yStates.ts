@@ -148,6 +148,17 @@ export const STATES: AuditState[] = [
     },
   },
   {
+    name: 'the @ picker with no matches',
+    async enter(panel) {
+      await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready }) });
+      const box = panel.page.locator('textarea[aria-label="Message"]');
+      await box.focus();
+      await box.pressSequentially('@zzz');
+      await panel.post({ type: 'mentionResults', requestId: await mentionQuery(panel, 'zzz'), items: [] });
+      await panel.page.getByRole('listbox', { name: 'Mention suggestions' }).getByText('No matches').waitFor();
+    },
+  },
+  {
     name: 'the / command list open',
     async enter(panel) {
       await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready, commands: [{ name: 'review', description: 'Review the pending changes', hint: 'files' }, { name: 'compact', description: 'Summarise the conversation' }] }) });
