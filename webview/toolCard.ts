@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { Entry, LocationView, ToolCallEntry, ToolContentView, ToolStatus } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/guards';
 import { codiconFor, isToolKind } from '../src/protocol/toolKinds';
-import { basename, button, h, icon } from './dom';
+import { basename, button, h, icon, keyboardScrollable } from './dom';
 import { renderDiff } from './diffView';
 import { renderMarkdown } from './markdown';
 import { renderPermission } from './permission';
@@ -276,8 +276,8 @@ export class ToolCardView implements EntryView {
 
   private fillRaw(entry: ToolCallEntry): void {
     const parts: HTMLElement[] = [h('summary', {}, l10n.t('Details'))];
-    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), h('pre', { class: 'raw-json' }, entry.rawInput));
-    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), h('pre', { class: 'raw-json' }, entry.rawOutput));
+    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawInput), l10n.t('Input')));
+    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawOutput), l10n.t('Output')));
     this.raw.replaceChildren(...parts);
   }
 

@@ -4,7 +4,10 @@
  * and contrast against what it is drawn on).
  */
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+
+/** The panel's document: the harness's page, or the webview's frame inside VS Code (e2e). */
+export type PanelDocument = Page | Frame;
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -27,12 +30,12 @@ export interface Audit {
  * The test loader names the functions it compiles (`__name(fn, "shape")`): callbacks evaluated in
  * the page call that helper, which only exists in Node. The page gets a do-nothing one.
  */
-async function nameHelper(page: Page): Promise<void> {
+async function nameHelper(page: PanelDocument): Promise<void> {
   await page.evaluate('globalThis.__name ??= (fn) => fn');
 }
 
 /** Runs axe over the whole document (the page's CSP does not apply to script evaluated by the driver). */
-export async function audit(page: Page): Promise<Audit> {
+export async function audit(page: PanelDocument): Promise<Audit> {
   await nameHelper(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (tags) => {
@@ -77,7 +80,7 @@ export interface FocusIndicator {
 }
 
 /** The focused element's outline, and its contrast with the colour under it. */
-export async function focusIndicator(page: Page): Promise<FocusIndicator | undefined> {
+export async function focusIndicator(page: PanelDocument): Promise<FocusIndicator | undefined> {
   await nameHelper(page);
   return page.evaluate(() => {
     const el = document.activeElement;
