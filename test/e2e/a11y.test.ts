@@ -5,7 +5,7 @@
 // focus ring is the theme's focusBorder at >= 3:1.
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { audit, blocking, describe, focusIndicator } from '../webview/harness/audit';
+import { audit, blocking, describe, focusIndicator, themeColour } from '../webview/harness/audit';
 import { scenario, useE2e } from './harness/e2e';
 import type { Chat } from './harness/workbench';
 import { waitUntil } from './harness/workbench';
@@ -40,15 +40,7 @@ for (const [theme, kind] of [['Default Dark Modern', 'vscode-dark'], ['Default L
     await chat.page.keyboard.press('Tab');
     const ring = await focusIndicator(frame);
     assert.match(String(ring?.element), /^select\.agent-picker/);
-    const focusBorder = await frame.evaluate(() => {
-      const probe = document.createElement('span');
-      probe.style.color = 'var(--vscode-focusBorder)';
-      document.body.append(probe);
-      const colour = getComputedStyle(probe).color;
-      probe.remove();
-      return colour;
-    });
-    assert.equal(ring?.outlineColor, focusBorder, `the ring is the theme's focusBorder: ${JSON.stringify(ring)}`);
+    assert.equal(ring?.outlineColor, await themeColour(frame, '--vscode-focusBorder'), `the ring is the theme's focusBorder: ${JSON.stringify(ring)}`);
     assert.ok((ring?.contrast ?? 0) >= 3, `the ring stands out: ${JSON.stringify(ring)}`);
 
     await chat.send('Show me what you can do');

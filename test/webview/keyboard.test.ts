@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConfigOptionView } from '../../src/protocol/messages';
 import { pendingPermission, TABS } from './harness/a11yStates';
-import { focusIndicator } from './harness/audit';
+import { focusIndicator, themeColour } from './harness/audit';
 import { running, snapshot, toolCall } from './harness/fixtures';
 import { THEMES, useHarness } from './harness/harness';
 import type { Panel } from './harness/harness';
@@ -38,15 +38,7 @@ async function assertVisibleFocus(panel: Panel, where: string): Promise<void> {
   assert.equal(ring.outlineStyle, 'solid', `${where}: ${ring.element} shows an outline`);
   assert.ok(ring.outlineWidth >= 1, `${where}: ${ring.element} outline is ${ring.outlineWidth}px`);
   assert.ok(ring.contrast >= 3, `${where}: ${ring.element} ring ${ring.outlineColor} on ${ring.background} is ${ring.contrast}:1`);
-  const focusBorder = await panel.page.evaluate(() => {
-    const probe = document.createElement('span');
-    probe.style.color = 'var(--vscode-focusBorder)';
-    document.body.append(probe);
-    const colour = getComputedStyle(probe).color;
-    probe.remove();
-    return colour;
-  });
-  assert.equal(ring.outlineColor, focusBorder, `${where}: ${ring.element} is outlined in the theme's focusBorder`);
+  assert.equal(ring.outlineColor, await themeColour(panel.page, '--vscode-focusBorder'), `${where}: ${ring.element} is outlined in the theme's focusBorder`);
 }
 
 for (const theme of THEMES) {

@@ -67,6 +67,18 @@ export function describe(findings: readonly Finding[]): string {
   return findings.flatMap((f) => f.nodes.map((n) => `[${f.impact}] ${f.rule} (${f.help}): ${n}`)).join('\n');
 }
 
+/** A theme variable's colour as computed styles write it (`rgb(0, 120, 212)`), to compare with one. */
+export function themeColour(page: PanelDocument, variable: string): Promise<string> {
+  return page.evaluate((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${name})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, variable);
+}
+
 export interface FocusIndicator {
   /** The focused element, e.g. `select.agent-picker "Agent"`. */
   element: string;
