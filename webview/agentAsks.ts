@@ -41,17 +41,23 @@ export class AuthView implements EntryView {
     const state = entry.state;
     const working = state.kind === 'working';
     const items = entry.methods.map((m) => {
-      const b = button(m.name, () => this.ctx.host.post({ type: 'authenticate', methodId: m.id }), { cls: 'primary small', icon: m.kind === 'terminal' ? 'terminal' : m.kind === 'envVar' ? 'key' : 'sign-in' });
+      const b = button(m.name, () => this.ctx.host.post({ type: 'authenticate', methodId: m.id }), {
+        cls: 'primary small',
+        icon: m.kind === 'terminal' ? 'terminal' : m.kind === 'envVar' ? 'key' : 'sign-in',
+      });
       b.dataset.authMethod = m.id;
       b.disabled = working || state.kind === 'done';
       const hint = m.kind === 'envVar' && m.envVar ? l10n.t('Set {0} in the environment VS Code starts from, then press this.', m.envVar) : kindHint(m.kind);
       return h('li', { class: 'auth-method' }, b, h('span', { class: 'auth-hint' }, [m.description, hint].filter(Boolean).join(' ')));
     });
     const status =
-      state.kind === 'working' ? h('div', { role: 'status' }, icon('loading', 'codicon-modifier-spin'), ` ${l10n.t('Signing in…')}`)
-      : state.kind === 'done' ? h('div', { role: 'status', class: 'auth-done' }, icon('pass'), ` ${l10n.t('Signed in.')}`)
-      : state.kind === 'failed' ? h('div', { role: 'alert', class: 'auth-failed' }, icon('error'), ` ${l10n.t('Sign-in did not work: {0}', state.error)}`)
-      : null;
+      state.kind === 'working'
+        ? h('div', { role: 'status' }, icon('loading', 'codicon-modifier-spin'), ` ${l10n.t('Signing in…')}`)
+        : state.kind === 'done'
+          ? h('div', { role: 'status', class: 'auth-done' }, icon('pass'), ` ${l10n.t('Signed in.')}`)
+          : state.kind === 'failed'
+            ? h('div', { role: 'alert', class: 'auth-failed' }, icon('error'), ` ${l10n.t('Sign-in did not work: {0}', state.error)}`)
+            : null;
     this.element.dataset.authState = state.kind;
     this.element.replaceChildren(
       h('div', { class: 'auth-title' }, icon('account'), ` ${l10n.t('{0} needs you to sign in', entry.agentName)}`),
@@ -104,14 +110,24 @@ export class QuestionView implements EntryView {
   }
 
   private link(entry: QuestionEntry): HTMLElement {
-    const open = button(entry.host ? l10n.t('Open {0} in the browser', entry.host) : l10n.t('Open the link in the browser'), () => this.ctx.host.post({ type: 'openQuestionUrl', entryId: entry.id }), { cls: 'primary small', icon: 'link-external' });
+    const open = button(
+      entry.host ? l10n.t('Open {0} in the browser', entry.host) : l10n.t('Open the link in the browser'),
+      () => this.ctx.host.post({ type: 'openQuestionUrl', entryId: entry.id }),
+      { cls: 'primary small', icon: 'link-external' },
+    );
     return h(
       'div',
       { class: 'question-link' },
       h('div', {}, `${l10n.t('The agent asks you to open:')} `, h('code', { class: 'question-url' }, entry.url ?? '')),
       h('div', {}, `${l10n.t('Host:')} `, h('strong', {}, entry.host ?? '')),
       ...(entry.hostWarning ? [h('div', { class: 'question-warning', role: 'alert' }, icon('warning'), ` ${entry.hostWarning}`)] : []),
-      h('div', { class: 'question-buttons' }, open, button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small' }), button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' })),
+      h(
+        'div',
+        { class: 'question-buttons' },
+        open,
+        button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small' }),
+        button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' }),
+      ),
     );
   }
 
@@ -119,7 +135,14 @@ export class QuestionView implements EntryView {
     const form = h('div', { class: 'question-form', role: 'group', 'aria-label': entry.message });
     if (entry.unsupported) {
       form.append(h('div', { class: 'question-warning', role: 'alert' }, icon('warning'), ` ${entry.unsupported}`));
-      form.append(h('div', { class: 'question-buttons' }, button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small primary' }), button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' })));
+      form.append(
+        h(
+          'div',
+          { class: 'question-buttons' },
+          button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small primary' }),
+          button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' }),
+        ),
+      );
       return form;
     }
     const readers = (entry.fields ?? []).map((field) => this.field(form, field, entry.errors?.[field.name]));
@@ -135,10 +158,14 @@ export class QuestionView implements EntryView {
       h(
         'div',
         { class: 'question-buttons' },
-        button(l10n.t('Accept'), () => {
-          this.entered = collect();
-          this.post(entry, 'accept', this.entered);
-        }, { cls: 'small primary' }),
+        button(
+          l10n.t('Accept'),
+          () => {
+            this.entered = collect();
+            this.post(entry, 'accept', this.entered);
+          },
+          { cls: 'small primary' },
+        ),
         button(l10n.t('Decline'), () => this.post(entry, 'decline'), { cls: 'small' }),
         button(l10n.t('Cancel'), () => this.post(entry, 'cancel'), { cls: 'small' }),
       ),
@@ -159,7 +186,12 @@ export class QuestionView implements EntryView {
       row.prepend(box);
       read = () => box.checked;
     } else if (field.type === 'choice') {
-      const select = h('select', { id, required: field.required }, h('option', { value: '' }, field.required ? l10n.t('Choose…') : l10n.t('(none)')), ...(field.choices ?? []).map((c) => h('option', { value: c.value }, c.title)));
+      const select = h(
+        'select',
+        { id, required: field.required },
+        h('option', { value: '' }, field.required ? l10n.t('Choose…') : l10n.t('(none)')),
+        ...(field.choices ?? []).map((c) => h('option', { value: c.value }, c.title)),
+      );
       if (typeof field.default === 'string') select.value = field.default;
       row.append(select);
       read = () => (select.value === '' ? undefined : select.value);
@@ -174,7 +206,12 @@ export class QuestionView implements EntryView {
       read = () => boxes.filter((b) => b.checked).map((b) => b.value);
     } else {
       const numeric = field.type === 'number' || field.type === 'integer';
-      const input = h('input', { id, type: numeric ? 'number' : field.format === 'email' ? 'email' : 'text', required: field.required, step: field.type === 'integer' ? '1' : undefined });
+      const input = h('input', {
+        id,
+        type: numeric ? 'number' : field.format === 'email' ? 'email' : 'text',
+        required: field.required,
+        step: field.type === 'integer' ? '1' : undefined,
+      });
       if (field.default !== undefined) input.value = String(field.default);
       row.append(input);
       read = () => (input.value === '' ? undefined : numeric ? Number(input.value) : input.value);
@@ -209,7 +246,14 @@ export class CompactionView implements EntryView {
     if (entry.kind !== 'compaction') return;
     const e = entry as CompactionEntry;
     this.element.dataset.status = e.status;
-    const label = e.status === 'in_progress' ? l10n.t('Compacting the conversation…') : e.status === 'failed' ? (e.error ? l10n.t('Compacting failed: {0}', e.error) : l10n.t('Compacting failed')) : l10n.t('Conversation compacted');
+    const label =
+      e.status === 'in_progress'
+        ? l10n.t('Compacting the conversation…')
+        : e.status === 'failed'
+          ? e.error
+            ? l10n.t('Compacting failed: {0}', e.error)
+            : l10n.t('Compacting failed')
+          : l10n.t('Conversation compacted');
     this.label.textContent = ` ${label}`;
     this.element.setAttribute('aria-label', label);
     this.summary.update(e.summary || `_${l10n.t('No summary.')}_`);

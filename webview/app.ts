@@ -54,7 +54,18 @@ export class App {
     this.changedFiles = new ChangedFiles(this.store, this.host);
     const announcer = new Announcer();
     this.announcements = new Announcements(this.store, announcer);
-    this.root.append(this.heading, this.tabs.element, this.header.element, this.header.controls.menuElement, this.header.notice, this.thread.element, this.changedFiles.element, this.queue.element, this.composer.element, announcer.element);
+    this.root.append(
+      this.heading,
+      this.tabs.element,
+      this.header.element,
+      this.header.controls.menuElement,
+      this.header.notice,
+      this.thread.element,
+      this.changedFiles.element,
+      this.queue.element,
+      this.composer.element,
+      announcer.element,
+    );
     container.replaceChildren(this.root);
     this.header.renderStatus();
     this.header.renderAgents();

@@ -41,14 +41,35 @@ export class ChangedFiles {
     this.element.hidden = files.length === 0 && error === undefined;
     this.element.toggleAttribute('aria-busy', busy === true);
     const total = files.reduce((acc, f) => [acc[0] + f.added, acc[1] + f.removed], [0, 0]);
-    const toggle = button('', () => {
-      this.expanded = !this.expanded;
-      this.render();
-    }, { cls: 'icon-button', icon: this.expanded ? 'chevron-down' : 'chevron-right', label: this.expanded ? l10n.t('Hide the changed files') : l10n.t('Show the changed files') });
+    const toggle = button(
+      '',
+      () => {
+        this.expanded = !this.expanded;
+        this.render();
+      },
+      {
+        cls: 'icon-button',
+        icon: this.expanded ? 'chevron-down' : 'chevron-right',
+        label: this.expanded ? l10n.t('Hide the changed files') : l10n.t('Show the changed files'),
+      },
+    );
     toggle.setAttribute('aria-expanded', String(this.expanded));
-    const counts = h('span', { class: 'changed-counts' }, `${files.length === 1 ? l10n.t('1 file changed') : l10n.t('{0} files changed', files.length)} `, h('span', { class: 'added' }, `+${total[0]}`), ' ', h('span', { class: 'removed' }, `−${total[1]}`));
-    const keepAll = button(l10n.t('Keep all'), () => this.host.post({ type: 'reviewKeep' }), { cls: 'small', title: l10n.t('Accept every change: the files stay as they are and leave this list') });
-    const undoAll = button(l10n.t('Undo all'), () => this.host.post({ type: 'reviewUndo' }), { cls: 'small', title: l10n.t('Restore every file to how it was (one undoable step)') });
+    const counts = h(
+      'span',
+      { class: 'changed-counts' },
+      `${files.length === 1 ? l10n.t('1 file changed') : l10n.t('{0} files changed', files.length)} `,
+      h('span', { class: 'added' }, `+${total[0]}`),
+      ' ',
+      h('span', { class: 'removed' }, `−${total[1]}`),
+    );
+    const keepAll = button(l10n.t('Keep all'), () => this.host.post({ type: 'reviewKeep' }), {
+      cls: 'small',
+      title: l10n.t('Accept every change: the files stay as they are and leave this list'),
+    });
+    const undoAll = button(l10n.t('Undo all'), () => this.host.post({ type: 'reviewUndo' }), {
+      cls: 'small',
+      title: l10n.t('Restore every file to how it was (one undoable step)'),
+    });
     keepAll.disabled = undoAll.disabled = busy === true || files.length === 0;
     this.summary.replaceChildren(toggle, counts, h('span', { class: 'spacer' }), keepAll, undoAll);
     if (error !== undefined) this.summary.append(h('div', { class: 'changed-error', role: 'alert' }, icon('error'), ` ${error}`));
@@ -59,7 +80,10 @@ export class ChangedFiles {
   private renderFile(file: ChangedFileView, busy: boolean): HTMLElement {
     const [statusIcon, statusLabel] = statusOf(file.status);
     const post = (type: 'reviewKeep' | 'reviewUndo') => this.host.post({ type, paths: [file.path] });
-    const open = button(file.relPath, () => this.host.post({ type: 'reviewOpenDiff', path: file.path }), { cls: 'link changed-path', title: l10n.t('Open the diff of {0}', file.relPath) });
+    const open = button(file.relPath, () => this.host.post({ type: 'reviewOpenDiff', path: file.path }), {
+      cls: 'link changed-path',
+      title: l10n.t('Open the diff of {0}', file.relPath),
+    });
     const hunksOpen = file.hunks !== undefined;
     const hunks = button('', () => this.host.post({ type: 'reviewHunks', path: file.path, open: !hunksOpen }), {
       cls: 'icon-button',
@@ -72,9 +96,29 @@ export class ChangedFiles {
     keep.disabled = busy;
     undo.disabled = busy || !file.restorable;
     if (!file.restorable) undo.title = l10n.t('Its earlier content was too large to record');
-    const counts = file.binary ? h('span', { class: 'changed-binary' }, l10n.t('binary')) : h('span', { class: 'changed-counts' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`));
-    const row = h('li', { class: `changed-file status-${file.status}`, 'data-path': file.path }, h('div', { class: 'changed-row' }, icon(statusIcon), h('span', { class: 'visually-hidden' }, l10n.t('{0}: ', statusLabel)), open, counts, h('span', { class: 'spacer' }), hunks, keep, undo));
-    if (file.hunks) row.append(h('ol', { class: 'hunk-list', 'aria-label': l10n.t('Changes in {0}', file.relPath) }, ...file.hunks.map((hunk) => this.renderHunk(file, hunk, busy))));
+    const counts = file.binary
+      ? h('span', { class: 'changed-binary' }, l10n.t('binary'))
+      : h('span', { class: 'changed-counts' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`));
+    const row = h(
+      'li',
+      { class: `changed-file status-${file.status}`, 'data-path': file.path },
+      h(
+        'div',
+        { class: 'changed-row' },
+        icon(statusIcon),
+        h('span', { class: 'visually-hidden' }, l10n.t('{0}: ', statusLabel)),
+        open,
+        counts,
+        h('span', { class: 'spacer' }),
+        hunks,
+        keep,
+        undo,
+      ),
+    );
+    if (file.hunks)
+      row.append(
+        h('ol', { class: 'hunk-list', 'aria-label': l10n.t('Changes in {0}', file.relPath) }, ...file.hunks.map((hunk) => this.renderHunk(file, hunk, busy))),
+      );
     return row;
   }
 
@@ -86,6 +130,11 @@ export class ChangedFiles {
     keep.disabled = undo.disabled = busy;
     const lines = hunk.lines.map((line) => h('span', { class: line.startsWith('+') ? 'line-added' : line.startsWith('-') ? 'line-removed' : '' }, `${line}\n`));
     const code = keyboardScrollable(h('pre', { class: 'hunk-lines' }, ...lines), where);
-    return h('li', { class: 'hunk', 'data-hunk-index': hunk.index }, h('div', { class: 'hunk-head' }, h('span', {}, where), h('span', { class: 'spacer' }), keep, undo), code);
+    return h(
+      'li',
+      { class: 'hunk', 'data-hunk-index': hunk.index },
+      h('div', { class: 'hunk-head' }, h('span', {}, where), h('span', { class: 'spacer' }), keep, undo),
+      code,
+    );
   }
 }

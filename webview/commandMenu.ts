@@ -50,7 +50,15 @@ export class CommandMenu extends SuggestionList<HTMLUListElement> {
       this.matches.map((command, index) =>
         h(
           'li',
-          { class: 'command-option', role: 'option', id: `${LISTBOX_ID}-${index}`, 'data-index': index, 'data-command': command.name, 'aria-selected': 'false', title: command.description },
+          {
+            class: 'command-option',
+            role: 'option',
+            id: `${LISTBOX_ID}-${index}`,
+            'data-index': index,
+            'data-command': command.name,
+            'aria-selected': 'false',
+            title: command.description,
+          },
           h('span', { class: 'command-name' }, `/${command.name}`),
           command.hint ? h('span', { class: 'command-hint' }, command.hint) : null,
           h('span', { class: 'command-description' }, command.description),

@@ -52,7 +52,12 @@ export function renderDiff(input: DiffInput, host: Host): HTMLElement {
   const body = keyboardScrollable(h('div', { class: 'diff-body' }), l10n.t('Lines of {0}', path));
   if (view.tooLarge) {
     body.append(
-      h('div', { class: 'diff-too-large', role: 'note' }, icon('info'), ` ${l10n.t('This file is {0}, over the {1} limit for diffs shown here. Open diff shows it in the editor.', megabytes(view.tooLarge.bytes), megabytes(view.tooLarge.limit))}`),
+      h(
+        'div',
+        { class: 'diff-too-large', role: 'note' },
+        icon('info'),
+        ` ${l10n.t('This file is {0}, over the {1} limit for diffs shown here. Open diff shows it in the editor.', megabytes(view.tooLarge.bytes), megabytes(view.tooLarge.limit))}`,
+      ),
     );
     region.append(body);
     return region;
@@ -101,7 +106,8 @@ function rowElement(row: DiffRow): HTMLElement {
 
 function gapLabel(gap: DiffGap): string {
   const step = gap.changed ? CHANGE_STEP : GAP_STEP;
-  if (gap.count > step) return gap.changed ? l10n.t('Show {0} more of {1} lines of this change', step, gap.count) : l10n.t('Show {0} more of {1} unchanged lines', step, gap.count);
+  if (gap.count > step)
+    return gap.changed ? l10n.t('Show {0} more of {1} lines of this change', step, gap.count) : l10n.t('Show {0} more of {1} unchanged lines', step, gap.count);
   if (gap.changed) return gap.count === 1 ? l10n.t('Show 1 more line of this change') : l10n.t('Show {0} more lines of this change', gap.count);
   return gap.count === 1 ? l10n.t('Show 1 unchanged line') : l10n.t('Show {0} unchanged lines', gap.count);
 }
@@ -123,13 +129,25 @@ function gapElement(segment: DiffGap, input: DiffInput, host: Host): HTMLElement
     more.setAttribute('aria-busy', 'true');
     more.setAttribute('aria-disabled', 'true');
     const step = Math.min(gap.changed ? CHANGE_STEP : GAP_STEP, gap.count);
-    const answer = await requestDiffLines(host, { entryId: input.entryId, index: input.index, diffId: input.view.diffId, row: gap.row, count: step, conversationId: host.scope || undefined });
+    const answer = await requestDiffLines(host, {
+      entryId: input.entryId,
+      index: input.index,
+      diffId: input.view.diffId,
+      row: gap.row,
+      count: step,
+      conversationId: host.scope || undefined,
+    });
     busy = false;
     more.removeAttribute('aria-busy');
     more.removeAttribute('aria-disabled');
     if (answer.error !== undefined || !Array.isArray(answer.lines) || answer.lines.length === 0) {
       const hadFocus = document.activeElement === more;
-      const note = h('span', { class: 'diff-gap-error', role: 'status', tabindex: -1 }, icon('warning'), ` ${l10n.t('These lines cannot be shown: {0}', answer.error ?? l10n.t('none came back.'))}`);
+      const note = h(
+        'span',
+        { class: 'diff-gap-error', role: 'status', tabindex: -1 },
+        icon('warning'),
+        ` ${l10n.t('These lines cannot be shown: {0}', answer.error ?? l10n.t('none came back.'))}`,
+      );
       element.replaceChildren(note);
       if (hadFocus) note.focus();
       return;

@@ -44,12 +44,19 @@ export class MessageView implements EntryView {
     this.renderMentions(Array.isArray(entry.mentions) ? entry.mentions : []);
     const parts: HTMLElement[] = [];
     const notes = Array.isArray(entry.contextNotes) ? entry.contextNotes.filter((n) => typeof n === 'string' && n !== '') : [];
-    if (notes.length > 0) parts.push(h('ul', { class: 'context-notes', 'aria-label': l10n.t('About the context sent') }, ...notes.map((note) => h('li', {}, note))));
+    if (notes.length > 0)
+      parts.push(h('ul', { class: 'context-notes', 'aria-label': l10n.t('About the context sent') }, ...notes.map((note) => h('li', {}, note))));
     if (entry.note) parts.push(h('div', { class: 'entry-note' }, icon('info'), ` ${l10n.t('Tandem told the agent: {0}', entry.note)}`));
     if (entry.checkpoint && this.ctx) {
       const ctx = this.ctx;
       const entryId = entry.id;
-      parts.push(button(l10n.t('Restore files to before this turn'), () => ctx.host.post({ type: 'rewind', entryId }), { cls: 'link small rewind', icon: 'history', title: l10n.t('Shows what would change, then restores it as one undoable step') }));
+      parts.push(
+        button(l10n.t('Restore files to before this turn'), () => ctx.host.post({ type: 'rewind', entryId }), {
+          cls: 'link small rewind',
+          icon: 'history',
+          title: l10n.t('Shows what would change, then restores it as one undoable step'),
+        }),
+      );
     }
     this.extras.replaceChildren(...parts);
     this.extras.hidden = parts.length === 0;
@@ -60,7 +67,9 @@ export class MessageView implements EntryView {
     if (json === this.renderedMentions) return;
     this.renderedMentions = json;
     const ctx = this.ctx;
-    const open = ctx ? (uri: string, line: number | undefined) => ctx.host.post(line === undefined ? { type: 'openMention', uri } : { type: 'openMention', uri, line }) : undefined;
+    const open = ctx
+      ? (uri: string, line: number | undefined) => ctx.host.post(line === undefined ? { type: 'openMention', uri } : { type: 'openMention', uri, line })
+      : undefined;
     const valid = mentions.filter((m) => typeof m === 'object' && m !== null && typeof m.label === 'string');
     this.mentions.replaceChildren(...valid.map((view) => h('span', { role: 'listitem' }, threadChip(view, open))));
     this.mentions.hidden = valid.length === 0;
@@ -228,7 +237,14 @@ export class ErrorView implements EntryView {
       const type = e.action;
       children.push(button(actionLabel(type), () => this.ctx.host.post({ type }), { cls: 'primary' }));
     }
-    if (e.offerCheck) children.push(button(l10n.t('Check agent'), () => this.ctx.host.post({ type: 'checkAgent' }), { cls: 'secondary', icon: 'checklist', title: l10n.t('Find out why the agent does not start, and what to do') }));
+    if (e.offerCheck)
+      children.push(
+        button(l10n.t('Check agent'), () => this.ctx.host.post({ type: 'checkAgent' }), {
+          cls: 'secondary',
+          icon: 'checklist',
+          title: l10n.t('Find out why the agent does not start, and what to do'),
+        }),
+      );
     this.element.setAttribute('aria-label', l10n.t('Error: {0}', e.message));
     this.element.replaceChildren(...children);
   }
@@ -288,4 +304,3 @@ export class BrokenEntryView implements EntryView {
   update(): void {}
   dispose(): void {}
 }
-

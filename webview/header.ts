@@ -64,15 +64,35 @@ export class Header {
     this.modeSelect.hidden = true;
     // Read on demand, not live: the announcer says the changes worth hearing (ready, stopped, a turn's end).
     this.status = h('span', { class: 'status-text', role: 'status', 'aria-live': 'off' });
-    this.waiting = button('', () => this.focusFirstPrompt(), { cls: 'waiting-indicator', icon: 'bell-dot', title: l10n.t('Jump to the first permission request') });
+    this.waiting = button('', () => this.focusFirstPrompt(), {
+      cls: 'waiting-indicator',
+      icon: 'bell-dot',
+      title: l10n.t('Jump to the first permission request'),
+    });
     // vscode-badge gives the count the same look as VS Code's own counters.
     this.waitingCount = h('vscode-badge' as 'span', { variant: 'counter' });
     // The label's own sentence around the count, so what it shows is what its name says (WCAG 2.5.3).
     this.waiting.append(...withNodes(l10n.t('{0} waiting for you'), this.waitingCount));
     this.waiting.hidden = true;
-    const history = button('', () => host.post({ type: 'showHistory' }), { cls: 'icon-button', icon: 'history', label: l10n.t('History'), title: l10n.t('Conversation history') });
+    const history = button('', () => host.post({ type: 'showHistory' }), {
+      cls: 'icon-button',
+      icon: 'history',
+      label: l10n.t('History'),
+      title: l10n.t('Conversation history'),
+    });
     this.controls = new SessionControls(store, host);
-    this.element = h('header', { class: 'header' }, this.select, this.status, this.controls.meter, h('span', { class: 'spacer' }), this.modeSelect, this.controls.pickers, this.waiting, history);
+    this.element = h(
+      'header',
+      { class: 'header' },
+      this.select,
+      this.status,
+      this.controls.meter,
+      h('span', { class: 'spacer' }),
+      this.modeSelect,
+      this.controls.pickers,
+      this.waiting,
+      history,
+    );
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': l10n.t('Agent status') });
     this.notice.hidden = true;
   }
@@ -82,7 +102,9 @@ export class Header {
     // The picker shows the shown conversation's agent; before tabs are known, the host's choice.
     const selectedAgent = tabs.find((t) => t.id === conversationId)?.agentName || this.store.selectedAgent;
     this.select.replaceChildren(
-      ...agents.map((a) => h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? l10n.t('{0} (built in)', a.name) : a.name)),
+      ...agents.map((a) =>
+        h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? l10n.t('{0} (built in)', a.name) : a.name),
+      ),
     );
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
@@ -101,7 +123,9 @@ export class Header {
     );
     this.modeSelect.value = modes.currentModeId;
     const current = modes.available.find((m) => m.id === modes.currentModeId);
-    this.modeSelect.title = current?.description ? l10n.t('Mode: {0} — {1}', current.name, current.description) : l10n.t('Mode: {0}', current?.name ?? modes.currentModeId);
+    this.modeSelect.title = current?.description
+      ? l10n.t('Mode: {0} — {1}', current.name, current.description)
+      : l10n.t('Mode: {0}', current?.name ?? modes.currentModeId);
   }
 
   renderStatus(): void {
@@ -156,7 +180,18 @@ export class Header {
     const parts: Array<HTMLElement | string> = [];
     switch (status.kind) {
       case 'no_agent':
-        parts.push(h('p', {}, icon('info'), ' ', ...withNodes(l10n.t('No agent is configured. Add one of these to {0} in your settings, or add your own command there:'), h('code', {}, 'tandem.agents'))));
+        parts.push(
+          h(
+            'p',
+            {},
+            icon('info'),
+            ' ',
+            ...withNodes(
+              l10n.t('No agent is configured. Add one of these to {0} in your settings, or add your own command there:'),
+              h('code', {}, 'tandem.agents'),
+            ),
+          ),
+        );
         parts.push(
           h(
             'ul',
@@ -167,7 +202,10 @@ export class Header {
                 { class: 'preset' },
                 h('span', { class: 'preset-name' }, p.name),
                 h('code', { class: 'preset-command' }, p.commandLine),
-                button(l10n.t('Add'), () => this.host.post({ type: 'addPreset', presetId: p.id }), { cls: 'secondary small', label: l10n.t('Add {0}', p.name) }),
+                button(l10n.t('Add'), () => this.host.post({ type: 'addPreset', presetId: p.id }), {
+                  cls: 'secondary small',
+                  label: l10n.t('Add {0}', p.name),
+                }),
               ),
             ),
           ),
@@ -175,7 +213,12 @@ export class Header {
         break;
       case 'untrusted':
         parts.push(
-          h('p', {}, icon('shield'), ` ${l10n.t('This workspace is not trusted, so Tandem does not start agents here (an agent can run commands and edit files).')}`),
+          h(
+            'p',
+            {},
+            icon('shield'),
+            ` ${l10n.t('This workspace is not trusted, so Tandem does not start agents here (an agent can run commands and edit files).')}`,
+          ),
           h('p', {}, l10n.t('To trust it, run "Workspaces: Manage Workspace Trust" from the Command Palette.')),
         );
         break;

@@ -128,14 +128,26 @@ export class MentionPicker extends SuggestionList<HTMLDivElement> {
       if (group === undefined || name !== groupName) {
         groupName = name;
         // The heading is seen; screen readers get the group's name from aria-label instead.
-        group = h('div', { class: 'mention-group', role: 'group', 'aria-label': name }, h('div', { class: 'mention-group-label', 'aria-hidden': 'true' }, name));
+        group = h(
+          'div',
+          { class: 'mention-group', role: 'group', 'aria-label': name },
+          h('div', { class: 'mention-group-label', 'aria-hidden': 'true' }, name),
+        );
         children.push(group);
       }
       const view = candidate.view;
       group.append(
         h(
           'div',
-          { class: 'mention-option', role: 'option', id: `${LISTBOX_ID}-${index}`, 'data-index': index, 'data-mention-kind': String(view.kind), 'aria-selected': 'false', title: view.detail ? String(view.detail) : undefined },
+          {
+            class: 'mention-option',
+            role: 'option',
+            id: `${LISTBOX_ID}-${index}`,
+            'data-index': index,
+            'data-mention-kind': String(view.kind),
+            'aria-selected': 'false',
+            title: view.detail ? String(view.detail) : undefined,
+          },
           icon(typeof view.icon === 'string' && /^[a-z0-9-]+$/.test(view.icon) ? view.icon : 'file'),
           h('span', { class: 'mention-option-label' }, chipLabel(view)),
           view.detail ? h('span', { class: 'mention-option-detail' }, String(view.detail)) : null,
@@ -143,7 +155,8 @@ export class MentionPicker extends SuggestionList<HTMLDivElement> {
       );
     });
     // A listbox holds options only: "No matches" is one that cannot be picked (and is never highlighted).
-    if (children.length === 0) children.push(h('div', { class: 'mention-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, l10n.t('No matches')));
+    if (children.length === 0)
+      children.push(h('div', { class: 'mention-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, l10n.t('No matches')));
     this.show(children);
   }
 

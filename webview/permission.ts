@@ -41,7 +41,11 @@ export function renderPermission(permission: PermissionView, title: string, host
   if (state.kind === 'pending') return pendingGroup(permission, title, host);
   const option = permission.options.find((o) => o.optionId === state.optionId);
   const allowed = option ? isAllow(option.kind) : permission.rule?.decision !== 'reject';
-  const result = h('div', { class: `permission-result ${allowed ? 'allowed' : 'rejected'}`, 'data-permission-state': 'selected' }, icon(allowed ? 'check' : 'close'));
+  const result = h(
+    'div',
+    { class: `permission-result ${allowed ? 'allowed' : 'rejected'}`, 'data-permission-state': 'selected' },
+    icon(allowed ? 'check' : 'close'),
+  );
   if (permission.rule) {
     result.setAttribute('data-rule-id', permission.rule.id);
     result.append(h('span', {}, ` ${allowed ? l10n.t('Allowed by rule:') : l10n.t('Rejected by rule:')} `), withCodeSpans(permission.rule.label), ' ');
@@ -63,7 +67,9 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
     'data-request-id': permission.requestId,
     'data-permission-state': 'pending',
   });
-  const ordered = permission.options.map((option, index) => ({ option, index })).sort((a, b) => ORDER[kindOf(a.option)] - ORDER[kindOf(b.option)] || a.index - b.index);
+  const ordered = permission.options
+    .map((option, index) => ({ option, index }))
+    .sort((a, b) => ORDER[kindOf(a.option)] - ORDER[kindOf(b.option)] || a.index - b.index);
   let shortcut = 0;
   const buttons = ordered.map(({ option }, position) => {
     const kind = kindOf(option);

@@ -91,7 +91,14 @@ export class QueueView {
       this.action(l10n.t('Send now'), 'send', 'send', () => post('queueSendNow'), l10n.t('Send this prompt now (stops the running turn first)')),
       this.action(l10n.t('Edit'), 'edit', 'edit', () => this.startEdit(item)),
       this.action(l10n.t('Move up'), 'arrow-up', 'up', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: -1 }), undefined, index === 0),
-      this.action(l10n.t('Move down'), 'arrow-down', 'down', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: 1 }), undefined, index === count - 1),
+      this.action(
+        l10n.t('Move down'),
+        'arrow-down',
+        'down',
+        () => this.host.post({ type: 'queueMove', itemId: item.id, offset: 1 }),
+        undefined,
+        index === count - 1,
+      ),
       this.action(l10n.t('Remove'), 'trash', 'remove', () => post('queueRemove')),
     );
     article.append(h('div', { class: 'entry-author' }, icon('clock'), l10n.t('You (not sent yet)')), body, actions);

@@ -40,7 +40,12 @@ export class Tabs {
   ) {
     this.list = h('div', { role: 'tablist', 'aria-label': l10n.t('Conversations'), class: 'tab-list' });
     this.list.addEventListener('keydown', (event) => this.onKey(event));
-    const add = button('', () => host.post({ type: 'newConversation' }), { cls: 'icon-button', icon: 'add', label: l10n.t('New conversation'), title: l10n.t('New conversation') });
+    const add = button('', () => host.post({ type: 'newConversation' }), {
+      cls: 'icon-button',
+      icon: 'add',
+      label: l10n.t('New conversation'),
+      title: l10n.t('New conversation'),
+    });
     this.element = h('div', { class: 'tab-strip' }, this.list, add);
   }
 

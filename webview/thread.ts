@@ -36,9 +36,13 @@ export class Thread {
     this.element.append(this.items);
     this.pin = new ScrollPin(this.element, this.items, ctx.host);
     // Scrolling away from the bottom (the pin's own scrolls keep it there) may reach cold text.
-    this.element.addEventListener('scroll', () => {
-      if (!this.pin.atBottom) ctx.cold?.warmSoon();
-    }, { passive: true });
+    this.element.addEventListener(
+      'scroll',
+      () => {
+        if (!this.pin.atBottom) ctx.cold?.warmSoon();
+      },
+      { passive: true },
+    );
     this.slots = new ThreadSlots(
       this.items,
       this.empty,

@@ -113,9 +113,7 @@ export class ToolCardView implements EntryView {
     this.title = h('span', { class: 'tool-title' });
     this.statusIcon = icon('circle-large-outline');
     this.statusText = h('span', { class: 'tool-status-text' });
-    this.element.append(
-      h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
-    );
+    this.element.append(h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)));
     if (!deferBody) this.buildBody();
     this.update(entry);
   }
@@ -242,7 +240,10 @@ export class ToolCardView implements EntryView {
           if (!RASTER.test(item.mimeType) || !/^[A-Za-z0-9+/=\s]*$/.test(item.data)) {
             return { item, element: h('div', { class: 'tool-note' }, l10n.t('Image not shown ({0})', item.mimeType)) };
           }
-          return { item, element: h('img', { class: 'tool-image', alt: l10n.t('Image from the tool call'), src: `data:${item.mimeType};base64,${item.data}` }) };
+          return {
+            item,
+            element: h('img', { class: 'tool-image', alt: l10n.t('Image from the tool call'), src: `data:${item.mimeType};base64,${item.data}` }),
+          };
         }
         case 'resource_link':
           return { item, element: this.resourceLink(item.uri, item.name) };
@@ -263,21 +264,27 @@ export class ToolCardView implements EntryView {
 
   private resourceLink(uri: string, name: string): HTMLElement {
     const isFile = /^file:/i.test(uri);
-    return button(name || uri, () => {
-      if (isFile) {
-        let path = decodeURIComponent(uri.replace(/^file:\/\//i, ''));
-        if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); // file:///C:/x → C:/x
-        this.ctx.host.post({ type: 'openLocation', path });
-      } else {
-        this.ctx.host.post({ type: 'openLink', href: uri });
-      }
-    }, { cls: 'link resource-link', icon: isFile ? 'file' : 'link-external', title: uri });
+    return button(
+      name || uri,
+      () => {
+        if (isFile) {
+          let path = decodeURIComponent(uri.replace(/^file:\/\//i, ''));
+          if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1); // file:///C:/x → C:/x
+          this.ctx.host.post({ type: 'openLocation', path });
+        } else {
+          this.ctx.host.post({ type: 'openLink', href: uri });
+        }
+      },
+      { cls: 'link resource-link', icon: isFile ? 'file' : 'link-external', title: uri },
+    );
   }
 
   private fillRaw(entry: ToolCallEntry): void {
     const parts: HTMLElement[] = [h('summary', {}, l10n.t('Details'))];
-    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawInput), l10n.t('Input')));
-    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawOutput), l10n.t('Output')));
+    if (entry.rawInput !== undefined)
+      parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawInput), l10n.t('Input')));
+    if (entry.rawOutput !== undefined)
+      parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawOutput), l10n.t('Output')));
     this.raw.replaceChildren(...parts);
   }
 

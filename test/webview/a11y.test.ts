@@ -21,7 +21,11 @@ test('the theme files know every variable the panel uses (else run harness/theme
   for (const theme of THEMES) {
     const css = readFileSync(join(__dirname, 'harness', 'themes', `${theme}.css`), 'utf8');
     const known = new Set(css.match(/--vscode-[A-Za-z0-9-]+/g));
-    assert.deepEqual(usedVariables().filter((name) => !known.has(name)), [], `${theme}.css`);
+    assert.deepEqual(
+      usedVariables().filter((name) => !known.has(name)),
+      [],
+      `${theme}.css`,
+    );
   }
 });
 
@@ -64,7 +68,9 @@ test('the composer is a combobox whose popup is whichever list is open, with the
   await box.fill('');
   await box.pressSequentially('@lo');
   const mentions = page.getByRole('listbox', { name: 'Mention suggestions' });
-  const query = await page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string; requestId?: number }> }).__posted.filter((m) => m.type === 'mentionQuery').at(-1)?.requestId);
+  const query = await page.waitForFunction(
+    () => (window as unknown as { __posted: Array<{ type: string; requestId?: number }> }).__posted.filter((m) => m.type === 'mentionQuery').at(-1)?.requestId,
+  );
   await panel.post({
     type: 'mentionResults',
     requestId: (await query.jsonValue()) as number,
@@ -91,9 +97,11 @@ test('a terminal card: the emulator is hidden from assistive technology and out 
   await built(panel);
   const region = page.getByRole('region', { name: 'Terminal: seq 40' });
   // Nothing inside the hidden screen can take a Tab stop (xterm's input textarea would).
-  const tabbable = await page.locator('.terminal-screen').evaluate((screen) =>
-    [...screen.querySelectorAll<HTMLElement>('textarea, input, button, a[href], [tabindex]')].filter((el) => el.tabIndex >= 0).map((el) => el.className),
-  );
+  const tabbable = await page
+    .locator('.terminal-screen')
+    .evaluate((screen) =>
+      [...screen.querySelectorAll<HTMLElement>('textarea, input, button, a[href], [tabindex]')].filter((el) => el.tabIndex >= 0).map((el) => el.className),
+    );
   assert.deepEqual(tabbable, []);
   assert.equal(await page.locator('.terminal-screen').getAttribute('aria-hidden'), 'true');
   assert.equal(await page.locator('.xterm-helper-textarea').count(), 1, 'the emulator is open');

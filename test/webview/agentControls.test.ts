@@ -8,10 +8,39 @@ import { useHarness } from './harness/harness';
 const harness = useHarness();
 
 const OPTIONS: ConfigOptionView[] = [
-  { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'sonnet', choices: [{ value: 'haiku', name: 'Haiku', group: 'Fast' }, { value: 'sonnet', name: 'Sonnet', group: 'Smart' }] },
-  { id: 'effort', name: 'Reasoning', category: 'thought_level', type: 'select', currentValue: 'low', choices: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }] },
+  {
+    id: 'model',
+    name: 'Model',
+    category: 'model',
+    type: 'select',
+    currentValue: 'sonnet',
+    choices: [
+      { value: 'haiku', name: 'Haiku', group: 'Fast' },
+      { value: 'sonnet', name: 'Sonnet', group: 'Smart' },
+    ],
+  },
+  {
+    id: 'effort',
+    name: 'Reasoning',
+    category: 'thought_level',
+    type: 'select',
+    currentValue: 'low',
+    choices: [
+      { value: 'low', name: 'Low' },
+      { value: 'high', name: 'High' },
+    ],
+  },
   { id: 'web', name: 'Web search', type: 'boolean', currentValue: false },
-  { id: 'style', name: 'Answer style', type: 'select', currentValue: 'brief', choices: [{ value: 'brief', name: 'Brief' }, { value: 'long', name: 'Detailed' }] },
+  {
+    id: 'style',
+    name: 'Answer style',
+    type: 'select',
+    currentValue: 'brief',
+    choices: [
+      { value: 'brief', name: 'Brief' },
+      { value: 'long', name: 'Detailed' },
+    ],
+  },
 ];
 
 test('config options: header pickers for mode/model/reasoning, the rest in an options menu; data-config-id, names, current values; changes are posted', async () => {
@@ -43,7 +72,12 @@ test('config options: header pickers for mode/model/reasoning, the rest in an op
   await panel.post({ type: 'configOptionsChanged', options: OPTIONS });
   await panel.settle();
   assert.equal(await page.locator('[data-config-id="model"]').inputValue(), 'sonnet');
-  assert.equal(await page.getByRole('combobox', { name: 'Mode', exact: true }).count() === 0 || await page.getByRole('combobox', { name: 'Mode', exact: true }).isHidden(), true, 'no legacy Mode picker next to config options');
+  assert.equal(
+    (await page.getByRole('combobox', { name: 'Mode', exact: true }).count()) === 0 ||
+      (await page.getByRole('combobox', { name: 'Mode', exact: true }).isHidden()),
+    true,
+    'no legacy Mode picker next to config options',
+  );
   await page.close();
 });
 
@@ -110,20 +144,46 @@ test('questions: a form posts its content, keeps what was typed when the host fi
     fields: [
       { name: 'name', title: 'Project name', type: 'string', required: true },
       { name: 'count', title: 'How many', type: 'integer', required: false },
-      { name: 'lang', title: 'Language', type: 'choice', required: false, choices: [{ value: 'ts', title: 'TypeScript' }, { value: 'py', title: 'Python' }] },
+      {
+        name: 'lang',
+        title: 'Language',
+        type: 'choice',
+        required: false,
+        choices: [
+          { value: 'ts', title: 'TypeScript' },
+          { value: 'py', title: 'Python' },
+        ],
+      },
       { name: 'tests', title: 'Write tests', type: 'boolean', required: false, default: true },
     ],
     state: { kind: 'pending' },
   };
-  const link: QuestionEntry = { kind: 'question', id: 'q2', message: 'Authorize', mode: 'url', url: 'https://xn--80ak6aa92e.com/auth', host: 'xn--80ak6aa92e.com', hostWarning: 'The host is an internationalised name (punycode)', state: { kind: 'pending' } };
-  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready, entries: [form, link, { kind: 'compaction', id: 'k1', compactionId: 'c', status: 'completed', summary: 'We fixed **login**.' }] }) });
+  const link: QuestionEntry = {
+    kind: 'question',
+    id: 'q2',
+    message: 'Authorize',
+    mode: 'url',
+    url: 'https://xn--80ak6aa92e.com/auth',
+    host: 'xn--80ak6aa92e.com',
+    hostWarning: 'The host is an internationalised name (punycode)',
+    state: { kind: 'pending' },
+  };
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({
+      status: ready,
+      entries: [form, link, { kind: 'compaction', id: 'k1', compactionId: 'c', status: 'completed', summary: 'We fixed **login**.' }],
+    }),
+  });
   const card = page.locator('[data-entry-kind="question"]').first();
   await card.getByLabel('Project name').fill('x');
   await card.getByLabel('How many').fill('3');
   await card.getByLabel('Language').selectOption('ts');
   await panel.clearPosted();
   await card.getByRole('button', { name: 'Accept' }).click();
-  assert.deepEqual(await panel.posted(), [{ type: 'answerQuestion', entryId: 'q1', action: 'accept', content: { name: 'x', count: 3, lang: 'ts', tests: true }, conversationId: 'c1' }]);
+  assert.deepEqual(await panel.posted(), [
+    { type: 'answerQuestion', entryId: 'q1', action: 'accept', content: { name: 'x', count: 3, lang: 'ts', tests: true }, conversationId: 'c1' },
+  ]);
   await panel.post({ type: 'entryUpserted', entry: { ...form, errors: { name: 'Project name needs at least 2 characters.' } } });
   await panel.settle();
   assert.equal(await card.getByLabel('Project name').inputValue(), 'x', 'what the user typed stays');

@@ -109,7 +109,15 @@ test('the queue is said when it grows or pauses, not as it empties; background c
   const panel = await listening();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, tabs: TABS.map((t) => ({ ...t, attention: undefined })) }) });
   await panel.post({ type: 'queueChanged', queue: { items: [{ id: 'q1', text: 'then lint' }] } });
-  await panel.post({ type: 'queueChanged', queue: { items: [{ id: 'q1', text: 'then lint' }, { id: 'q2', text: 'and test' }] } });
+  await panel.post({
+    type: 'queueChanged',
+    queue: {
+      items: [
+        { id: 'q1', text: 'then lint' },
+        { id: 'q2', text: 'and test' },
+      ],
+    },
+  });
   await panel.post({ type: 'queueChanged', queue: { items: [{ id: 'q2', text: 'and test' }] } });
   await panel.post({ type: 'queueChanged', queue: { items: [{ id: 'q2', text: 'and test' }], paused: 'The last turn was cancelled.' } });
   await panel.post({ type: 'queueChanged', queue: { items: [] } });

@@ -57,7 +57,10 @@ async function builtAndOpened(panel: Panel): Promise<void> {
 
 /** The id of the panel's latest `@` query for `query`. */
 async function mentionQuery(page: Page, query: string): Promise<number> {
-  const handle = await page.waitForFunction((q) => (window as unknown as { __posted: WebviewMessage[] }).__posted.filter((m) => m.type === 'mentionQuery' && m.query === q).at(-1), query);
+  const handle = await page.waitForFunction(
+    (q) => (window as unknown as { __posted: WebviewMessage[] }).__posted.filter((m) => m.type === 'mentionQuery' && m.query === q).at(-1),
+    query,
+  );
   return ((await handle.jsonValue()) as { requestId: number }).requestId;
 }
 
@@ -84,7 +87,28 @@ async function leftovers(page: Page): Promise<string[]> {
  * terms, file formats); each must occur in some translation of the bundle, so nothing can be waved
  * through here.
  */
-const KEPT = ['Tandem', 'VS', 'Code', 'Enter', 'Shift', 'Esc', 'API', 'token', 'URL', 'id', 'Git', 'PNG', 'JPEG', 'GIF', 'WebP', 'WAV', 'MP', 'OGG', 'WebM', 'FLAC'];
+const KEPT = [
+  'Tandem',
+  'VS',
+  'Code',
+  'Enter',
+  'Shift',
+  'Esc',
+  'API',
+  'token',
+  'URL',
+  'id',
+  'Git',
+  'PNG',
+  'JPEG',
+  'GIF',
+  'WebP',
+  'WAV',
+  'MP',
+  'OGG',
+  'WebM',
+  'FLAC',
+];
 /** Units the panel writes the same in every language (see formatBytes in src/protocol/displayLanguage.ts). */
 const UNITS = ['MB', 'KB'];
 const ALLOWED = [...KEPT, ...UNITS];
@@ -104,7 +128,29 @@ test('the scan is not blind: on the same panel in English it finds the chrome an
   await builtAndOpened(panel);
   const found = await untranslatedText(page, [...given(), COST, ...TRANSLATOR_PUNCTUATION], ALLOWED);
   const texts = new Set(found.map((l) => l.text));
-  const chrome = ['Conversations', 'Agent', 'Context used', 'Session options', 'History', 'Plan', 'Thought', 'Details', 'Open diff', 'The agent asks for permission', 'Open in terminal', 'Save allow rule', 'Retry', 'Check agent', 'Choose…', 'Accept', 'Queued prompts', 'Keep all', 'Message', 'Send', 'Stop'];
+  const chrome = [
+    'Conversations',
+    'Agent',
+    'Context used',
+    'Session options',
+    'History',
+    'Plan',
+    'Thought',
+    'Details',
+    'Open diff',
+    'The agent asks for permission',
+    'Open in terminal',
+    'Save allow rule',
+    'Retry',
+    'Check agent',
+    'Choose…',
+    'Accept',
+    'Queued prompts',
+    'Keep all',
+    'Message',
+    'Send',
+    'Stop',
+  ];
   for (const label of chrome) assert.ok(texts.has(label), `the scan reports "${label}"`);
   // Nothing the agent or the user wrote is reported: every report has a word of the panel's own.
   const agentOnly = found.filter((l) => given().includes(l.text));
@@ -135,14 +181,20 @@ test('zh-cn: <html lang>, Chinese labels and accessible names across the panel, 
   assert.equal(await page.getByRole('group', { name: zh('Session options') }).isVisible(), true);
   assert.equal(await page.getByRole('tablist').getAttribute('aria-label'), zh('Conversations'));
   assert.equal(await page.getByRole('tab').nth(0).getAttribute('aria-label'), zh('{0}, {1}', zh('{0} — {1}', '修复登录测试', 'Claude Code'), zh('working')));
-  assert.equal(await page.getByRole('tab').nth(1).getAttribute('aria-label'), zh('{0}, {1}', zh('{0} — {1}', 'Refactor the parser', 'Tandem Demo'), zh('waits for your permission')));
+  assert.equal(
+    await page.getByRole('tab').nth(1).getAttribute('aria-label'),
+    zh('{0}, {1}', zh('{0} — {1}', 'Refactor the parser', 'Tandem Demo'), zh('waits for your permission')),
+  );
   assert.equal(await page.getByRole('button', { name: zh('New conversation') }).count(), 1);
   assert.equal(await page.getByRole('button', { name: zh('{0} waiting for you', 1) }).count(), 1);
 
   // Composer: box, placeholder, buttons, the held-back image chip.
   const box = page.getByRole('combobox', { name: zh('Message'), exact: true });
   assert.equal(await box.getAttribute('placeholder'), zh('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)'));
-  assert.equal(await page.getByRole('button', { name: zh('Send'), exact: true }).getAttribute('title'), zh('Send (Enter); while the agent works, the prompt is queued'));
+  assert.equal(
+    await page.getByRole('button', { name: zh('Send'), exact: true }).getAttribute('title'),
+    zh('Send (Enter); while the agent works, the prompt is queued'),
+  );
   assert.equal(await page.getByRole('button', { name: zh('Stop'), exact: true }).getAttribute('title'), zh('Stop the agent (Esc)'));
   assert.equal(await page.getByRole('list', { name: zh('Context for the next message') }).isVisible(), true);
   assert.equal((await page.locator('.composer-warning').textContent())?.trim(), zh('The agent does not accept images: image chips will not be sent.'));
@@ -172,12 +224,29 @@ test('zh-cn: <html lang>, Chinese labels and accessible names across the panel, 
   assert.equal(await diff.getByRole('button', { name: zh('Open diff') }).count(), 1);
   assert.equal(await diff.getByRole('button', { name: zh('Show {0} unchanged lines', 37) }).count(), 1);
   assert.equal(await diff.getByRole('button', { name: zh('Show {0} more of {1} unchanged lines', 50, 70) }).count(), 1);
-  assert.deepEqual(await diff.locator('.diff-note').evaluateAll((ns) => ns.map((n) => n.getAttribute('title'))), [zh('This line is longer than shown: Open diff shows it whole'), zh('No newline at end of file')]);
-  assert.match(String(await edit.getByRole('region', { name: zh('Diff of {0}', '/w/src/new.ts') }).locator('.diff-new-file').textContent()), new RegExp(zh('New file')));
+  assert.deepEqual(await diff.locator('.diff-note').evaluateAll((ns) => ns.map((n) => n.getAttribute('title'))), [
+    zh('This line is longer than shown: Open diff shows it whole'),
+    zh('No newline at end of file'),
+  ]);
+  assert.match(
+    String(
+      await edit
+        .getByRole('region', { name: zh('Diff of {0}', '/w/src/new.ts') })
+        .locator('.diff-new-file')
+        .textContent(),
+    ),
+    new RegExp(zh('New file')),
+  );
   const term = page.getByRole('region', { name: zh('Terminal') });
   assert.equal(await term.locator('.terminal-status').textContent(), zh('Exited with code {0}', 1));
   assert.equal(await term.getByRole('button', { name: zh('Open in terminal') }).count(), 1);
-  assert.equal(await page.getByRole('group', { name: zh('Save a permission rule') }).getByRole('combobox', { name: zh('Rule applies in') }).inputValue(), 'workspace');
+  assert.equal(
+    await page
+      .getByRole('group', { name: zh('Save a permission rule') })
+      .getByRole('combobox', { name: zh('Rule applies in') })
+      .inputValue(),
+    'workspace',
+  );
   assert.equal(await page.getByRole('button', { name: zh('Retry') }).count(), 1);
   assert.equal(await page.getByRole('button', { name: zh('Check agent') }).count(), 1);
   assert.match(String(await page.locator('[data-entry-kind="auth"] .auth-title').textContent()), new RegExp(zh('{0} needs you to sign in', 'Claude Code')));
@@ -195,14 +264,25 @@ test('zh-cn: <html lang>, Chinese labels and accessible names across the panel, 
   const fetch = await page.waitForFunction(() => (window as unknown as { __posted: WebviewMessage[] }).__posted.find((m) => m.type === 'fetchDiffLines'));
   await panel.post({ type: 'diffLines', requestId: ((await fetch.jsonValue()) as { requestId: number }).requestId, lines: [], oldLine: 0, newLine: 0 });
   assert.equal((await diff.locator('.diff-gap-error').textContent())?.trim(), zh('These lines cannot be shown: {0}', zh('none came back.')));
-  await queue.getByRole('button', { name: zh('Edit') }).first().click();
+  await queue
+    .getByRole('button', { name: zh('Edit') })
+    .first()
+    .click();
   assert.equal(await queue.getByRole('textbox', { name: zh('Edit the queued prompt') }).count(), 1);
   await box.evaluate((el, name) => {
     const data = new DataTransfer();
     data.items.add(new File(['x'], name, { type: 'text/plain' }));
     el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   }, said('notes.txt'));
-  assert.match(String(await page.locator('.composer-message').textContent()), new RegExp(zh('{0} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.', 'notes.txt').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  assert.match(
+    String(await page.locator('.composer-message').textContent()),
+    new RegExp(
+      zh('{0} was not added: only PNG, JPEG, GIF and WebP images (or WAV, MP3, OGG, WebM, FLAC audio) can be attached.', 'notes.txt').replace(
+        /[.*+?^${}()|[\]\\]/g,
+        '\\$&',
+      ),
+    ),
+  );
   await box.fill('/');
   assert.equal(await page.getByRole('listbox', { name: zh('Slash commands') }).isVisible(), true);
   assert.deepEqual(await leftovers(page), [], 'no English with the queue in edit, a refused paste and the slash commands');
@@ -234,17 +314,28 @@ test('zh-cn: numbers are Intl zh-CN (the usage meter, a diff too large to show)'
   await panel.post({ type: 'snapshot', snapshot: chineseSession() });
   await builtAndOpened(panel);
   const money = COST;
-  assert.notEqual(money, new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 }).format(1.5), 'the check tells the languages apart');
+  assert.notEqual(
+    money,
+    new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 }).format(1.5),
+    'the check tells the languages apart',
+  );
   const percent = new Intl.NumberFormat('zh-CN', { style: 'percent' }).format(0.85);
   const meter = page.getByRole('meter', { name: zh('Context used') });
   assert.equal(await meter.textContent(), `${zh('Context {0} · {1} / {2}', percent, '170k', '200k')} · ${money}`);
   const thousands = (n: number) => new Intl.NumberFormat('zh-CN').format(n);
   assert.equal(
     await meter.getAttribute('title'),
-    [zh("The agent's context holds {0} of {1} tokens ({2}).", thousands(170_000), thousands(200_000), percent), zh('Cost so far: {0}.', money), zh('When it is full the agent forgets or compacts earlier parts of the conversation.')].join(' '),
+    [
+      zh("The agent's context holds {0} of {1} tokens ({2}).", thousands(170_000), thousands(200_000), percent),
+      zh('Cost so far: {0}.', money),
+      zh('When it is full the agent forgets or compacts earlier parts of the conversation.'),
+    ].join(' '),
   );
   const mb = (bytes: number) => `${new Intl.NumberFormat('zh-CN', { maximumFractionDigits: 1 }).format(bytes / (1024 * 1024))} MB`;
-  assert.equal((await page.locator('.diff-too-large').textContent())?.trim(), zh('This file is {0}, over the {1} limit for diffs shown here. Open diff shows it in the editor.', mb(7_654_321), mb(5 * 1024 * 1024)));
+  assert.equal(
+    (await page.locator('.diff-too-large').textContent())?.trim(),
+    zh('This file is {0}, over the {1} limit for diffs shown here. Open diff shows it in the editor.', mb(7_654_321), mb(5 * 1024 * 1024)),
+  );
   await page.close();
 });
 

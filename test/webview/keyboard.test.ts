@@ -17,7 +17,17 @@ import type { Panel } from './harness/harness';
 const harness = useHarness();
 
 const OPTIONS: ConfigOptionView[] = [
-  { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', choices: [{ value: 'fast', name: 'Fast' }, { value: 'smart', name: 'Smart' }] },
+  {
+    id: 'model',
+    name: 'Model',
+    category: 'model',
+    type: 'select',
+    currentValue: 'fast',
+    choices: [
+      { value: 'fast', name: 'Fast' },
+      { value: 'smart', name: 'Smart' },
+    ],
+  },
   { id: 'web', name: 'Web search', type: 'boolean', currentValue: false },
 ];
 
@@ -47,7 +57,12 @@ for (const theme of THEMES) {
     const { page } = panel;
     await panel.post({
       type: 'snapshot',
-      snapshot: snapshot({ status: running, tabs: TABS, configOptions: OPTIONS, entries: [toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: pendingPermission('r1') })] }),
+      snapshot: snapshot({
+        status: running,
+        tabs: TABS,
+        configOptions: OPTIONS,
+        entries: [toolCall('c1', { title: 'Edit a.ts', toolKind: 'edit', permission: pendingPermission('r1') })],
+      }),
     });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const stops: string[] = [];

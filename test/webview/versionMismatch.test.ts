@@ -7,7 +7,7 @@ import { useHarness } from './harness/harness';
 
 const harness = useHarness();
 
-test('the host\'s versionMismatch replaces the panel with a notice whose Reload asks the host to reload the view', async () => {
+test("the host's versionMismatch replaces the panel with a notice whose Reload asks the host to reload the view", async () => {
   const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'versionMismatch', hostVersion: PROTOCOL_VERSION + 1, panelVersion: PROTOCOL_VERSION });
@@ -38,7 +38,7 @@ test('a snapshot of another protocol version (a host too old to send versionMism
   assert.deepEqual(panel.errors, []);
 });
 
-test('a snapshot of this panel\'s own version renders the thread and no notice', async () => {
+test("a snapshot of this panel's own version renders the thread and no notice", async () => {
   const panel = await harness().open();
   await panel.post({ type: 'snapshot', snapshot: snapshot({ entries: [agent('a1', 'read correctly')] }) });
   assert.equal(await panel.page.getByRole('alert').count(), 0);

@@ -42,7 +42,13 @@ const DIFF_EDIT = {
   collapsedAfter: 12,
   hunks: [
     {
-      oldStart: 8, oldLines: 3, newStart: 8, newLines: 4, row: 7, more: 0, collapsedBefore: 7,
+      oldStart: 8,
+      oldLines: 3,
+      newStart: 8,
+      newLines: 4,
+      row: 7,
+      more: 0,
+      collapsedBefore: 7,
       lines: [
         { kind: 'context' as const, text: 'export function same(a: string, b: string) {' },
         { kind: 'del' as const, text: '  return a === b;' },
@@ -73,8 +79,20 @@ export function finishedTurn(): Entry[] {
       id: 'a1',
       text: 'The test compares raw tokens; `same()` trims them (see [the docs](https://example.com) for why):\n\n```ts\nsame(" a", "a"); // a long line that does not fit the panel: it wraps rather than scrolls sideways, so no Tab stop is needed\n```\n\n> Note: see [the guide](https://example.com/guide).',
     },
-    toolCall('read', { title: 'Read src/login.ts', toolKind: 'read', status: 'completed', locations: [{ path: '/w/src/login.ts', line: 8, inWorkspace: true }], rawInput: '{ "path": "src/login.ts" }' }),
-    toolCall('edit', { title: 'Edit src/login.ts', toolKind: 'edit', status: 'completed', content: [DIFF_EDIT], permission: { ...pendingPermission('r0'), state: { kind: 'selected', optionId: 'allow' } } }),
+    toolCall('read', {
+      title: 'Read src/login.ts',
+      toolKind: 'read',
+      status: 'completed',
+      locations: [{ path: '/w/src/login.ts', line: 8, inWorkspace: true }],
+      rawInput: '{ "path": "src/login.ts" }',
+    }),
+    toolCall('edit', {
+      title: 'Edit src/login.ts',
+      toolKind: 'edit',
+      status: 'completed',
+      content: [DIFF_EDIT],
+      permission: { ...pendingPermission('r0'), state: { kind: 'selected', optionId: 'allow' } },
+    }),
     toolCall('readme', {
       title: 'Edit README.md',
       toolKind: 'edit',
@@ -88,19 +106,42 @@ export function finishedTurn(): Entry[] {
           added: 1,
           removed: 1,
           collapsedAfter: 0,
-          hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, row: 0, more: 0, collapsedBefore: 0, lines: [{ kind: 'del', text: '# Login' }, { kind: 'add', text: `# Login — ${'a heading long enough to scroll the diff sideways, with nothing focusable inside it '.repeat(2)}` }] }],
+          hunks: [
+            {
+              oldStart: 1,
+              oldLines: 1,
+              newStart: 1,
+              newLines: 1,
+              row: 0,
+              more: 0,
+              collapsedBefore: 0,
+              lines: [
+                { kind: 'del', text: '# Login' },
+                { kind: 'add', text: `# Login — ${'a heading long enough to scroll the diff sideways, with nothing focusable inside it '.repeat(2)}` },
+              ],
+            },
+          ],
         },
       ],
     }),
     toolCall('test', { title: 'npm test', toolKind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId: 't1' }] }),
-    toolCall('lint', { title: 'npm run lint', toolKind: 'execute', status: 'failed', permission: { ...pendingPermission('r9'), state: { kind: 'selected', optionId: 'reject' } } }),
+    toolCall('lint', {
+      title: 'npm run lint',
+      toolKind: 'execute',
+      status: 'failed',
+      permission: { ...pendingPermission('r9'), state: { kind: 'selected', optionId: 'reject' } },
+    }),
     toolCall('later', { title: 'Deploy', toolKind: 'other', status: 'pending' }),
     { kind: 'turn_end', id: 'end1', stopReason: 'end_turn', usage: '12k in · 340 out' },
   ];
 }
 
 const TERMINALS = {
-  t1: terminal('t1', { command: 'npm test', output: '\u001b[32mPASS\u001b[0m test/login.test.ts\n  \u2713 same token (3 ms)\n\nTests: 1 passed\n', exit: { exitCode: 0, signal: null } }),
+  t1: terminal('t1', {
+    command: 'npm test',
+    output: '\u001b[32mPASS\u001b[0m test/login.test.ts\n  \u2713 same token (3 ms)\n\nTests: 1 passed\n',
+    exit: { exitCode: 0, signal: null },
+  }),
 };
 
 /** Every entry built, every emulator open, every disclosure of the thread as the user left it. */
@@ -117,17 +158,35 @@ export async function built(panel: Panel): Promise<void> {
 
 /** The id of the panel's latest `@` query for `query`. */
 export async function mentionQuery(panel: Panel, query: string): Promise<number> {
-  const handle = await panel.page.waitForFunction((q) => (window as unknown as { __posted: WebviewMessage[] }).__posted.filter((m) => m.type === 'mentionQuery' && m.query === q).at(-1), query);
+  const handle = await panel.page.waitForFunction(
+    (q) => (window as unknown as { __posted: WebviewMessage[] }).__posted.filter((m) => m.type === 'mentionQuery' && m.query === q).at(-1),
+    query,
+  );
   return ((await handle.jsonValue()) as { requestId: number }).requestId;
 }
 
 const MENTIONS: MentionCandidate[] = [
-  { group: 'Files', spec: { kind: 'file', path: '/w/src/login.ts' }, view: { kind: 'file', label: 'login.ts', detail: 'src/login.ts', uri: 'file:///w/src/login.ts', icon: 'file' } },
-  { group: 'Files', spec: { kind: 'file', path: '/w/test/login.test.ts' }, view: { kind: 'file', label: 'login.test.ts', detail: 'test/login.test.ts', uri: 'file:///w/test/login.test.ts', icon: 'file' } },
+  {
+    group: 'Files',
+    spec: { kind: 'file', path: '/w/src/login.ts' },
+    view: { kind: 'file', label: 'login.ts', detail: 'src/login.ts', uri: 'file:///w/src/login.ts', icon: 'file' },
+  },
+  {
+    group: 'Files',
+    spec: { kind: 'file', path: '/w/test/login.test.ts' },
+    view: { kind: 'file', label: 'login.test.ts', detail: 'test/login.test.ts', uri: 'file:///w/test/login.test.ts', icon: 'file' },
+  },
   {
     group: 'Symbols',
     spec: { kind: 'symbol', path: '/w/src/login.ts', name: 'same', range: { startLine: 8, endLine: 11 }, symbolKind: 'function' },
-    view: { kind: 'symbol', label: 'same', detail: 'function in src/login.ts', uri: 'file:///w/src/login.ts', range: { startLine: 8, endLine: 11 }, icon: 'symbol-function' },
+    view: {
+      kind: 'symbol',
+      label: 'same',
+      detail: 'function in src/login.ts',
+      uri: 'file:///w/src/login.ts',
+      range: { startLine: 8, endLine: 11 },
+      icon: 'symbol-function',
+    },
   },
 ];
 
@@ -145,7 +204,10 @@ export const STATES: AuditState[] = [
         type: 'snapshot',
         snapshot: snapshot({
           status: { kind: 'running', agentName: 'Test Agent' },
-          entries: [{ kind: 'user', id: 'u1', text: 'Fix it' }, toolCall('edit', { title: 'Edit src/login.ts', toolKind: 'edit', status: 'pending', content: [DIFF_EDIT], permission: pendingPermission('r1') })],
+          entries: [
+            { kind: 'user', id: 'u1', text: 'Fix it' },
+            toolCall('edit', { title: 'Edit src/login.ts', toolKind: 'edit', status: 'pending', content: [DIFF_EDIT], permission: pendingPermission('r1') }),
+          ],
         }),
       });
     },
@@ -182,7 +244,16 @@ export const STATES: AuditState[] = [
   {
     name: 'the / command list open',
     async enter(panel) {
-      await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready, commands: [{ name: 'review', description: 'Review the pending changes', hint: 'files' }, { name: 'compact', description: 'Summarise the conversation' }] }) });
+      await panel.post({
+        type: 'snapshot',
+        snapshot: snapshot({
+          status: ready,
+          commands: [
+            { name: 'review', description: 'Review the pending changes', hint: 'files' },
+            { name: 'compact', description: 'Summarise the conversation' },
+          ],
+        }),
+      });
       const box = panel.page.locator('textarea[aria-label="Message"]');
       await box.focus();
       await box.pressSequentially('/');

@@ -100,7 +100,10 @@ export async function focusIndicator(page: PanelDocument): Promise<FocusIndicato
     const parse = (value: string): number[] => {
       const m = /rgba?\(([^)]+)\)/.exec(value);
       if (!m) return [0, 0, 0, 0];
-      const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      const p = m[1]
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
     };
     const over = (top: number[], under: number[]): number[] => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);

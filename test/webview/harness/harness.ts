@@ -43,13 +43,9 @@ const THEME_CLASSES: Record<ThemeName, { kind: string; classes: string }> = {
 };
 
 export function contentSecurityPolicy(source: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `img-src ${source} data:`,
-    `style-src ${source} 'nonce-${nonce}'`,
-    `font-src ${source}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  return ["default-src 'none'", `img-src ${source} data:`, `style-src ${source} 'nonce-${nonce}'`, `font-src ${source}`, `script-src 'nonce-${nonce}'`].join(
+    '; ',
+  );
 }
 
 async function buildBundle(): Promise<void> {
@@ -92,7 +88,8 @@ function serve(): Promise<{ server: Server; origin: string }> {
         // ?language=zh-cn serves the page as VS Code in that display language would: l10n/'s bundle.
         const language = url.searchParams.get('language') ?? 'en';
         const bundleFile = join(root, 'l10n', `bundle.l10n.${language}.json`);
-        const locale = language !== 'en' && existsSync(bundleFile) ? { language, bundle: JSON.parse(readFileSync(bundleFile, 'utf8')) as unknown } : { language };
+        const locale =
+          language !== 'en' && existsSync(bundleFile) ? { language, bundle: JSON.parse(readFileSync(bundleFile, 'utf8')) as unknown } : { language };
         const requested = url.searchParams.get('theme');
         const theme: ThemeName = THEMES.find((t) => t === requested) ?? 'dark';
         body = body
@@ -173,14 +170,13 @@ export async function launchHarness(): Promise<Harness> {
       if (options.theme) query.set('theme', options.theme);
       await page.goto(`${origin}/${query.size > 0 ? `?${query}` : ''}`);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
-      const settle = (): Promise<void> =>
-        page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      const settle = (): Promise<void> => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
       return {
         page,
         errors,
         async post(message) {
           // As a JSON string: Playwright's own serialisation of a big object costs far more than JSON.parse.
-        await page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
+          await page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
           await settle();
         },
         async postMany(messages) {

@@ -26,7 +26,14 @@ const THEMES = {
 } as const;
 
 /** What webviews get from VS Code besides colours (fonts follow the editor's settings there). */
-const FONTS = ['--vscode-font-family: sans-serif', '--vscode-font-weight: normal', '--vscode-font-size: 13px', '--vscode-editor-font-family: monospace', '--vscode-editor-font-weight: normal', '--vscode-editor-font-size: 12px'];
+const FONTS = [
+  '--vscode-font-family: sans-serif',
+  '--vscode-font-weight: normal',
+  '--vscode-font-size: 13px',
+  '--vscode-editor-font-family: monospace',
+  '--vscode-editor-font-weight: normal',
+  '--vscode-editor-font-size: 12px',
+];
 
 async function main(): Promise<void> {
   const names = usedVariables();
@@ -42,7 +49,11 @@ async function main(): Promise<void> {
         await workbench.page.waitForFunction(
           (themeType) => {
             const bench = document.querySelector('.monaco-workbench');
-            return !!bench && bench.classList.contains(themeType) && getComputedStyle(bench).getPropertyValue('--vscode-gitDecoration-addedResourceForeground').trim() !== '';
+            return (
+              !!bench &&
+              bench.classList.contains(themeType) &&
+              getComputedStyle(bench).getPropertyValue('--vscode-gitDecoration-addedResourceForeground').trim() !== ''
+            );
           },
           type,
           { timeout: 60_000 },

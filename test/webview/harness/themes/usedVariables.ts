@@ -13,8 +13,8 @@ export function usedVariables(): string[] {
   const names = new Set<string>();
   for (const file of sources) for (const match of readFileSync(file, 'utf8').matchAll(/--vscode-[A-Za-z0-9-]+/g)) names.add(match[0]);
   // terminalLook.ts builds the ANSI colour names.
-  for (const colour of ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White']) names.add(`--vscode-terminal-ansi${colour}`).add(`--vscode-terminal-ansiBright${colour}`);
+  for (const colour of ['Black', 'Red', 'Green', 'Yellow', 'Blue', 'Magenta', 'Cyan', 'White'])
+    names.add(`--vscode-terminal-ansi${colour}`).add(`--vscode-terminal-ansiBright${colour}`);
   for (const name of [...names]) if (/-(?:ansi|ansiBright)$/.test(name) || /font-(?:family|size|weight)$/.test(name)) names.delete(name);
   return [...names].sort();
 }
-
