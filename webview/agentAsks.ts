@@ -235,7 +235,8 @@ export class CompactionView implements EntryView {
   private readonly label = h('span', {});
 
   constructor(entry: Entry) {
-    this.element = h('div', { class: 'compaction', role: 'separator', 'aria-label': l10n.t('Conversation compacted') });
+    // A group, not a separator: a separator's content is presentational, and this one holds a disclosure.
+    this.element = h('div', { class: 'compaction', role: 'group', 'aria-label': l10n.t('Conversation compacted') });
     const details = h('details', {}, h('summary', {}, icon('fold'), this.label), this.summary.element);
     this.element.append(details);
     this.update(entry);
@@ -245,7 +246,16 @@ export class CompactionView implements EntryView {
     if (entry.kind !== 'compaction') return;
     const e = entry as CompactionEntry;
     this.element.dataset.status = e.status;
-    this.label.textContent = ` ${e.status === 'in_progress' ? l10n.t('Compacting the conversation…') : e.status === 'failed' ? (e.error ? l10n.t('Compacting failed: {0}', e.error) : l10n.t('Compacting failed')) : l10n.t('Conversation compacted')}`;
+    const label =
+      e.status === 'in_progress'
+        ? l10n.t('Compacting the conversation…')
+        : e.status === 'failed'
+          ? e.error
+            ? l10n.t('Compacting failed: {0}', e.error)
+            : l10n.t('Compacting failed')
+          : l10n.t('Conversation compacted');
+    this.label.textContent = ` ${label}`;
+    this.element.setAttribute('aria-label', label);
     this.summary.update(e.summary || `_${l10n.t('No summary.')}_`);
   }
 

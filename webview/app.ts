@@ -2,7 +2,10 @@
  * Wires the panel: host messages go into the store at once, and the DOM catches up at most once
  * per animation frame with only what changed. Malformed messages are logged and skipped.
  */
+import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../src/protocol/messages';
+import { Announcements } from './announcements';
+import { Announcer } from './announcer';
 import { PROTOCOL_VERSION } from '../src/protocol/messages';
 import { ColdSections } from './coldSections';
 import { Composer } from './composer';
@@ -30,6 +33,9 @@ export class App {
   private readonly tabs: Tabs;
   private readonly queue: QueueView;
   private readonly changedFiles: ChangedFiles;
+  private readonly announcements: Announcements;
+  /** The page's heading (for screen readers' heading navigation): the shown conversation's title. */
+  private readonly heading: HTMLElement;
   private frameRequested = false;
   private restoredScroll = false;
   /** Set once the host turned out to be of another protocol version: nothing from it is applied. */
@@ -37,14 +43,19 @@ export class App {
 
   constructor(container: HTMLElement) {
     const ctx: ViewContext = { host: this.host, store: this.store, terminals: new TerminalRegistry(this.store, this.host), cold: new ColdSections() };
-    this.root = h('div', { class: 'tandem' });
+    // The panel is the page's main content: one landmark holding all of it.
+    this.root = h('main', { class: 'tandem' });
+    this.heading = h('h1', { class: 'visually-hidden' }, l10n.t('Conversation'));
     this.header = new Header(this.store, this.host, this.root);
     this.thread = new Thread(ctx);
     this.composer = new Composer(this.store, this.host);
     this.tabs = new Tabs(this.store, this.host);
     this.queue = new QueueView(this.store, this.host);
     this.changedFiles = new ChangedFiles(this.store, this.host);
+    const announcer = new Announcer();
+    this.announcements = new Announcements(this.store, announcer);
     this.root.append(
+      this.heading,
       this.tabs.element,
       this.header.element,
       this.header.controls.menuElement,
@@ -53,6 +64,7 @@ export class App {
       this.changedFiles.element,
       this.queue.element,
       this.composer.element,
+      announcer.element,
     );
     container.replaceChildren(this.root);
     this.header.renderStatus();
@@ -111,7 +123,10 @@ export class App {
       this.thread.render(changes);
       // The last screens are in the DOM and paint at the end of this frame; the rest may come now.
       if (changes.reset && this.store.olderPending > 0) this.host.post({ type: 'olderEntriesWanted', conversationId: this.store.conversationId });
-      if (changes.conversation) this.thread.renderConversation();
+      if (changes.conversation) {
+        this.thread.renderConversation();
+        this.heading.textContent = this.store.title || l10n.t('Conversation');
+      }
       if (switched) {
         this.composer.conversationChanged(previousScope);
         if (this.restoredScroll) this.thread.scrollToBottom();
@@ -133,6 +148,7 @@ export class App {
       if (changes.commands) this.composer.renderCommands();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
       if (changes.entries.size > 0) this.header.noteFlow();
+      this.announcements.render(changes);
       if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {
         this.restoredScroll = true;
         this.thread.restoreScroll();

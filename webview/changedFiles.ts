@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { ChangedFileView, HunkView } from '../src/protocol/messages';
-import { button, h, icon } from './dom';
+import { button, h, icon, keyboardScrollable } from './dom';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
@@ -128,11 +128,8 @@ export class ChangedFiles {
     const keep = button(l10n.t('Keep'), () => act('accept'), { cls: 'small', label: l10n.t('Keep the change at {0}', where) });
     const undo = button(l10n.t('Undo'), () => act('reject'), { cls: 'small', label: l10n.t('Undo the change at {0}', where) });
     keep.disabled = undo.disabled = busy;
-    const code = h(
-      'pre',
-      { class: 'hunk-lines' },
-      ...hunk.lines.map((line) => h('span', { class: line.startsWith('+') ? 'line-added' : line.startsWith('-') ? 'line-removed' : '' }, `${line}\n`)),
-    );
+    const lines = hunk.lines.map((line) => h('span', { class: line.startsWith('+') ? 'line-added' : line.startsWith('-') ? 'line-removed' : '' }, `${line}\n`));
+    const code = keyboardScrollable(h('pre', { class: 'hunk-lines' }, ...lines), where);
     return h(
       'li',
       { class: 'hunk', 'data-hunk-index': hunk.index },

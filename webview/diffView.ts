@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../src/protocol/displayLanguage';
 import type { DiffContentView } from '../src/protocol/messages';
-import { basename, button, h, icon } from './dom';
+import { basename, button, h, icon, keyboardScrollable } from './dom';
 import { firstChangedLine, numberRows, segmentsOf } from './diffModel';
 import type { DiffGap, DiffRow } from './diffModel';
 import { requestDiffLines } from './diffRequests';
@@ -49,7 +49,7 @@ export function renderDiff(input: DiffInput, host: Host): HTMLElement {
     icon: 'diff-multiple',
   });
   region.append(h('div', { class: 'diff-header' }, pathButton, stats, open));
-  const body = h('div', { class: 'diff-body' });
+  const body = keyboardScrollable(h('div', { class: 'diff-body' }), l10n.t('Lines of {0}', path));
   if (view.tooLarge) {
     body.append(
       h(

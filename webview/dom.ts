@@ -38,6 +38,17 @@ export function button(
   return b;
 }
 
+/**
+ * A box that scrolls (a max-height, long lines) and may hold nothing focusable: one named Tab stop,
+ * so the keyboard can scroll it too (WCAG 2.1.1; axe scrollable-region-focusable).
+ */
+export function keyboardScrollable<T extends HTMLElement>(el: T, label: string): T {
+  el.tabIndex = 0;
+  el.setAttribute('role', 'group');
+  el.setAttribute('aria-label', label);
+  return el;
+}
+
 /** Last path segment, for compact labels. */
 export function basename(path: string): string {
   const parts = path.split(/[\\/]/);

@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Entry, ErrorEntry, MentionView, NoticeEntry, PlanEntry, PlanItemView, TurnEndEntry } from '../src/protocol/messages';
 import { threadChip } from './chips';
-import { button, h, icon } from './dom';
+import { button, h, icon, keyboardScrollable } from './dom';
 import { MarkdownStream } from './markdownStream';
 import type { EntryView, ViewContext } from './viewContext';
 
@@ -232,7 +232,7 @@ export class ErrorView implements EntryView {
     if (entry.kind !== 'error') return;
     const e = entry as ErrorEntry;
     const children: HTMLElement[] = [h('div', { class: 'error-message' }, icon('error'), ' ', String(e.message))];
-    if (e.detail) children.push(h('pre', { class: 'error-detail' }, e.detail));
+    if (e.detail) children.push(keyboardScrollable(h('pre', { class: 'error-detail' }, e.detail), l10n.t('Details')));
     if (e.action && ACTIONS.has(e.action)) {
       const type = e.action;
       children.push(button(actionLabel(type), () => this.ctx.host.post({ type }), { cls: 'primary' }));
@@ -252,7 +252,7 @@ export class ErrorView implements EntryView {
   dispose(): void {}
 }
 
-function stopReasonText(reason: string): string {
+export function stopReasonText(reason: string): string {
   switch (reason) {
     case 'end_turn':
       return l10n.t('Done');

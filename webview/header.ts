@@ -11,7 +11,7 @@ import { SessionControls } from './sessionControls';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
-function statusText(status: ConversationStatus): string {
+export function statusText(status: ConversationStatus): string {
   switch (status.kind) {
     case 'no_agent':
       return l10n.t('No agent configured');
@@ -62,7 +62,8 @@ export class Header {
     // The picker shows the agent's current mode only once the host reports it (it reverts on a refusal).
     this.modeSelect.addEventListener('change', () => host.post({ type: 'setMode', modeId: this.modeSelect.value }));
     this.modeSelect.hidden = true;
-    this.status = h('span', { class: 'status-text', role: 'status' });
+    // Read on demand, not live: the announcer says the changes worth hearing (ready, stopped, a turn's end).
+    this.status = h('span', { class: 'status-text', role: 'status', 'aria-live': 'off' });
     this.waiting = button('', () => this.focusFirstPrompt(), {
       cls: 'waiting-indicator',
       icon: 'bell-dot',
@@ -70,7 +71,8 @@ export class Header {
     });
     // vscode-badge gives the count the same look as VS Code's own counters.
     this.waitingCount = h('vscode-badge' as 'span', { variant: 'counter' });
-    this.waiting.append(this.waitingCount, h('span', { class: 'button-text' }, l10n.t('waiting for you')));
+    // The label's own sentence around the count, so what it shows is what its name says (WCAG 2.5.3).
+    this.waiting.append(...withNodes(l10n.t('{0} waiting for you'), this.waitingCount));
     this.waiting.hidden = true;
     const history = button('', () => host.post({ type: 'showHistory' }), {
       cls: 'icon-button',

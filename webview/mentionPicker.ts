@@ -4,13 +4,14 @@
  * changes — and lists its answer under the host's group headings, already ranked. The query is the
  * text between `@` and the caret; it is sent a moment after typing pauses (a few ms, so a fast
  * typist does not send a query per key) and answers to older queries are ignored. ↑/↓/Home/End
- * move, Enter or Tab pick, Escape closes (nothing else), a click picks. Focus stays in the textarea
- * (aria-activedescendant), as with the slash-command list; a pick removes the `@query` text.
+ * move, Enter or Tab pick, Escape closes (nothing else), a click picks; focus stays in the textarea
+ * (suggestionList.ts, shared with the slash-command list). A pick removes the `@query` text.
  */
 import * as l10n from '@vscode/l10n';
 import type { MentionCandidate } from '../src/protocol/messages';
 import { chipKey, chipLabel } from './chips';
 import { h, icon } from './dom';
+import { SuggestionList } from './suggestionList';
 
 const LISTBOX_ID = 'tandem-mention-suggestions';
 /** Enough to merge a burst of keys, short enough to feel instant. */
@@ -23,10 +24,8 @@ interface Token {
   query: string;
 }
 
-export class MentionPicker {
-  readonly element: HTMLDivElement;
+export class MentionPicker extends SuggestionList<HTMLDivElement> {
   private items: MentionCandidate[] = [];
-  private active = 0;
   private lastRequestId = 0;
   /** The request whose answer is wanted; any other answer is stale. */
   private awaiting: number | undefined;
@@ -34,43 +33,25 @@ export class MentionPicker {
   private queried: { start: number; query: string } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private applied: unknown;
-  /** The textarea value Escape closed the list for: it stays closed until the text changes. */
-  private dismissedFor: string | undefined;
 
   constructor(
-    private readonly textarea: HTMLTextAreaElement,
+    textarea: HTMLTextAreaElement,
     private readonly query: (requestId: number, query: string) => void,
     /** A candidate was picked (its `@query` text is already gone from the textarea). */
     private readonly onPick: (candidate: MentionCandidate) => void,
   ) {
-    this.element = h('div', { class: 'mention-suggestions', role: 'listbox', id: LISTBOX_ID, 'aria-label': l10n.t('Mention suggestions') });
-    this.element.hidden = true;
-    // Keep focus in the textarea when an option is pressed.
-    this.element.addEventListener('mousedown', (event) => event.preventDefault());
-    this.element.addEventListener('click', (event) => {
-      const option = event.target instanceof Element ? event.target.closest<HTMLElement>('[role="option"]') : null;
-      const index = Number(option?.dataset.index);
-      if (option && Number.isInteger(index)) this.pick(index);
-    });
-    textarea.addEventListener('input', () => this.update());
-    textarea.addEventListener('focus', () => this.update());
-    textarea.addEventListener('click', () => this.update());
-    textarea.addEventListener('keyup', (event) => {
-      if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) this.update();
-    });
-    textarea.addEventListener('blur', () => this.close());
+    super(textarea, { tag: 'div', className: 'mention-suggestions', id: LISTBOX_ID, label: l10n.t('Mention suggestions'), homeEnd: true });
   }
 
-  get isOpen(): boolean {
-    return !this.element.hidden;
+  protected get count(): number {
+    return this.items.length;
   }
 
   /** Recomputes the token from the text and caret: asks for suggestions, or closes the list. */
   update(): void {
-    const value = this.textarea.value;
-    if (this.dismissedFor !== undefined && this.dismissedFor !== value) this.dismissedFor = undefined;
+    const may = this.mayList();
     const token = this.token();
-    if (token === undefined || this.dismissedFor !== undefined || document.activeElement !== this.textarea) {
+    if (token === undefined || !may) {
       this.close();
       return;
     }
@@ -107,43 +88,6 @@ export class MentionPicker {
     this.render();
   }
 
-  /** Handles a keydown in the textarea while the list is open; true when the key was consumed. */
-  handleKey(event: KeyboardEvent): boolean {
-    if (!this.isOpen || event.isComposing) return false;
-    if (event.altKey || event.ctrlKey || event.metaKey) return false;
-    const count = this.items.length;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp':
-        if (event.shiftKey || count === 0) return false;
-        this.active = (this.active + (event.key === 'ArrowDown' ? 1 : -1) + count) % count;
-        this.renderActive();
-        break;
-      case 'Home':
-      case 'End':
-        if (event.shiftKey || count === 0) return false;
-        this.active = event.key === 'Home' ? 0 : count - 1;
-        this.renderActive();
-        break;
-      case 'Enter':
-      case 'Tab':
-        // With nothing to pick, Enter sends and Tab moves on as usual.
-        if (event.shiftKey || count === 0) return false;
-        this.pick(this.active);
-        break;
-      case 'Escape':
-        // Closing the list is all Escape does here: a running agent is not interrupted.
-        this.dismissedFor = this.textarea.value;
-        this.close();
-        break;
-      default:
-        return false;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    return true;
-  }
-
   /** `@word` with the caret inside it, the `@` at the start of the text or after whitespace. */
   private token(): Token | undefined {
     const value = this.textarea.value;
@@ -158,7 +102,7 @@ export class MentionPicker {
   }
 
   /** Removes the `@word` (and one of the spaces around it) and hands the candidate over. */
-  private pick(index: number): void {
+  protected pick(index: number): void {
     const candidate = this.items[index];
     const token = this.token();
     if (candidate === undefined) return;
@@ -210,37 +154,14 @@ export class MentionPicker {
         ),
       );
     });
-    if (children.length === 0) children.push(h('div', { class: 'mention-empty' }, l10n.t('No matches')));
-    this.element.replaceChildren(...children);
-    this.element.hidden = false;
-    this.textarea.setAttribute('aria-controls', LISTBOX_ID);
-    this.textarea.setAttribute('aria-expanded', 'true');
-    this.renderActive();
-  }
-
-  private renderActive(): void {
-    const options = this.element.querySelectorAll<HTMLElement>('[role="option"]');
-    options.forEach((option, i) => option.setAttribute('aria-selected', String(i === this.active)));
-    const current = options[this.active];
-    if (current) {
-      this.textarea.setAttribute('aria-activedescendant', current.id);
-      current.scrollIntoView({ block: 'nearest' });
-    } else {
-      this.textarea.removeAttribute('aria-activedescendant');
-    }
-  }
-
-  /** Hides the list; the query state stays (the same `@word` reopens without asking again). */
-  private hide(): void {
-    if (this.element.hidden) return;
-    this.element.hidden = true;
-    this.element.replaceChildren();
-    this.textarea.setAttribute('aria-expanded', 'false');
-    this.textarea.removeAttribute('aria-activedescendant');
+    // A listbox holds options only: "No matches" is one that cannot be picked (and is never highlighted).
+    if (children.length === 0)
+      children.push(h('div', { class: 'mention-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, l10n.t('No matches')));
+    this.show(children);
   }
 
   /** Leaves the `@word`: nothing pending, nothing listed, late answers ignored. */
-  private close(): void {
+  protected override close(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.awaiting = undefined;

@@ -86,7 +86,9 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
       tabindex: position === 0 ? 0 : -1,
     });
     b.append(icon(KIND_ICONS[kind]), h('span', { class: 'button-text' }, option.name));
-    if (digit !== undefined) b.append(h('kbd', { 'aria-hidden': 'true' }, String(digit)));
+    // The digit is drawn by CSS (attr(data-key)): as text it would be part of the visible label
+    // without being in the name (WCAG 2.5.3); aria-keyshortcuts tells it instead.
+    if (digit !== undefined) b.append(h('kbd', { 'aria-hidden': 'true', 'data-key': String(digit) }));
     b.addEventListener('click', () => answer(option.optionId));
     return b;
   });
@@ -94,7 +96,9 @@ function pendingGroup(permission: PermissionView, title: string, host: Host): HT
   function answer(optionId: string): void {
     if (group.getAttribute('aria-busy') === 'true') return; // answered once; wait for the host
     group.setAttribute('aria-busy', 'true');
-    for (const b of buttons) b.disabled = true;
+    // aria-disabled, not disabled: a disabled button would drop keyboard focus to the page; the
+    // card moves it to the answer once the host confirms (toolCard.ts).
+    for (const b of buttons) b.setAttribute('aria-disabled', 'true');
     host.post({ type: 'respondPermission', requestId: permission.requestId, optionId });
   }
 

@@ -5,10 +5,33 @@
  * cancelled) it says why and waits for Resume.
  */
 import * as l10n from '@vscode/l10n';
-import type { QueuedPromptView } from '../src/protocol/messages';
+import type { QueuedPromptView, QueueView as QueueState, ConversationStatus } from '../src/protocol/messages';
 import { button, h, icon } from './dom';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
+
+/** "2 waiting: sent when the current turn ends", or why the queue is paused: its head, and what is announced. */
+export function queueSummary(queue: QueueState, status: ConversationStatus): string {
+  const count = queue.items.length;
+  if (queue.paused !== undefined) return l10n.t('{0} not sent: {1}', count, queue.paused);
+  return l10n.t('{0} waiting: {1}', count, waitingFor(status));
+}
+
+function waitingFor(status: ConversationStatus): string {
+  switch (status.kind) {
+    case 'starting':
+      return l10n.t('sent when {0} is ready', status.agentName);
+    case 'running':
+    case 'cancelling':
+      return l10n.t('sent when the current turn ends');
+    case 'no_agent':
+      return l10n.t('pick an agent to send them');
+    case 'untrusted':
+      return l10n.t('agents do not run in an untrusted workspace');
+    default:
+      return l10n.t('sending…');
+  }
+}
 
 export class QueueView {
   readonly element: HTMLElement;
@@ -21,7 +44,8 @@ export class QueueView {
     private readonly store: Store,
     private readonly host: Host,
   ) {
-    this.head = h('div', { class: 'queue-head', role: 'status' });
+    // Not a live region itself: the panel's announcer (announcements.ts) says when the queue changes.
+    this.head = h('div', { class: 'queue-head' });
     this.list = h('div', { class: 'queue-list' });
     this.element = h('section', { class: 'queue', 'aria-label': l10n.t('Queued prompts') }, this.head, this.list);
     this.element.hidden = true;
@@ -32,38 +56,21 @@ export class QueueView {
     this.element.hidden = items.length === 0;
     if (this.editing && !items.some((i) => i.id === this.editing?.id)) this.editing = undefined;
     const focus = this.focusedAction();
-    this.head.replaceChildren(...this.renderHead(items.length, paused));
+    this.head.replaceChildren(...this.renderHead(paused));
     this.list.replaceChildren(...items.map((item, index) => this.renderItem(item, index, items.length)));
     if (focus) this.list.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(focus.id)}"] [data-action="${focus.action}"]`)?.focus();
   }
 
-  private renderHead(count: number, paused: string | undefined): Array<HTMLElement | string> {
+  private renderHead(paused: string | undefined): Array<HTMLElement | string> {
     if (paused !== undefined) {
       return [
         icon('debug-pause'),
-        h('span', { class: 'queue-reason' }, l10n.t('{0} not sent: {1}', count, paused)),
+        h('span', { class: 'queue-reason' }, queueSummary(this.store.queue, this.store.status)),
         button(l10n.t('Resume'), () => this.host.post({ type: 'queueResume' }), { cls: 'small primary', title: l10n.t('Send the queued prompts in order') }),
         button(l10n.t('Clear'), () => this.host.post({ type: 'queueClear' }), { cls: 'small', title: l10n.t('Remove every queued prompt') }),
       ];
     }
-    return [icon('clock'), h('span', { class: 'queue-reason' }, l10n.t('{0} waiting: {1}', count, this.waitingFor()))];
-  }
-
-  private waitingFor(): string {
-    const status = this.store.status;
-    switch (status.kind) {
-      case 'starting':
-        return l10n.t('sent when {0} is ready', status.agentName);
-      case 'running':
-      case 'cancelling':
-        return l10n.t('sent when the current turn ends');
-      case 'no_agent':
-        return l10n.t('pick an agent to send them');
-      case 'untrusted':
-        return l10n.t('agents do not run in an untrusted workspace');
-      default:
-        return l10n.t('sending…');
-    }
+    return [icon('clock'), h('span', { class: 'queue-reason' }, queueSummary(this.store.queue, this.store.status))];
   }
 
   private renderItem(item: QueuedPromptView, index: number, count: number): HTMLElement {

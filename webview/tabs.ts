@@ -10,15 +10,22 @@ import { button, h, icon } from './dom';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
-function attentionOf(attention: NonNullable<TabView['attention']>): [icon: string, text: string] {
+const ATTENTION_ICONS: Record<NonNullable<TabView['attention']>, string> = { permission: 'bell-dot', finished: 'pass', error: 'error' };
+
+/** What a background conversation's badge says: part of its tab's name, and announced when it appears. */
+export function attentionText(attention: NonNullable<TabView['attention']>): string {
   switch (attention) {
     case 'permission':
-      return ['bell-dot', l10n.t('waits for your permission')];
+      return l10n.t('waits for your permission');
     case 'finished':
-      return ['pass', l10n.t('finished a turn')];
+      return l10n.t('finished a turn');
     case 'error':
-      return ['error', l10n.t('has an error')];
+      return l10n.t('has an error');
   }
+}
+
+function attentionOf(attention: NonNullable<TabView['attention']>): [icon: string, text: string] {
+  return [ATTENTION_ICONS[attention], attentionText(attention)];
 }
 
 const BUSY = new Set<TabView['status']>(['starting', 'running', 'cancelling']);

@@ -3,6 +3,11 @@
  * cursor moves). xterm draws into `.xterm-rows`, which only holds the visible rows, so a
  * visually-hidden plain-text mirror of the whole emulated buffer keeps the region's text content
  * complete for screen readers and tests.
+ *
+ * Accessibility: the emulator is only a picture of that text. It is hidden from assistive
+ * technology and out of the Tab order (xterm's input textarea is focusable, and the output is
+ * read-only); xterm's own screen-reader mode is not used, since it announces every line as it
+ * streams. The region itself is one Tab stop: arrows, Page Up/Down, Home and End scroll the output.
  */
 import * as l10n from '@vscode/l10n';
 import { Terminal } from '@xterm/xterm';
@@ -52,7 +57,7 @@ export class TerminalPanel {
     this.mirror = h('pre', { class: 'terminal-text visually-hidden' });
     this.element = h(
       'div',
-      { role: 'region', class: 'terminal', 'data-terminal-id': terminalId, 'aria-label': l10n.t('Terminal') },
+      { role: 'region', class: 'terminal', 'data-terminal-id': terminalId, 'aria-label': l10n.t('Terminal'), tabindex: 0 },
       h(
         'div',
         { class: 'terminal-header' },
@@ -64,6 +69,7 @@ export class TerminalPanel {
       this.mirror,
       this.status,
     );
+    this.element.addEventListener('keydown', (event) => this.scrollByKey(event));
     this.term = this.createTerminal();
     this.reset();
     this.openWhenConnected(0);
@@ -162,12 +168,32 @@ export class TerminalPanel {
       }
       this.opened = true;
       withStyleNonce(() => this.term.open(this.screen));
+      // xterm's input textarea takes Tab stops otherwise, inside a subtree hidden from assistive technology.
+      if (this.term.textarea) this.term.textarea.tabIndex = -1;
       this.element.dataset.emulated = 'true';
       this.fitColumns();
       this.resizeObserver = new ResizeObserver(() => this.fitColumns());
       this.resizeObserver.observe(this.screen);
       return true;
     });
+  }
+
+  /** Keyboard scrolling of the emulated output, while the region has focus (the emulator never takes it). */
+  private scrollByKey(event: KeyboardEvent): void {
+    if (!this.opened || event.target !== this.element || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const page = Math.max(1, this.term.rows - 1);
+    const moves: Record<string, () => void> = {
+      ArrowUp: () => this.term.scrollLines(-1),
+      ArrowDown: () => this.term.scrollLines(1),
+      PageUp: () => this.term.scrollLines(-page),
+      PageDown: () => this.term.scrollLines(page),
+      Home: () => this.term.scrollToTop(),
+      End: () => this.term.scrollToBottom(),
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    move();
   }
 
   private fitColumns(): void {

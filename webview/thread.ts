@@ -27,7 +27,9 @@ export class Thread {
   private afterOlder: (() => void) | undefined;
 
   constructor(private readonly ctx: ViewContext) {
-    this.element = h('div', { role: 'log', id: 'tandem-thread', class: 'thread', 'aria-label': l10n.t('Conversation'), 'aria-live': 'polite', tabindex: 0 });
+    // A log that is not live: read on demand, while the announcer says when a turn ends (a live log
+    // would read every streamed chunk).
+    this.element = h('div', { role: 'log', id: 'tandem-thread', class: 'thread', 'aria-label': l10n.t('Conversation'), 'aria-live': 'off', tabindex: 0 });
     this.items = h('div', { class: 'thread-items' });
     this.empty = h('div', { class: 'thread-empty' }, l10n.t('Ask the agent something to start.'));
     this.items.append(this.empty);

@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { Entry, LocationView, ToolCallEntry, ToolContentView, ToolStatus } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/guards';
 import { codiconFor, isToolKind } from '../src/protocol/toolKinds';
-import { basename, button, h, icon } from './dom';
+import { basename, button, h, icon, keyboardScrollable } from './dom';
 import { renderDiff } from './diffView';
 import { renderMarkdown } from './markdown';
 import { renderPermission } from './permission';
@@ -68,6 +68,13 @@ function sameItem(a: ToolContentView, b: ToolContentView): boolean {
     default:
       return assertNever(a);
   }
+}
+
+/** Focuses a permission part: a prompt's tab stop, or the answer itself (focusable for that only). */
+function focusWithin(part: HTMLElement): void {
+  const target = part.querySelector<HTMLElement>('button[tabindex="0"]') ?? part.querySelector<HTMLElement>('.permission-result') ?? part;
+  if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+  target.focus();
 }
 
 export class ToolCardView implements EntryView {
@@ -172,7 +179,10 @@ export class ToolCardView implements EntryView {
     // is typing into a rule proposal.
     if (!prev || JSON.stringify(prev.permission) !== JSON.stringify(entry.permission) || prev.title !== entry.title) {
       const part = entry.permission ? renderPermission(entry.permission, title, this.ctx.host) : null;
+      const hadFocus = this.permission.contains(document.activeElement);
       this.permission.replaceChildren(...(part ? [part] : []));
+      // The prompt the keyboard was in became its answer: focus stays there, not on the page.
+      if (hadFocus && part) focusWithin(part);
     }
     this.raw.hidden = entry.rawInput === undefined && entry.rawOutput === undefined;
     this.bodyShown = entry;
@@ -187,7 +197,8 @@ export class ToolCardView implements EntryView {
           cls: `link location${loc.inWorkspace ? '' : ' outside'}`,
           icon: 'go-to-file',
           title: loc.inWorkspace ? loc.path : l10n.t('{0} (outside the workspace)', loc.path),
-          label: locationLabel(loc),
+          // Starts with what the button shows (WCAG 2.5.3), then says where it goes.
+          label: l10n.t('{0} — {1}', label, locationLabel(loc)),
         });
         return b;
       }),
@@ -270,8 +281,10 @@ export class ToolCardView implements EntryView {
 
   private fillRaw(entry: ToolCallEntry): void {
     const parts: HTMLElement[] = [h('summary', {}, l10n.t('Details'))];
-    if (entry.rawInput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), h('pre', { class: 'raw-json' }, entry.rawInput));
-    if (entry.rawOutput !== undefined) parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), h('pre', { class: 'raw-json' }, entry.rawOutput));
+    if (entry.rawInput !== undefined)
+      parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawInput), l10n.t('Input')));
+    if (entry.rawOutput !== undefined)
+      parts.push(h('div', { class: 'raw-label' }, l10n.t('Output')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawOutput), l10n.t('Output')));
     this.raw.replaceChildren(...parts);
   }
 

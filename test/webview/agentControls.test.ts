@@ -195,7 +195,7 @@ test('questions: a form posts its content, keeps what was typed when the host fi
   await panel.clearPosted();
   await url.getByRole('button', { name: /^Open xn--80ak6aa92e\.com/ }).click();
   assert.deepEqual(await panel.posted(), [{ type: 'openQuestionUrl', entryId: 'q2', conversationId: 'c1' }]);
-  const divider = page.getByRole('separator', { name: 'Conversation compacted' });
+  const divider = page.getByRole('group', { name: 'Conversation compacted' });
   assert.match(String(await divider.textContent()), /Conversation compacted/);
   assert.deepEqual(panel.errors, []);
   await page.close();

@@ -189,7 +189,7 @@ test('zh-cn: <html lang>, Chinese labels and accessible names across the panel, 
   assert.equal(await page.getByRole('button', { name: zh('{0} waiting for you', 1) }).count(), 1);
 
   // Composer: box, placeholder, buttons, the held-back image chip.
-  const box = page.getByRole('textbox', { name: zh('Message'), exact: true });
+  const box = page.getByRole('combobox', { name: zh('Message'), exact: true });
   assert.equal(await box.getAttribute('placeholder'), zh('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)'));
   assert.equal(
     await page.getByRole('button', { name: zh('Send'), exact: true }).getAttribute('title'),

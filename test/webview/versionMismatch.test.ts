@@ -15,7 +15,7 @@ test("the host's versionMismatch replaces the panel with a notice whose Reload a
   assert.equal(await notice.count(), 1);
   assert.match(String(await notice.textContent()), new RegExp(`panel ${PROTOCOL_VERSION}, extension ${PROTOCOL_VERSION + 1}.*Reload the view`));
   // The rest of the panel is gone: nothing there could talk to a host of another version.
-  assert.equal(await page.getByRole('textbox').count(), 0);
+  assert.equal(await page.locator('textarea').count(), 0);
   assert.equal(await page.locator('[role="log"]').count(), 0);
   await panel.clearPosted();
   await notice.getByRole('button', { name: 'Reload' }).click();

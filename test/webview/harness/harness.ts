@@ -30,6 +30,18 @@ const TYPES: Record<string, string> = {
 };
 
 /** The CSP the view provider must send (with its cspSource in place of this server's origin). */
+/** The VS Code themes the harness can show the panel in (test/webview/harness/themes/). */
+export type ThemeName = 'dark' | 'light' | 'hc-dark' | 'hc-light';
+export const THEMES: readonly ThemeName[] = ['dark', 'light', 'hc-dark', 'hc-light'];
+
+/** The body classes VS Code gives a webview in each kind of theme (`vscode-high-contrast` also for the light one). */
+const THEME_CLASSES: Record<ThemeName, { kind: string; classes: string }> = {
+  dark: { kind: 'vscode-dark', classes: 'vscode-dark' },
+  light: { kind: 'vscode-light', classes: 'vscode-light' },
+  'hc-dark': { kind: 'vscode-high-contrast', classes: 'vscode-high-contrast' },
+  'hc-light': { kind: 'vscode-high-contrast-light', classes: 'vscode-high-contrast-light vscode-high-contrast' },
+};
+
 export function contentSecurityPolicy(source: string, nonce: string): string {
   return ["default-src 'none'", `img-src ${source} data:`, `style-src ${source} 'nonce-${nonce}'`, `font-src ${source}`, `script-src 'nonce-${nonce}'`].join(
     '; ',
@@ -78,10 +90,15 @@ function serve(): Promise<{ server: Server; origin: string }> {
         const bundleFile = join(root, 'l10n', `bundle.l10n.${language}.json`);
         const locale =
           language !== 'en' && existsSync(bundleFile) ? { language, bundle: JSON.parse(readFileSync(bundleFile, 'utf8')) as unknown } : { language };
+        const requested = url.searchParams.get('theme');
+        const theme: ThemeName = THEMES.find((t) => t === requested) ?? 'dark';
         body = body
           .toString('utf8')
           .replaceAll('{{NONCE}}', NONCE)
           .replaceAll('{{LANG}}', language)
+          .replaceAll('{{THEME}}', theme)
+          .replaceAll('{{THEME_CLASS}}', THEME_CLASSES[theme].classes)
+          .replaceAll('{{THEME_KIND}}', THEME_CLASSES[theme].kind)
           .replaceAll('{{LOCALE}}', JSON.stringify(locale).replace(/</g, '\\u003c'));
         headers['content-security-policy'] = contentSecurityPolicy(`http://127.0.0.1:${(server.address() as { port: number }).port}`, NONCE);
       }
@@ -113,8 +130,11 @@ export interface Panel {
 }
 
 export interface Harness {
-  /** `language` is VS Code's display language, e.g. `zh-cn`: the panel gets that bundle of l10n/. */
-  open(options?: { width?: number; height?: number; language?: string }): Promise<Panel>;
+  /**
+   * `language` is VS Code's display language, e.g. `zh-cn`: the panel gets that bundle of l10n/.
+   * `theme`: the VS Code theme whose variables the page gets (default Dark Modern).
+   */
+  open(options?: { width?: number; height?: number; language?: string; theme?: ThemeName }): Promise<Panel>;
   close(): Promise<void>;
 }
 
@@ -145,7 +165,10 @@ export async function launchHarness(): Promise<Harness> {
         if (m.type() === 'error') errors.push(m.text());
       });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      await page.goto(options.language ? `${origin}/?language=${encodeURIComponent(options.language)}` : `${origin}/`);
+      const query = new URLSearchParams();
+      if (options.language) query.set('language', options.language);
+      if (options.theme) query.set('theme', options.theme);
+      await page.goto(`${origin}/${query.size > 0 ? `?${query}` : ''}`);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
       const settle = (): Promise<void> => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
       return {
