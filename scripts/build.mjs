@@ -1,4 +1,4 @@
-// Bundles the extension host, the webview and the demo agent with esbuild: one file each, so the
+// Bundles the extension host, the webview, the demo agent and the hosted-agent bridge with esbuild: one file each, so the
 // .vsix ships no node_modules. esbuild because it is the bundler VS Code's own samples use, is fast
 // enough to rebuild in tests, and handles the ESM-only ACP SDK inside a CommonJS extension bundle.
 import * as esbuild from 'esbuild';
@@ -16,6 +16,8 @@ const targets = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/hostMain.ts'], outfile: 'dist/host.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
+  // The hosted-agent bridge (ACP on stdio, a hosted chat API over HTTP), shipped like the demo agent.
+  { ...node, entryPoints: ['src/hostedAgent/main.ts'], outfile: 'dist/hostedAgent.js' },
   { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
 ];
 if (!production) {
