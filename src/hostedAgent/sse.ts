@@ -54,7 +54,9 @@ export class SseParser {
    * connection may have died mid-event); `truncated` tells the caller so it can say so.
    */
   end(): { events: SseEvent[]; truncated: boolean } {
-    const events = this.push(this.decoder.decode());
+    // A lone CR at the very end was held back as a possible CRLF: it ends its line after all.
+    const rest = this.decoder.decode();
+    const events = this.push(this.buffer.endsWith('\r') || rest.endsWith('\r') ? `${rest}\n` : rest);
     const truncated = this.partial || this.buffer.trim() !== '';
     this.buffer = '';
     this.reset();
