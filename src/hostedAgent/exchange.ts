@@ -7,7 +7,7 @@
 import { apiKey, resolveHeaders } from './auth';
 import { API_KEY_ENV, type HostedConfig } from './config';
 import { failure, retryAfterSeconds, statusFailure } from './failures';
-import { send, sleep, type HttpResponse } from './http';
+import { HttpFailure, send, sleep, type HttpResponse } from './http';
 import { SseParser, type SseEvent } from './sse';
 import type { Ending } from './endings';
 import type { UpdateSink } from './updateSink';
@@ -71,7 +71,11 @@ export function bodyKind(res: HttpResponse): BodyKind {
 /** The error for an answer that is neither an event stream nor JSON (an HTML login page, a proxy's error page). */
 export async function notEventStream(res: HttpResponse, host: string): Promise<Error> {
   const type = String(res.headers['content-type'] ?? 'no content type');
-  const text = await res.text(ERROR_BODY_BYTES).catch(() => '');
+  // A body that stalls or breaks is that failure, not a wrong content type.
+  const text = await res.text(ERROR_BODY_BYTES).catch((err: unknown) => {
+    if (err instanceof HttpFailure && err.kind !== 'tooLarge') throw err;
+    return '';
+  });
   const start = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
   return failure('notEventStream', `The server at ${host} answered with ${type} instead of an event stream or JSON${start ? `: "${start}"` : ''}. Check the agent's url and format.`, { contentType: type });
 }
