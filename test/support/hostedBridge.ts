@@ -51,6 +51,8 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Reuse a state folder (restart tests); a fresh one otherwise. */
   stateDir?: string;
+  /** Called as each update arrives (the bench times the last one). */
+  onUpdate?: (n: acp.SessionNotification) => void;
 }
 
 /** The environment a bridge gets: this one without proxies or a key, plus `extra`. */
@@ -79,6 +81,7 @@ export async function startBridge(t: { after: (fn: () => Promise<void> | void) =
     .client({ name: 'hosted-bridge-test' })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       updates.push(params);
+      opts.onUpdate?.(params);
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissions.push(params);
