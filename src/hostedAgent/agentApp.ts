@@ -5,12 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
-import { API_KEY_METHOD_ID, apiKey, apiKeyMethod } from './auth';
+import { API_KEY_METHOD_ID, apiKey, apiKeyMethod, redact, redactDeep } from './secrets';
 import { checkHosted, CHECK_METHOD } from './check';
 import { API_KEY_ENV, type HostedConfig } from './config';
 import { failure } from './failures';
-import { redact, redactDeep } from './redact';
-import { historyUpdates } from './replay';
+import { historyUpdates } from './updates';
 import { isSafeSessionId, SessionStore, type StoredSession } from './sessionStore';
 import { runTurn } from './turn';
 import type { Warn } from './types';

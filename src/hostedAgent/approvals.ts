@@ -6,8 +6,7 @@
  * server runs the tool, or tells the model it was denied, in the same turn.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { serverToolMeta, statusOf, toolUpdateFor } from './toolCards';
-import { kindFor, titleFor } from './toolKinds';
+import { serverToolMeta, statusOf, toolUpdateFor, kindFor, titleFor } from './toolCards';
 import { toolNameOf, type ToolPart } from './types';
 
 const ALLOW_ONCE = 'allow-once';

@@ -9,7 +9,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { isRecord } from '../protocol/guards';
 import type { HostedConfig } from './config';
 import { exchange, type ExchangeEnv } from './exchange';
-import { apiKey } from './auth';
+import { apiKey } from './secrets';
 import type { HostedFormat } from './types';
 import { requestBody } from './requestBody';
 

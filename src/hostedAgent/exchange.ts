@@ -4,13 +4,13 @@
  * error for any other non-2xx status, and the SSE loop that feeds a reader and flushes updates
  * after each network read.
  */
-import { apiKey, resolveHeaders } from './auth';
+import { apiKey, resolveHeaders } from './secrets';
 import { API_KEY_ENV, type HostedConfig } from './config';
 import { failure, retryAfterSeconds, statusFailure } from './failures';
 import { HttpFailure, send, sleep, type HttpResponse } from './http';
 import { SseParser, type SseEvent } from './sse';
 import type { Ending } from './endings';
-import type { UpdateSink } from './updateSink';
+import type { UpdateSink } from './updates';
 import type { Warn } from './types';
 
 /** Longest Retry-After the bridge waits out by itself before retrying once. */

@@ -12,7 +12,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { isRecord } from '../protocol/guards';
 import { API_KEY_ENV } from './config';
-import { redact, redactDeep } from './redact';
+import { redact, redactDeep } from './secrets';
 import { errorTextOf } from './toolEvents';
 
 export type FailureKind =

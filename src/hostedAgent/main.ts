@@ -9,9 +9,8 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { hostedAgentApp } from './agentApp';
-import { apiKey, resolveHeaders } from './auth';
+import { apiKey, resolveHeaders, addSecret, log, warn } from './secrets';
 import { ConfigError, parseConfig, USAGE, type HostedConfig } from './config';
-import { addSecret, log, warn } from './redact';
 
 function configure(): HostedConfig {
   const argv = process.argv.slice(2);

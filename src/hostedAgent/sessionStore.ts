@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isRecord } from '../protocol/guards';
 import { FileWriteQueue } from '../util/atomicFile';
-import type { KeptNotice } from './replay';
+import type { KeptNotice } from './updates';
 import { parseMessages, plainText, type UIMessage, type Warn } from './types';
 
 export interface StoredSession {

@@ -1,14 +1,17 @@
 /**
- * The seed API's streaming dialect (`format: "tool-events"`): SSE events `text` / `tool` / `done`
+ * The seed API's dialect (`format: "tool-events"`). Streamed (`stream: true`): SSE events `text` / `tool` / `done`
  * / `error` whose JSON data carries a `type` (`text.delta`, `tool.start`, `tool.output`,
  * `tool.complete`, `done`). Tool events carry no call id, only the tool's name: `tool.output` and
  * `tool.complete` belong to the oldest running call of that name (first in, first out per name).
+ * Not streamed (`stream: false`): one JSON answer `{ success, data: { messages, usage, tools } }`
+ * (also a bare `{ messages }`), whose messages may start with the request's own ones echoed back
+ * ("the complete conversation history"): only what follows the last user message is the reply.
  */
 import { isRecord } from '../protocol/guards';
 import type { ReplyAssembler } from './assembler';
 import { incompleteMarker, newEnding, type Ending } from './endings';
 import type { SseEvent } from './sse';
-import type { Warn } from './types';
+import { parseMessages, type UIMessage, type Warn } from './types';
 
 /** What an error event or body says, from the usual fields. */
 export function errorTextOf(value: unknown): string | undefined {
@@ -138,4 +141,32 @@ export class ToolEventsReader {
     this.warned.add(key);
     this.warn(text);
   }
+}
+
+export interface JsonAnswer {
+  /** The reply's messages (assistant messages, as the server sent them). */
+  messages: UIMessage[];
+  incomplete?: string;
+  /** `success: false`: what the server said. */
+  error?: string;
+  /** `data.tools.skipped`: tools the server left out (contextStrategy "skip"). */
+  skipped: string[];
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function readJsonAnswer(body: unknown, warn: Warn, newId: () => string): JsonAnswer {
+  if (!isRecord(body)) return { messages: [], error: 'The server answered with JSON that is not an object.', skipped: [] };
+  if (body.success === false) return { messages: [], error: errorTextOf(body) ?? 'The server answered "success": false without a message.', skipped: [] };
+  const data = isRecord(body.data) ? body.data : body;
+  if (!Array.isArray(data.messages)) return { messages: [], error: 'The server answered JSON without a "messages" list.', skipped: [] };
+  const all = parseMessages(data.messages, warn, newId);
+  const lastUser = all.map((m) => m.role).lastIndexOf('user');
+  const messages = all.slice(lastUser + 1).filter((m) => m.role === 'assistant');
+  const answer: JsonAnswer = { messages, skipped: isRecord(data.tools) ? strings(data.tools.skipped) : [] };
+  const incomplete = incompleteMarker(data) ?? (data === body ? undefined : incompleteMarker(body));
+  if (incomplete) answer.incomplete = incomplete;
+  return answer;
 }

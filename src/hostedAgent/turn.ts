@@ -12,13 +12,11 @@ import { noticeUpdate, stopFor, type Ending, type Notice } from './endings';
 import { bodyKind, exchange, hostOf, notEventStream, readEvents, type ExchangeEnv } from './exchange';
 import { failure } from './failures';
 import { HttpFailure, isAbort, type HttpResponse } from './http';
-import { readJsonAnswer } from './jsonAnswer';
-import { messageUpdates } from './replay';
+import { readJsonAnswer, ToolEventsReader } from './toolEvents';
 import { closeStaleApprovals, promptMessage, requestBody } from './requestBody';
 import type { SessionStore, StoredSession } from './sessionStore';
-import { ToolEventsReader } from './toolEvents';
 import { UiStreamReader } from './uiStream';
-import { UpdateSink } from './updateSink';
+import { messageUpdates, UpdateSink } from './updates';
 import type { UIMessage, Warn } from './types';
 
 /** Approval rounds in one turn before the bridge stops asking (a server looping on approvals). */

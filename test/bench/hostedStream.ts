@@ -8,25 +8,12 @@
  * Run alone: `node --import tsx test/bench/hostedStream.ts` (the panel-side row is separate).
  */
 import { startHostedServer } from '../fixtures/hostedServer/server';
-import { SSE_HEADERS, type Reply, type Step } from '../fixtures/hostedServer/replies';
+import { manyTextDeltas } from '../fixtures/hostedServer/replies';
 import { startBridge } from '../support/hostedBridge';
 import { formatTable, median, row, wallNow, type Row } from './stats';
 
 export const DELTAS = 20_000;
 const LAST_WORD = `w${DELTAS - 1} `;
-
-/** `DELTAS` deltas in writes of `batch` events, `gapMs` apart. */
-function deltas(batch: number, gapMs: number): Reply {
-  const steps: Step[] = [];
-  for (let i = 0; i < DELTAS; i += batch) {
-    let chunk = '';
-    for (let j = i; j < Math.min(DELTAS, i + batch); j++) chunk += `event: text\ndata: {"type":"text.delta","delta":"w${j} "}\n\n`;
-    if (i > 0 && gapMs > 0) steps.push({ wait: gapMs });
-    steps.push({ send: chunk });
-  }
-  steps.push({ send: 'event: done\ndata: {"type":"done"}\n\n' });
-  return { status: 200, headers: SSE_HEADERS, steps };
-}
 
 export interface HostedStreamRun {
   /** Prompt sent → last update (the last delta) received by the client. */
@@ -54,7 +41,7 @@ export async function runHostedStream(runs: number, shape: 'paced' | 'flood', lo
     for (let i = 0; i < runs; i++) {
       // A fresh session per run: the history (and the request body) stays the same size.
       const sid = await b.newSession();
-      server.reply(shape === 'paced' ? deltas(200, 20) : deltas(DELTAS, 0));
+      server.reply(shape === 'paced' ? manyTextDeltas(DELTAS, 200, 20) : manyTextDeltas(DELTAS, DELTAS));
       const before = b.updates.length;
       lastAt = 0;
       const start = wallNow();

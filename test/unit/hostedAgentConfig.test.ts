@@ -4,11 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveHeaders } from '../../src/hostedAgent/auth';
+import { resolveHeaders, addSecret, redact, redactDeep } from '../../src/hostedAgent/secrets';
 import { parseToolList, toolsUrlFor } from '../../src/hostedAgent/check';
 import { ConfigError, DEFAULT_TIMEOUT_MS, defaultStateDir, parseConfig } from '../../src/hostedAgent/config';
 import { retryAfterSeconds, statusFailure } from '../../src/hostedAgent/failures';
-import { addSecret, redact, redactDeep } from '../../src/hostedAgent/redact';
 import { closeStaleApprovals, promptMessage, requestBody } from '../../src/hostedAgent/requestBody';
 import type { UIMessage } from '../../src/hostedAgent/types';
 import { SEED_MISSING_CONTEXT, SEED_REQUEST } from '../fixtures/hostedServer/seedPayloads';

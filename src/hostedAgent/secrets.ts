@@ -1,11 +1,48 @@
 /**
- * The API key and the request headers built from it. The key comes from the environment
- * (HOSTED_AGENT_API_KEY) — never argv, never the state folder — and goes out as
- * `Authorization: Bearer <key>`, or wherever a header template says `${apiKey}`.
+ * The API key, the headers built from it, and the rule that no secret is ever printed.
+ *
+ * The key comes from the environment (HOSTED_AGENT_API_KEY) — never argv, never the state folder —
+ * and goes out as `Authorization: Bearer <key>`, or wherever a header template says `${apiKey}`.
+ * It, and every header value that came from the environment or names a secret, is registered here,
+ * and every stderr line and every error sent to the client goes through `redact` (a server that
+ * echoes the key in an error body cannot leak it either). stderr is the agent's log in Tandem.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { API_KEY_ENV } from './config';
-import { addSecret } from './redact';
+const secrets = new Set<string>();
+const MASK = '***';
+
+/** Registers a value that must never be printed (values under 4 characters would mask too much). */
+export function addSecret(value: string | undefined): void {
+  if (value && value.length >= 4) secrets.add(value);
+  // `Bearer <key>` is masked whole by the key itself; base64 of `user:key` (Basic auth) too.
+  if (value && value.length >= 4) secrets.add(Buffer.from(value).toString('base64'));
+}
+
+export function redact(text: string): string {
+  let out = text;
+  // Longest first, so a secret containing another is masked whole.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
+  return out;
+}
+
+/** A JSON value with every string redacted (error data sent to the client). */
+export function redactDeep(value: unknown): unknown {
+  if (secrets.size === 0) return value;
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
+  return value;
+}
+
+/** One line on stderr, redacted. */
+export function log(text: string): void {
+  process.stderr.write(`[hosted-agent] ${redact(text)}\n`);
+}
+
+export function warn(text: string): void {
+  log(`warning: ${text}`);
+}
 
 /** The auth method the bridge advertises: the client asks the user for the key and restarts it with the variable set. */
 export const API_KEY_METHOD_ID = 'hosted-api-key';
