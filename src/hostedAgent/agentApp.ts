@@ -26,6 +26,8 @@ export interface BridgeOptions {
 interface Live {
   stored: StoredSession;
   running?: AbortController;
+  /** Settles when the running turn has ended (saved, updates sent). */
+  done?: Promise<unknown>;
 }
 
 /** Errors as the client sees them: RequestErrors redacted, anything else an internal error without the key. */
@@ -107,13 +109,19 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
       guarded(async () => {
         const entry = sessionOf(params.sessionId);
-        // One turn at a time: a new prompt supersedes a running one, as if it had been cancelled.
+        // One turn at a time: a new prompt supersedes a running one, as if it had been cancelled,
+        // and starts once that one has closed its reply (so the history stays in order).
         entry.running?.abort();
+        const previous = entry.done;
         const controller = new AbortController();
         entry.running = controller;
         const onAbort = () => controller.abort();
         signal.addEventListener('abort', onAbort, { once: true });
+        let finished: () => void = () => undefined;
+        entry.done = new Promise<void>((resolve) => (finished = resolve));
         try {
+          await previous;
+          if (controller.signal.aborted) return { stopReason: 'cancelled' as const };
           return await runTurn(
             {
               cfg,
@@ -131,6 +139,7 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
         } finally {
           signal.removeEventListener('abort', onAbort);
           if (entry.running === controller) entry.running = undefined;
+          finished();
         }
       }),
     )

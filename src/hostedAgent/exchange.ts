@@ -82,9 +82,9 @@ export async function notEventStream(res: HttpResponse, host: string): Promise<E
 
 /**
  * Reads an SSE body into `handle` until the reader's ending says finished (or the body ends),
- * flushing the updates it produced after every network read.
+ * flushing the updates it produced after every network read (then `afterRead`).
  */
-export async function readEvents(res: HttpResponse, handle: (ev: SseEvent) => void, ending: Ending, sink: UpdateSink, warn: Warn): Promise<void> {
+export async function readEvents(res: HttpResponse, handle: (ev: SseEvent) => void, ending: Ending, sink: UpdateSink, warn: Warn, afterRead: () => void = () => undefined): Promise<void> {
   const parser = new SseParser();
   try {
     reading: for await (const chunk of res.chunks()) {
@@ -93,6 +93,7 @@ export async function readEvents(res: HttpResponse, handle: (ev: SseEvent) => vo
         if (ending.finished) break reading;
       }
       await sink.flush();
+      afterRead();
     }
     if (!ending.finished) {
       const { events, truncated } = parser.end();

@@ -169,6 +169,19 @@ export function toolCallFor(acpId: string, part: ToolPart): acp.SessionUpdate {
   return { sessionUpdate: 'tool_call', toolCallId: acpId, ...cardFields(part) };
 }
 
+/**
+ * The card of a call in a finished message (a JSON answer, a replayed history): nothing more will
+ * come for it, so a call left without a result is shown as ended rather than running forever
+ * (the seed's answers may hold `input-available` parts: "input only").
+ */
+export function settledCallFor(acpId: string, part: ToolPart): acp.SessionUpdate {
+  const card = toolCallFor(acpId, part);
+  if (card.sessionUpdate !== 'tool_call' || (card.status !== 'pending' && card.status !== 'in_progress')) return card;
+  const unanswered = part.state === 'approval-requested';
+  const text = unanswered ? 'Not run: the approval was never answered.' : 'The server reported no output for this call.';
+  return { ...card, status: unanswered ? 'failed' : 'completed', content: textContent(text) };
+}
+
 /** The card brought up to date with the part (title and kind too: the input may have just arrived). */
 export function toolUpdateFor(acpId: string, part: ToolPart): acp.SessionUpdate {
   return { sessionUpdate: 'tool_call_update', toolCallId: acpId, ...cardFields(part) };

@@ -21,6 +21,8 @@ import type { UIMessage, Warn } from './types';
 
 /** Approval rounds in one turn before the bridge stops asking (a server looping on approvals). */
 const MAX_ROUNDS = 25;
+/** While a reply streams, the history is saved at most this often (a killed bridge keeps most of it). */
+const SAVE_EVERY_MS = 2000;
 
 export interface TurnEnv extends ExchangeEnv {
   cfg: HostedConfig;
@@ -40,6 +42,7 @@ function skippedTools(res: HttpResponse): string[] {
 class Turn {
   private readonly sink: UpdateSink;
   private reply: ReplyAssembler | undefined;
+  private savedAt = 0;
 
   constructor(
     private readonly t: TurnEnv,
@@ -108,7 +111,7 @@ class Turn {
     const asm = this.replyAssembler();
     const newToolId = () => this.t.newId('call');
     const reader = this.t.cfg.format === 'tool-events' ? new ToolEventsReader(asm, this.t.warn, newToolId) : new UiStreamReader(asm, this.t.warn);
-    await readEvents(res, (ev) => reader.handle(ev), reader.ending, this.sink, this.t.warn);
+    await readEvents(res, (ev) => reader.handle(ev), reader.ending, this.sink, this.t.warn, () => this.saveNowAndThen());
     return reader.ending;
   }
 
@@ -141,6 +144,13 @@ class Turn {
       this.reply = new ReplyAssembler(message, index, (u) => this.sink.push(u), this.t.warn);
     }
     return this.reply;
+  }
+
+  private saveNowAndThen(): void {
+    if (Date.now() - this.savedAt < SAVE_EVERY_MS) return;
+    this.savedAt = Date.now();
+    // Not awaited: the file queue keeps only the newest content, and the stream goes on.
+    void this.t.store.save(this.s);
   }
 
   private skippedNotice(tools: string[]): void {

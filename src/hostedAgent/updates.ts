@@ -9,7 +9,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { noticeUpdate, type Notice } from './endings';
-import { toolCallFor } from './toolCards';
+import { settledCallFor } from './toolCards';
 import { acpToolId, isTextPart, isToolPart, type UIMessage } from './types';
 
 function mergeable(u: acp.SessionUpdate): u is Extract<acp.SessionUpdate, { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' }> {
@@ -55,7 +55,7 @@ export function messageUpdates(message: UIMessage, index: number): acp.SessionUp
       else if (part.type === 'reasoning') updates.push({ sessionUpdate: 'agent_thought_chunk', content });
       else if (message.role === 'assistant') updates.push({ sessionUpdate: 'agent_message_chunk', content });
     } else if (isToolPart(part) && message.role === 'assistant') {
-      updates.push(toolCallFor(acpToolId(index, part.toolCallId), part));
+      updates.push(settledCallFor(acpToolId(index, part.toolCallId), part));
     }
   }
   return updates;

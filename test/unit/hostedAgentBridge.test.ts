@@ -10,6 +10,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import { startHostedServer, type HostedServer } from '../fixtures/hostedServer/server';
 import { json, sseText, toolEvents, uiText, uiToolTurn } from '../fixtures/hostedServer/replies';
 import { SEED_JSON_ANSWER, SEED_REQUEST, SEED_TOOL_EVENTS } from '../fixtures/hostedServer/seedPayloads';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildHostedAgent, startBridge, toolCards } from '../support/hostedBridge';
 
 let server: HostedServer;
@@ -162,4 +164,39 @@ test('restart: session/load on a new bridge process replays the history (final t
     (e: unknown) => e,
   );
   assert.ok(missing instanceof acp.RequestError && missing.code === -32002, 'an unknown session is "not found"');
+});
+
+test('a prompt sent while a turn streams supersedes it: the first ends cancelled, the second starts after it, the history stays in order', { timeout: 30_000 }, async (t) => {
+  const b = await startBridge(t, { args: seedArgs() });
+  const sid = await b.newSession();
+  server.reply(toolEvents([['text', { type: 'text.delta', delta: 'First, partly' }], { stall: true }]), sseText(SEED_TOOL_EVENTS));
+  const first = b.prompt(sid, 'one');
+  await b.until(() => b.text(sid) === 'First, partly', 'the first reply');
+  const second = b.prompt(sid, 'two');
+  assert.equal((await first).stopReason, 'cancelled');
+  assert.equal((await second).stopReason, 'end_turn');
+  const messages = server.chats().at(-1)!.body!.messages as Array<{ role: string; content: string }>;
+  assert.deepEqual(messages.map((m) => [m.role, m.content]), [['user', 'one'], ['assistant', 'First, partly'], ['user', 'two']]);
+});
+
+test('a bridge killed mid-reply: what streamed so far was saved, and loads after a restart; delete forgets the session', { timeout: 30_000 }, async (t) => {
+  const first = await startBridge(t, { args: seedArgs() });
+  const sid = await first.newSession();
+  server.reply(toolEvents([['text', { type: 'text.delta', delta: 'Saved while streaming' }], { stall: true }]));
+  void first.prompt(sid, 'long').catch(() => undefined);
+  const file = join(first.stateDir, `${sid}.json`);
+  const saved = () => {
+    try {
+      return readFileSync(file, 'utf8').includes('Saved while streaming');
+    } catch {
+      return false;
+    }
+  };
+  await first.until(saved, 'the partial reply on disk');
+  first.child.kill('SIGKILL');
+  const second = await startBridge(t, { args: seedArgs(), stateDir: first.stateDir });
+  await second.conn.agent.request(acp.methods.agent.session.load, { sessionId: sid, cwd: first.stateDir, mcpServers: [] });
+  assert.equal(second.text(sid), 'Saved while streaming');
+  await second.conn.agent.request(acp.methods.agent.session.delete, { sessionId: sid });
+  assert.deepEqual((await second.conn.agent.request(acp.methods.agent.session.list, {})).sessions, []);
 });

@@ -6,6 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import * as acp from '@agentclientprotocol/sdk';
 import { startHostedServer, type HostedServer } from '../fixtures/hostedServer/server';
 import { json, sseText, text, toolEvents, type Reply } from '../fixtures/hostedServer/replies';
 import { SEED_REQUEST, SEED_SKIPPED_HEADER, SEED_SKIP_REQUEST, SEED_TOOL_EVENTS } from '../fixtures/hostedServer/seedPayloads';
@@ -62,8 +63,12 @@ test('401 → auth_required with the env var to set; the bridge restarted with t
   assert.equal(err.code, -32000);
   assert.match(err.message, /needs an API key/);
   assert.deepEqual(tandem(err), { kind: 'auth', status: 401, serverMessage: 'Missing API key', envVar: 'HOSTED_AGENT_API_KEY' });
+  // `authenticate` cannot set the key (it comes from the environment): it says so until the client restarts the bridge with it.
+  const notYet = await rejects(b.conn.agent.request(acp.methods.agent.authenticate, { methodId: 'hosted-api-key' }));
+  assert.deepEqual([notYet.code, tandem(notYet).envVar], [-32000, 'HOSTED_AGENT_API_KEY']);
   await b.stop();
   const signedIn = await startBridge(t, { args: seedArgs(), env: { HOSTED_AGENT_API_KEY: KEY }, stateDir: b.stateDir });
+  assert.deepEqual(await signedIn.conn.agent.request(acp.methods.agent.authenticate, { methodId: 'hosted-api-key' }), {});
   server.reply(sseText(SEED_TOOL_EVENTS));
   assert.equal((await signedIn.prompt(sid, 'hi again')).stopReason, 'end_turn');
   assert.equal(server.chats().at(-1)!.headers.authorization, `Bearer ${KEY}`);

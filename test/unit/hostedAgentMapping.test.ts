@@ -229,6 +229,12 @@ test('replay: user text, agent text and thoughts, tool calls once in their final
   assert.deepEqual([tool.toolCallId, tool.status, tool.kind], ['m1:call_abc123', 'completed', 'other']);
   assert.equal(tool.title, 'zhipin_reply_generator: 你们公司地址在哪？');
   assert.deepEqual(updates[3]._meta, { tandem: { notice: { kind: 'incomplete' } } });
+  // A call a finished message left without a result ("input only") is shown ended, not running.
+  const inputOnly: UIMessage = { id: 'a', role: 'assistant', parts: [{ type: 'dynamic-tool', toolName: 'bash', toolCallId: 'c', state: 'input-available', input: { command: 'ls' } }, { type: 'dynamic-tool', toolName: 'rm', toolCallId: 'd', state: 'approval-requested', approval: { id: 'x' } }] };
+  const [ran, unanswered] = historyUpdates([inputOnly]);
+  assert.ok(ran.sessionUpdate === 'tool_call' && unanswered.sessionUpdate === 'tool_call');
+  assert.deepEqual([ran.status, unanswered.status], ['completed', 'failed']);
+  assert.match(JSON.stringify(ran.content), /no output/);
 });
 
 test('endings: incomplete markings in their usual spellings, finish reasons as stop reasons', () => {
