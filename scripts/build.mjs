@@ -18,7 +18,14 @@ const targets = [
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
   // The hosted-agent bridge (ACP on stdio, a hosted chat API over HTTP), shipped like the demo agent.
   { ...node, entryPoints: ['src/hostedAgent/main.ts'], outfile: 'dist/hostedAgent.js' },
-  { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
+  {
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    loader: { '.css': 'text', '.ttf': 'dataurl' },
+  },
 ];
 if (!production) {
   // Test-only builds, never shipped: mocha suites that run inside the real extension host (e2e

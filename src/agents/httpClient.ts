@@ -66,7 +66,11 @@ export type ProgressListener = (received: number, total: number | undefined) => 
  * Streams `url` into `file`, hashing on the way, so a large archive is never held in memory and the
  * checksum costs no second read. The file is removed when anything fails (or is cancelled).
  */
-export async function downloadFile(url: string, file: string, opts: HttpOptions & { onProgress?: ProgressListener; maxBytes?: number } = {}): Promise<{ bytes: number; sha256: string }> {
+export async function downloadFile(
+  url: string,
+  file: string,
+  opts: HttpOptions & { onProgress?: ProgressListener; maxBytes?: number } = {},
+): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
   let bytes = 0;
   const max = opts.maxBytes ?? 2 * 1024 * 1024 * 1024;
@@ -118,12 +122,22 @@ function request(target: URL, opts: HttpOptions): Promise<http.IncomingMessage> 
   const proxy = proxyFor(target.toString(), opts);
   const get = target.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
-    const req = get(target, { agent: proxy ? new HttpsProxyAgent(proxy) : undefined, headers: { 'user-agent': USER_AGENT, accept: '*/*' }, signal: opts.signal }, resolve);
+    const req = get(
+      target,
+      { agent: proxy ? new HttpsProxyAgent(proxy) : undefined, headers: { 'user-agent': USER_AGENT, accept: '*/*' }, signal: opts.signal },
+      resolve,
+    );
     req.setTimeout(opts.idleTimeoutMs ?? 30_000, () => req.destroy(new HttpError(l10n.t('No answer from {0} (timed out).', target.host))));
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (err.name === 'AbortError' || err instanceof HttpError) return reject(err);
       const why = err.code ?? err.message;
-      reject(new HttpError(proxy ? l10n.t('Could not reach {0} via proxy {1}: {2}.', target.host, proxyForDisplay(proxy) ?? l10n.t('(invalid proxy URL)'), why) : l10n.t('Could not reach {0}: {1}.', target.host, why)));
+      reject(
+        new HttpError(
+          proxy
+            ? l10n.t('Could not reach {0} via proxy {1}: {2}.', target.host, proxyForDisplay(proxy) ?? l10n.t('(invalid proxy URL)'), why)
+            : l10n.t('Could not reach {0}: {1}.', target.host, why),
+        ),
+      );
     });
   });
 }

@@ -77,7 +77,8 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.authenticate, ({ params }) => {
       if (params.methodId !== API_KEY_METHOD_ID) throw acp.RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${params.methodId}`);
       // The key is read from the environment: the client sets it and restarts the bridge.
-      if (!apiKey(env)) throw failure('auth', `${API_KEY_ENV} is not set: start the agent with the API key for ${host} in that variable.`, { envVar: API_KEY_ENV });
+      if (!apiKey(env))
+        throw failure('auth', `${API_KEY_ENV} is not set: start the agent with the API key for ${host} in that variable.`, { envVar: API_KEY_ENV });
       return {};
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
@@ -146,5 +147,9 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       live.get(params.sessionId)?.running?.abort();
     })
-    .onRequest(CHECK_METHOD, (p: unknown) => p, ({ signal }) => guarded(() => checkHosted({ cfg, env, warn }, signal)));
+    .onRequest(
+      CHECK_METHOD,
+      (p: unknown) => p,
+      ({ signal }) => guarded(() => checkHosted({ cfg, env, warn }, signal)),
+    );
 }

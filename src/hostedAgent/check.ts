@@ -116,12 +116,19 @@ export async function checkHosted(x: ExchangeEnv, signal?: AbortSignal): Promise
       result.auth = 'ok';
       if (!result.validation.ok) {
         result.ok = false;
-        result.problems.push(`The server's validation failed${result.validation.missingContext.length > 0 ? `: missing context ${result.validation.missingContext.join(', ')}` : ''}.`);
+        result.problems.push(
+          `The server's validation failed${result.validation.missingContext.length > 0 ? `: missing context ${result.validation.missingContext.join(', ')}` : ''}.`,
+        );
       }
     } catch (err) {
       const data = failedData(err);
       if (data?.kind === 'missingContext') {
-        result.validation = { ok: false, missingContext: data.missingContext ?? [], tools: data.tools ?? [], report: err instanceof acp.RequestError ? err.data : undefined };
+        result.validation = {
+          ok: false,
+          missingContext: data.missingContext ?? [],
+          tools: data.tools ?? [],
+          report: err instanceof acp.RequestError ? err.data : undefined,
+        };
         result.auth = 'ok';
         result.ok = false;
         result.problems.push(err instanceof Error ? err.message : String(err));

@@ -87,7 +87,8 @@ function fromEnvJson(name: string, env: NodeJS.ProcessEnv): Draft {
   const obj = parseJsonObject(text, `The JSON in ${name}`);
   const draft: Draft = { ...obj };
   if (obj.headers !== undefined) {
-    if (!isRecord(obj.headers) || !Object.values(obj.headers).every((v) => typeof v === 'string')) throw new ConfigError(`"headers" in ${name} must be an object of strings.`);
+    if (!isRecord(obj.headers) || !Object.values(obj.headers).every((v) => typeof v === 'string'))
+      throw new ConfigError(`"headers" in ${name} must be an object of strings.`);
     draft.headers = obj.headers as Record<string, string>;
   }
   return draft;
@@ -108,18 +109,43 @@ function flags(argv: readonly string[], env: NodeJS.ProcessEnv): Draft {
       return next;
     };
     switch (flag) {
-      case '--url': draft.url = value(); break;
-      case '--format': draft.format = value(); break;
-      case '--model': draft.model = value(); break;
-      case '--no-stream': draft.stream = false; break;
-      case '--stream': draft.stream = true; break;
-      case '--body': draft.body = parseJsonObject(value(), '--body'); break;
-      case '--header': { const [n, v] = headerLine(value()); headers[n] = v; break; }
-      case '--tools-url': draft.toolsUrl = value(); break;
-      case '--state-dir': draft.stateDir = value(); break;
-      case '--timeout-ms': draft.timeoutMs = Number(value()); break;
-      case '--config-env': base = fromEnvJson(value(), env); break;
-      default: throw new ConfigError(`Unknown option ${arg}.`);
+      case '--url':
+        draft.url = value();
+        break;
+      case '--format':
+        draft.format = value();
+        break;
+      case '--model':
+        draft.model = value();
+        break;
+      case '--no-stream':
+        draft.stream = false;
+        break;
+      case '--stream':
+        draft.stream = true;
+        break;
+      case '--body':
+        draft.body = parseJsonObject(value(), '--body');
+        break;
+      case '--header': {
+        const [n, v] = headerLine(value());
+        headers[n] = v;
+        break;
+      }
+      case '--tools-url':
+        draft.toolsUrl = value();
+        break;
+      case '--state-dir':
+        draft.stateDir = value();
+        break;
+      case '--timeout-ms':
+        draft.timeoutMs = Number(value());
+        break;
+      case '--config-env':
+        base = fromEnvJson(value(), env);
+        break;
+      default:
+        throw new ConfigError(`Unknown option ${arg}.`);
     }
   }
   const body = isRecord(base.body) && isRecord(draft.body) ? deepMerge(base.body, draft.body) : (draft.body ?? base.body);

@@ -24,7 +24,8 @@ export function newEnding(): Ending {
 }
 
 /** Reasons that name a step or time limit rather than a normal end. */
-const LIMIT_REASONS = /^(max[-_ ]?steps?|steps?[-_ ]?limit|max[-_ ]?turns?|turn[-_ ]?limit|timeout|time[-_ ]?limit|time[-_ ]?out|max[-_ ]?duration|deadline|incomplete|partial)$/i;
+const LIMIT_REASONS =
+  /^(max[-_ ]?steps?|steps?[-_ ]?limit|max[-_ ]?turns?|turn[-_ ]?limit|timeout|time[-_ ]?limit|time[-_ ]?out|max[-_ ]?duration|deadline|incomplete|partial)$/i;
 
 /**
  * The incomplete marking of a `done` event, a JSON answer's `data` or an AI SDK finish's
@@ -36,7 +37,12 @@ const LIMIT_REASONS = /^(max[-_ ]?steps?|steps?[-_ ]?limit|max[-_ ]?turns?|turn[
 export function incompleteMarker(value: unknown): string | undefined {
   if (!isRecord(value)) return undefined;
   const reason = [value.reason, value.finishReason, value.stopReason, value.limit].find((r): r is string => typeof r === 'string' && r !== '');
-  const flagged = value.incomplete === true || value.partial === true || value.complete === false || value.truncated === true || (typeof value.status === 'string' && /^(incomplete|partial)$/i.test(value.status));
+  const flagged =
+    value.incomplete === true ||
+    value.partial === true ||
+    value.complete === false ||
+    value.truncated === true ||
+    (typeof value.status === 'string' && /^(incomplete|partial)$/i.test(value.status));
   if (flagged) return reason ?? 'incomplete';
   if (reason && LIMIT_REASONS.test(reason)) return reason;
   for (const nested of [value.metadata, value.meta, value.limits]) {
@@ -68,11 +74,22 @@ export function stopFor(ending: Ending, pendingApprovals: number): { stopReason:
   if (ending.incomplete) {
     return {
       stopReason: 'max_turn_requests',
-      notice: { kind: 'incomplete', text: `Incomplete: the server stopped at its step or time limit (${ending.incomplete}). The reply above is partial; send another message to continue.`, details: { reason: ending.incomplete } },
+      notice: {
+        kind: 'incomplete',
+        text: `Incomplete: the server stopped at its step or time limit (${ending.incomplete}). The reply above is partial; send another message to continue.`,
+        details: { reason: ending.incomplete },
+      },
     };
   }
   if (ending.aborted !== undefined) {
-    return { stopReason: 'end_turn', notice: { kind: 'serverStopped', text: `The server stopped the reply${ending.aborted ? ` (${ending.aborted})` : ''}.`, details: { reason: ending.aborted } } };
+    return {
+      stopReason: 'end_turn',
+      notice: {
+        kind: 'serverStopped',
+        text: `The server stopped the reply${ending.aborted ? ` (${ending.aborted})` : ''}.`,
+        details: { reason: ending.aborted },
+      },
+    };
   }
   switch (ending.finishReason) {
     case 'length':
@@ -85,7 +102,11 @@ export function stopFor(ending: Ending, pendingApprovals: number): { stopReason:
       if (pendingApprovals === 0) {
         return {
           stopReason: 'max_turn_requests',
-          notice: { kind: 'incomplete', text: 'Incomplete: the server stopped at its step limit while the model still had tools to call. Send another message to continue.', details: { reason: 'tool-calls' } },
+          notice: {
+            kind: 'incomplete',
+            text: 'Incomplete: the server stopped at its step limit while the model still had tools to call. Send another message to continue.',
+            details: { reason: 'tool-calls' },
+          },
         };
       }
       return { stopReason: 'end_turn' };

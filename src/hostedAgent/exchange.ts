@@ -32,21 +32,41 @@ export function hostOf(url: string): string {
 export function requestHeaders(x: ExchangeEnv, accept: string): Record<string, string> {
   const resolved = resolveHeaders(x.cfg.headers, x.env);
   if (resolved.keyMissing) {
-    throw failure('auth', `The agent's headers use \${apiKey}, but no API key is set. Sign in with the key for ${hostOf(x.cfg.url)} (${API_KEY_ENV}).`, { envVar: API_KEY_ENV });
+    throw failure('auth', `The agent's headers use \${apiKey}, but no API key is set. Sign in with the key for ${hostOf(x.cfg.url)} (${API_KEY_ENV}).`, {
+      envVar: API_KEY_ENV,
+    });
   }
   if (resolved.missingEnv.length > 0) {
-    throw failure('config', `The agent's headers use \${env:${resolved.missingEnv[0]}}, but that environment variable is not set.`, { missingEnv: resolved.missingEnv });
+    throw failure('config', `The agent's headers use \${env:${resolved.missingEnv[0]}}, but that environment variable is not set.`, {
+      missingEnv: resolved.missingEnv,
+    });
   }
   return { accept, ...resolved.headers };
 }
 
 /** Sends a request; resolves with a 2xx response or rejects with the error to show. */
-export async function exchange(x: ExchangeEnv, method: 'GET' | 'POST', url: string, body: unknown, signal: AbortSignal | undefined, accept: string): Promise<HttpResponse> {
+export async function exchange(
+  x: ExchangeEnv,
+  method: 'GET' | 'POST',
+  url: string,
+  body: unknown,
+  signal: AbortSignal | undefined,
+  accept: string,
+): Promise<HttpResponse> {
   const headers = requestHeaders(x, accept);
   const text = body === undefined ? undefined : JSON.stringify(body);
   if (text !== undefined) headers['content-type'] = 'application/json';
   for (let attempt = 0; ; attempt++) {
-    const res = await send({ url, method, headers, ...(text !== undefined ? { body: text } : {}), ...(signal ? { signal } : {}), timeoutMs: x.cfg.timeoutMs, maxBytes: x.cfg.maxBodyBytes, env: x.env });
+    const res = await send({
+      url,
+      method,
+      headers,
+      ...(text !== undefined ? { body: text } : {}),
+      ...(signal ? { signal } : {}),
+      timeoutMs: x.cfg.timeoutMs,
+      maxBytes: x.cfg.maxBodyBytes,
+      env: x.env,
+    });
     if (res.status >= 200 && res.status < 300) return res;
     const bodyText = await res.text(ERROR_BODY_BYTES).catch(() => '');
     const retry = retryAfterSeconds(res.headers['retry-after']);
@@ -76,15 +96,30 @@ export async function notEventStream(res: HttpResponse, host: string): Promise<E
     if (err instanceof HttpFailure && err.kind !== 'tooLarge') throw err;
     return '';
   });
-  const start = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
-  return failure('notEventStream', `The server at ${host} answered with ${type} instead of an event stream or JSON${start ? `: "${start}"` : ''}. Check the agent's url and format.`, { contentType: type });
+  const start = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+  return failure(
+    'notEventStream',
+    `The server at ${host} answered with ${type} instead of an event stream or JSON${start ? `: "${start}"` : ''}. Check the agent's url and format.`,
+    { contentType: type },
+  );
 }
 
 /**
  * Reads an SSE body into `handle` until the reader's ending says finished (or the body ends),
  * flushing the updates it produced after every network read (then `afterRead`).
  */
-export async function readEvents(res: HttpResponse, handle: (ev: SseEvent) => void, ending: Ending, sink: UpdateSink, warn: Warn, afterRead: () => void = () => undefined): Promise<void> {
+export async function readEvents(
+  res: HttpResponse,
+  handle: (ev: SseEvent) => void,
+  ending: Ending,
+  sink: UpdateSink,
+  warn: Warn,
+  afterRead: () => void = () => undefined,
+): Promise<void> {
   const parser = new SseParser();
   try {
     reading: for await (const chunk of res.chunks()) {

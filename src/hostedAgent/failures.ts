@@ -61,7 +61,10 @@ function strings(value: unknown): string[] {
 /** A server message fit for one line of an error. */
 function short(text: string | undefined): string | undefined {
   if (!text) return undefined;
-  const line = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line === '' ? undefined : line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
@@ -79,7 +82,13 @@ export interface StatusContext {
 }
 
 /** The error for a non-2xx answer, from its status, headers and (JSON or text) body. */
-export function statusFailure(status: number, statusText: string, headers: Record<string, string | string[] | undefined>, bodyText: string, ctx: StatusContext): acp.RequestError {
+export function statusFailure(
+  status: number,
+  statusText: string,
+  headers: Record<string, string | string[] | undefined>,
+  bodyText: string,
+  ctx: StatusContext,
+): acp.RequestError {
   const now = ctx.now ?? Date.now();
   const body = parseBody(bodyText);
   const serverMessage = short(errorTextOf(body) ?? (typeof body === 'string' ? body : undefined));
@@ -115,7 +124,11 @@ export function statusFailure(status: number, statusText: string, headers: Recor
   }
   if (status >= 300 && status < 400) {
     const location = Array.isArray(headers.location) ? headers.location[0] : headers.location;
-    return failure('http', `The server at ${ctx.host} redirected the request (${status})${location ? ` to ${location}` : ''}; set the agent's url to the final address.`, { ...base, location });
+    return failure(
+      'http',
+      `The server at ${ctx.host} redirected the request (${status})${location ? ` to ${location}` : ''}; set the agent's url to the final address.`,
+      { ...base, location },
+    );
   }
   if (status === 404) return failure('http', `Nothing answers at this URL on ${ctx.host} (404 Not Found): check the agent's url.${said}`, base);
   return failure('http', `The server at ${ctx.host} refused the request (${status}${statusText ? ` ${statusText}` : ''}).${said}`, base);

@@ -63,7 +63,10 @@ export function send(req: HttpRequest): Promise<HttpResponse> {
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const r = request(target, { method: req.method, headers, agent: proxy ? new HttpsProxyAgent(proxy) : undefined, signal: req.signal });
     r.setTimeout(req.timeoutMs, () => {
-      failure = new HttpFailure('timeout', `No answer from ${target.host} for ${seconds(req.timeoutMs)}: the request was given up (limit set by --timeout-ms).`);
+      failure = new HttpFailure(
+        'timeout',
+        `No answer from ${target.host} for ${seconds(req.timeoutMs)}: the request was given up (limit set by --timeout-ms).`,
+      );
       r.destroy(failure);
     });
     r.on('error', (err: NodeJS.ErrnoException) => {
@@ -79,7 +82,10 @@ export function send(req: HttpRequest): Promise<HttpResponse> {
           for await (const chunk of res as AsyncIterable<Buffer>) {
             size += chunk.length;
             if (size > max) {
-              failure = new HttpFailure('tooLarge', `The server's answer is larger than ${Math.round(max / 1024 / 1024)} MB; the bridge stopped reading it there.`);
+              failure = new HttpFailure(
+                'tooLarge',
+                `The server's answer is larger than ${Math.round(max / 1024 / 1024)} MB; the bridge stopped reading it there.`,
+              );
               r.destroy(failure);
               throw failure;
             }
@@ -88,7 +94,10 @@ export function send(req: HttpRequest): Promise<HttpResponse> {
         } catch (err) {
           if (failure) throw failure;
           if (isAbort(err) || req.signal?.aborted) throw err;
-          throw new HttpFailure('connectionLost', `The connection to ${target.host} was lost mid-answer (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
+          throw new HttpFailure(
+            'connectionLost',
+            `The connection to ${target.host} was lost mid-answer (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
+          );
         }
         // A body cut short of its Content-Length also ends "normally" in Node: check.
         if (!res.complete) throw failure ?? new HttpFailure('connectionLost', `The connection to ${target.host} closed before the answer was complete.`);

@@ -37,7 +37,9 @@ if (target.protocol === 'http:' && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.t
   warn(`${target.host} is reached over plain http: the API key and the conversation travel unencrypted.`);
 }
 if ('messages' in cfg.body) warn('"body.messages" is ignored: the bridge sends the conversation itself.');
-log(`${cfg.format} at ${target.host}${target.pathname}${cfg.format === 'tool-events' && !cfg.stream ? ' (JSON answers)' : ''}; conversations in ${cfg.stateDir}`);
+log(
+  `${cfg.format} at ${target.host}${target.pathname}${cfg.format === 'tool-events' && !cfg.stream ? ' (JSON answers)' : ''}; conversations in ${cfg.stateDir}`,
+);
 
 const connection = hostedAgentApp({ cfg, env: process.env, warn }).connect(
   acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),

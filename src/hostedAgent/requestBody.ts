@@ -52,7 +52,9 @@ export function wireMessages(messages: readonly UIMessage[], format: HostedConfi
   // The seed's requests are `{ role, content }`; its answers are UIMessages with parts. Both are
   // sent so a server reading either finds the conversation (parts carry the tool calls).
   if (format === 'tool-events') return messages.map((m) => ({ id: m.id, role: m.role, content: plainText(m), parts: m.parts }));
-  return messages.map((m) => (m.metadata === undefined ? { id: m.id, role: m.role, parts: m.parts } : { id: m.id, role: m.role, metadata: m.metadata, parts: m.parts }));
+  return messages.map((m) =>
+    m.metadata === undefined ? { id: m.id, role: m.role, parts: m.parts } : { id: m.id, role: m.role, metadata: m.metadata, parts: m.parts },
+  );
 }
 
 export interface BodyOptions {

@@ -114,7 +114,9 @@ export class SessionStore {
       return undefined;
     }
     let n = 0;
-    const notices = Array.isArray(raw.notices) ? raw.notices.filter((x): x is KeptNotice => isRecord(x) && typeof x.after === 'number' && typeof x.text === 'string' && typeof x.kind === 'string') : [];
+    const notices = Array.isArray(raw.notices)
+      ? raw.notices.filter((x): x is KeptNotice => isRecord(x) && typeof x.after === 'number' && typeof x.text === 'string' && typeof x.kind === 'string')
+      : [];
     return {
       sessionId,
       cwd: raw.cwd,

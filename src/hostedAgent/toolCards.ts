@@ -45,7 +45,25 @@ export function kindFor(toolName: string): acp.ToolKind {
  * Input fields that say most about a call, best first (compared without case, `_` or `-`):
  * the command of a shell, the path of a file tool, the URL of a fetch, the query of a search.
  */
-const TELLING_KEYS = ['command', 'cmd', 'script', 'filepath', 'path', 'file', 'filename', 'paths', 'url', 'uri', 'href', 'query', 'q', 'pattern', 'search', 'keyword', 'keywords'];
+const TELLING_KEYS = [
+  'command',
+  'cmd',
+  'script',
+  'filepath',
+  'path',
+  'file',
+  'filename',
+  'paths',
+  'url',
+  'uri',
+  'href',
+  'query',
+  'q',
+  'pattern',
+  'search',
+  'keyword',
+  'keywords',
+];
 /** Then fields whose name contains one of these (`candidate_message`, `user_question`). */
 const TELLING_PARTS = ['message', 'question', 'prompt', 'text', 'title', 'name', 'topic', 'target'];
 
@@ -109,7 +127,9 @@ export function statusOf(part: ToolPart): acp.ToolCallStatus {
 const MAX_CONTENT_CHARS = 200_000;
 
 function capped(text: string): string {
-  return text.length > MAX_CONTENT_CHARS ? `${text.slice(0, MAX_CONTENT_CHARS)}\n… (${text.length - MAX_CONTENT_CHARS} more characters in the raw output)` : text;
+  return text.length > MAX_CONTENT_CHARS
+    ? `${text.slice(0, MAX_CONTENT_CHARS)}\n… (${text.length - MAX_CONTENT_CHARS} more characters in the raw output)`
+    : text;
 }
 
 /** A tool's output as card text: strings as they are, anything else as a JSON block. */

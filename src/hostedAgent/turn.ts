@@ -36,7 +36,10 @@ export interface TurnEnv extends ExchangeEnv {
 function skippedTools(res: HttpResponse): string[] {
   const raw = res.headers['x-tools-skipped'];
   const value = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
-  return value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return value
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 class Turn {
@@ -74,7 +77,10 @@ class Turn {
         if (asks.length > 0) {
           await this.sink.flush();
           await this.t.store.save(this.s);
-          const answered = await answerApprovals(this.s.sessionId, asks, this.s.alwaysAllow, { request: (p) => this.t.requestPermission(p), update: (u) => this.t.update(u) });
+          const answered = await answerApprovals(this.s.sessionId, asks, this.s.alwaysAllow, {
+            request: (p) => this.t.requestPermission(p),
+            update: (u) => this.t.update(u),
+          });
           if (!answered || this.signal.aborted) return { stopReason: 'cancelled' };
           continue;
         }
@@ -111,7 +117,14 @@ class Turn {
     const asm = this.replyAssembler();
     const newToolId = () => this.t.newId('call');
     const reader = this.t.cfg.format === 'tool-events' ? new ToolEventsReader(asm, this.t.warn, newToolId) : new UiStreamReader(asm, this.t.warn);
-    await readEvents(res, (ev) => reader.handle(ev), reader.ending, this.sink, this.t.warn, () => this.saveNowAndThen());
+    await readEvents(
+      res,
+      (ev) => reader.handle(ev),
+      reader.ending,
+      this.sink,
+      this.t.warn,
+      () => this.saveNowAndThen(),
+    );
     return reader.ending;
   }
 
@@ -156,7 +169,11 @@ class Turn {
   private skippedNotice(tools: string[]): void {
     const already = this.s.notices.some((n) => n.kind === 'toolsSkipped' && n.after === this.s.messages.length - 1);
     if (already) return;
-    this.notice({ kind: 'toolsSkipped', text: `The server skipped ${tools.length > 1 ? 'these tools' : 'this tool'} (its context is missing): ${tools.join(', ')}.`, details: { tools } });
+    this.notice({
+      kind: 'toolsSkipped',
+      text: `The server skipped ${tools.length > 1 ? 'these tools' : 'this tool'} (its context is missing): ${tools.join(', ')}.`,
+      details: { tools },
+    });
   }
 
   private dropEmptyReply(): void {

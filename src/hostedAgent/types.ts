@@ -10,8 +10,17 @@ export type HostedFormat = 'tool-events' | 'ui-message-stream';
 export const FORMATS: readonly HostedFormat[] = ['tool-events', 'ui-message-stream'];
 
 /** A tool part's life, as the AI SDK names it. */
-export type ToolState = 'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied';
-const TOOL_STATES: readonly string[] = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'];
+export type ToolState =
+  'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied';
+const TOOL_STATES: readonly string[] = [
+  'input-streaming',
+  'input-available',
+  'approval-requested',
+  'approval-responded',
+  'output-available',
+  'output-error',
+  'output-denied',
+];
 /** States after which the server sends nothing more for the call. */
 export const FINAL_TOOL_STATES: readonly ToolState[] = ['output-available', 'output-error', 'output-denied'];
 

@@ -23,7 +23,14 @@ export class UpdateSink {
 
   push(update: acp.SessionUpdate): void {
     const last = this.queue[this.queue.length - 1];
-    if (last && mergeable(last) && mergeable(update) && last.sessionUpdate === update.sessionUpdate && last.content.type === 'text' && update.content.type === 'text') {
+    if (
+      last &&
+      mergeable(last) &&
+      mergeable(update) &&
+      last.sessionUpdate === update.sessionUpdate &&
+      last.content.type === 'text' &&
+      update.content.type === 'text'
+    ) {
       this.queue[this.queue.length - 1] = { ...last, content: { type: 'text', text: last.content.text + update.content.text } };
       return;
     }

@@ -32,12 +32,16 @@ export async function runHostedStream(runs: number, shape: 'paced' | 'flood', lo
   const out: HostedStreamRun[] = [];
   try {
     let lastAt = 0;
-    const b = await startBridge({ after: (fn) => void cleanups.push(fn) }, {
-      args: ['--url', server.chatUrl, '--format', 'tool-events'],
-      onUpdate: (n) => {
-        if (n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' && n.update.content.text.endsWith(LAST_WORD)) lastAt = wallNow();
+    const b = await startBridge(
+      { after: (fn) => void cleanups.push(fn) },
+      {
+        args: ['--url', server.chatUrl, '--format', 'tool-events'],
+        onUpdate: (n) => {
+          if (n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' && n.update.content.text.endsWith(LAST_WORD))
+            lastAt = wallNow();
+        },
       },
-    });
+    );
     for (let i = 0; i < runs; i++) {
       // A fresh session per run: the history (and the request body) stays the same size.
       const sid = await b.newSession();
@@ -48,7 +52,12 @@ export async function runHostedStream(runs: number, shape: 'paced' | 'flood', lo
       const res = await b.prompt(sid, 'stream');
       if (res.stopReason !== 'end_turn' || lastAt === 0) throw new Error(`run ${i}: ${res.stopReason}, last delta ${lastAt ? 'seen' : 'missing'}`);
       const timing = server.timings.at(-1)!;
-      const run = { clientMs: lastAt - start, serverMs: timing.lastByteAt - timing.receivedAt, requestMs: timing.receivedAt - start, updates: b.updates.length - before };
+      const run = {
+        clientMs: lastAt - start,
+        serverMs: timing.lastByteAt - timing.receivedAt,
+        requestMs: timing.receivedAt - start,
+        updates: b.updates.length - before,
+      };
       log(`${shape} run ${i + 1}: client ${run.clientMs.toFixed(0)} ms, server ${run.serverMs.toFixed(0)} ms, ${run.updates} updates`);
       out.push(run);
     }
@@ -64,10 +73,20 @@ export async function hostedStreamRows(runs: number, log: (text: string) => void
   const flood = await runHostedStream(runs, 'flood', log);
   const m = (rs: HostedStreamRun[], f: (r: HostedStreamRun) => number) => median(rs.map(f)).toFixed(0);
   return [
-    row('Hosted bridge: 20k SSE deltas paced (~2 s) → bare client / server send time', paced.map((r) => r.clientMs / r.serverMs), '×', { kind: 'max', value: 1.2 },
-      `prompt → last update received vs request received → last byte written, 100 writes of 200 deltas 20 ms apart. Medians: client ${m(paced, (r) => r.clientMs)} ms, server ${m(paced, (r) => r.serverMs)} ms, prompt → request at the server ${m(paced, (r) => r.requestMs)} ms, ${m(paced, (r) => r.updates)} ACP updates.`),
-    row('Hosted bridge: 20k SSE deltas at once → bare client', flood.map((r) => r.clientMs), 'ms', { kind: 'max', value: 1000 },
-      `the bridge's own cost: the server writes all 20,000 events in one go (${m(flood, (r) => r.serverMs)} ms); prompt → request ${m(flood, (r) => r.requestMs)} ms; ${m(flood, (r) => r.updates)} ACP updates (deltas of one network read are merged).`),
+    row(
+      'Hosted bridge: 20k SSE deltas paced (~2 s) → bare client / server send time',
+      paced.map((r) => r.clientMs / r.serverMs),
+      '×',
+      { kind: 'max', value: 1.2 },
+      `prompt → last update received vs request received → last byte written, 100 writes of 200 deltas 20 ms apart. Medians: client ${m(paced, (r) => r.clientMs)} ms, server ${m(paced, (r) => r.serverMs)} ms, prompt → request at the server ${m(paced, (r) => r.requestMs)} ms, ${m(paced, (r) => r.updates)} ACP updates.`,
+    ),
+    row(
+      'Hosted bridge: 20k SSE deltas at once → bare client',
+      flood.map((r) => r.clientMs),
+      'ms',
+      { kind: 'max', value: 1000 },
+      `the bridge's own cost: the server writes all 20,000 events in one go (${m(flood, (r) => r.serverMs)} ms); prompt → request ${m(flood, (r) => r.requestMs)} ms; ${m(flood, (r) => r.updates)} ACP updates (deltas of one network read are merged).`,
+    ),
   ];
 }
 

@@ -16,7 +16,17 @@ export const HOSTED_AGENT_JS = path.join(root, 'out/hostedAgent/hostedAgent.js')
 let built: Promise<unknown> | undefined;
 
 export function buildHostedAgent(): Promise<unknown> {
-  built ??= esbuild.build({ absWorkingDir: root, entryPoints: ['src/hostedAgent/main.ts'], outfile: HOSTED_AGENT_JS, bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'linked', logLevel: 'warning' });
+  built ??= esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['src/hostedAgent/main.ts'],
+    outfile: HOSTED_AGENT_JS,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
   return built;
 }
 
@@ -58,9 +68,11 @@ export interface StartOptions {
 /** The environment a bridge gets: this one without proxies or a key, plus `extra`. */
 function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'HOSTED_AGENT_API_KEY', 'TANDEM_HOSTED_STATE_DIR']) delete env[k];
-  for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];
-  else env[k] = v;
+  for (const k of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'HOSTED_AGENT_API_KEY', 'TANDEM_HOSTED_STATE_DIR'])
+    delete env[k];
+  for (const [k, v] of Object.entries(extra))
+    if (v === undefined) delete env[k];
+    else env[k] = v;
   return env;
 }
 
@@ -68,7 +80,10 @@ export async function startBridge(t: { after: (fn: () => Promise<void> | void) =
   await buildHostedAgent();
   const ownDir = opts.stateDir === undefined;
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(tmpdir(), 'tandem-hosted-test-'));
-  const child = spawn(process.execPath, [HOSTED_AGENT_JS, '--state-dir', stateDir, ...opts.args], { env: childEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HOSTED_AGENT_JS, '--state-dir', stateDir, ...opts.args], {
+    env: childEnv(opts.env ?? {}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => (stderr += d));
@@ -87,7 +102,9 @@ export async function startBridge(t: { after: (fn: () => Promise<void> | void) =
       permissions.push(params);
       return client.answer(params);
     });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.stdin.end();

@@ -34,12 +34,21 @@ async function session(t: Parameters<typeof startBridge>[0], args: string[], env
 }
 
 test('400 missing context (the seed rules): the error lists the keys and tools, and carries them structured', T, async (t) => {
-  const { b, sid } = await session(t, seedArgs('--body', JSON.stringify({ allowedTools: SEED_REQUEST.allowedTools, context: { preferredBrand: '蜀地源冒菜' } })));
+  const { b, sid } = await session(
+    t,
+    seedArgs('--body', JSON.stringify({ allowedTools: SEED_REQUEST.allowedTools, context: { preferredBrand: '蜀地源冒菜' } })),
+  );
   const err = await rejects(b.prompt(sid, 'hi'));
   assert.equal(err.code, -32603);
   assert.match(err.message, /configData, replyPrompts/);
   assert.match(err.message, /zhipin_reply_generator/);
-  assert.deepEqual(tandem(err), { kind: 'missingContext', status: 400, serverMessage: 'Missing required context: configData, replyPrompts', missingContext: ['configData', 'replyPrompts'], tools: ['zhipin_reply_generator'] });
+  assert.deepEqual(tandem(err), {
+    kind: 'missingContext',
+    status: 400,
+    serverMessage: 'Missing required context: configData, replyPrompts',
+    missingContext: ['configData', 'replyPrompts'],
+    tools: ['zhipin_reply_generator'],
+  });
 });
 
 test('contextStrategy "skip" (the seed request): X-Tools-Skipped becomes a visible notice with the tools in _meta', T, async (t) => {
@@ -78,7 +87,9 @@ test('403 with a wrong key: the server echoes it, the bridge never shows it (err
   server.requireKey(KEY);
   t.after(() => server.requireKey(undefined));
   const wrong = 'sk-wrong-key-9876543210';
-  const { b, sid } = await session(t, seedArgs('--header', 'X-Api-Key: ${apiKey}', '--header', 'Authorization: Bearer ${apiKey}'), { HOSTED_AGENT_API_KEY: wrong });
+  const { b, sid } = await session(t, seedArgs('--header', 'X-Api-Key: ${apiKey}', '--header', 'Authorization: Bearer ${apiKey}'), {
+    HOSTED_AGENT_API_KEY: wrong,
+  });
   const err = await rejects(b.prompt(sid, 'hi'));
   assert.equal(err.code, -32000);
   assert.match(err.message, /rejected the API key/);
@@ -97,7 +108,8 @@ test('a header using ${apiKey} without a key: auth_required before any request g
 
 test('429 with a short Retry-After is retried once; a long one and 5xx fail saying when to retry', T, async (t) => {
   const { b, sid } = await session(t, seedArgs());
-  const busy = (status: number, retryAfter?: string): Reply => json({ error: 'Busy', message: 'slow down' }, status, retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+  const busy = (status: number, retryAfter?: string): Reply =>
+    json({ error: 'Busy', message: 'slow down' }, status, retryAfter === undefined ? {} : { 'retry-after': retryAfter });
   server.reply(busy(429, '0'), sseText(SEED_TOOL_EVENTS));
   const before = server.chats().length;
   assert.equal((await b.prompt(sid, 'one')).stopReason, 'end_turn');
@@ -123,7 +135,14 @@ test('an answer that is not an event stream (an HTML page): a clear error naming
 
 test('malformed and unknown events are skipped with a warning on stderr; the rest of the turn works', T, async (t) => {
   const { b, sid } = await session(t, seedArgs());
-  server.reply(toolEvents([['text', '{"type":"text.delta","delta":"A'], ['mystery', { type: 'mystery.event' }], ['text', { type: 'text.delta', delta: 'fine' }], ['done', { type: 'done' }]]));
+  server.reply(
+    toolEvents([
+      ['text', '{"type":"text.delta","delta":"A'],
+      ['mystery', { type: 'mystery.event' }],
+      ['text', { type: 'text.delta', delta: 'fine' }],
+      ['done', { type: 'done' }],
+    ]),
+  );
   assert.equal((await b.prompt(sid, 'hi')).stopReason, 'end_turn');
   assert.equal(b.text(sid), 'fine');
   assert.match(b.stderr(), /warning: Ignored a malformed "text" event/);

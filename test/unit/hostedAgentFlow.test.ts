@@ -33,18 +33,35 @@ test('approval: a permission prompt; "Allow" goes back as approval-responded on 
   let continued: Recorded | undefined;
   server.reply(uiApprovalRequest(), (req) => {
     continued = req;
-    return uiApprovalContinuation(lastPart(req, 'call_rm')?.state === 'approval-responded' && (lastPart(req, 'call_rm')?.approval as { approved?: boolean }).approved === true);
+    return uiApprovalContinuation(
+      lastPart(req, 'call_rm')?.state === 'approval-responded' && (lastPart(req, 'call_rm')?.approval as { approved?: boolean }).approved === true,
+    );
   });
   assert.equal((await b.prompt(sid, 'clean up')).stopReason, 'end_turn');
   assert.equal(b.permissions.length, 1);
   const ask = b.permissions[0];
   assert.deepEqual([ask.toolCall.toolCallId, ask.toolCall.kind, ask.toolCall.title], ['m1:call_rm', 'delete', 'delete_file: /tmp/old.log']);
-  assert.deepEqual(ask.options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once']);
+  assert.deepEqual(
+    ask.options.map((o) => o.kind),
+    ['allow_once', 'allow_always', 'reject_once'],
+  );
   assert.deepEqual(ask.toolCall._meta, { tandem: { ranOn: 'server', toolName: 'delete_file' } });
   // The continuation: the same assistant message, ending the history, with the AI SDK's approval response.
   const messages = continued!.body!.messages as WireMessage[];
-  assert.deepEqual(messages.map((m) => [m.role, m.id]), [['user', messages[0].id], ['assistant', 'srv-msg-approval']]);
-  assert.deepEqual(lastPart(continued!, 'call_rm'), { type: 'tool-delete_file', toolCallId: 'call_rm', state: 'approval-responded', input: { path: '/tmp/old.log' }, approval: { id: 'appr_1', approved: true } });
+  assert.deepEqual(
+    messages.map((m) => [m.role, m.id]),
+    [
+      ['user', messages[0].id],
+      ['assistant', 'srv-msg-approval'],
+    ],
+  );
+  assert.deepEqual(lastPart(continued!, 'call_rm'), {
+    type: 'tool-delete_file',
+    toolCallId: 'call_rm',
+    state: 'approval-responded',
+    input: { path: '/tmp/old.log' },
+    approval: { id: 'appr_1', approved: true },
+  });
   assert.equal(continued!.body!.messageId, 'srv-msg-approval');
   assert.equal(toolCards(b.of(sid)).get('m1:call_rm')!.status, 'completed');
   assert.equal(b.text(sid), 'I need to delete the temp file.Deleted.');
@@ -90,10 +107,19 @@ test('approval left unanswered (Stop during the prompt): cancelled; the next req
 test('the server stops at its step or time limit: max_turn_requests with a visible "incomplete" notice, not an error (SSE and JSON)', T, async (t) => {
   const b = await startBridge(t, { args: seedArgs() });
   const sid = await b.newSession();
-  server.reply(toolEvents([['text', { type: 'text.delta', delta: 'Step 30 of many' }], ['done', { type: 'done', incomplete: true, reason: 'max_steps' }]]));
+  server.reply(
+    toolEvents([
+      ['text', { type: 'text.delta', delta: 'Step 30 of many' }],
+      ['done', { type: 'done', incomplete: true, reason: 'max_steps' }],
+    ]),
+  );
   assert.equal((await b.prompt(sid, 'big task')).stopReason, 'max_turn_requests');
   const notice = b.of(sid, 'agent_message_chunk').find((u) => u._meta)!;
-  assert.ok(notice.sessionUpdate === 'agent_message_chunk' && notice.content.type === 'text' && /Incomplete: .*step or time limit \(max_steps\)/.test(notice.content.text));
+  assert.ok(
+    notice.sessionUpdate === 'agent_message_chunk' &&
+      notice.content.type === 'text' &&
+      /Incomplete: .*step or time limit \(max_steps\)/.test(notice.content.text),
+  );
   assert.deepEqual(notice._meta, { tandem: { notice: { kind: 'incomplete', reason: 'max_steps' } } });
   // The notice is for the user, not the model: it is not sent back as assistant text.
   server.reply(json({ ...SEED_JSON_ANSWER, data: { ...SEED_JSON_ANSWER.data, incomplete: true, reason: 'timeout' } }));
@@ -129,13 +155,28 @@ test('Check Agent over ACP (_tandem/hosted/check): the validation-only request a
 
 test('checkHosted: all good; a 401 says the key is missing; an AI SDK route is checked by reaching it', T, async () => {
   const cfgOf = (...args: string[]) => parseConfig(args, {});
-  const good = await checkHosted({ cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events', '--body', JSON.stringify({ allowedTools: ['zhipin_reply_generator'], context: SEED_REQUEST.context })), env: {}, warn: assert.fail });
+  const good = await checkHosted({
+    cfg: cfgOf(
+      '--url',
+      server.chatUrl,
+      '--format',
+      'tool-events',
+      '--body',
+      JSON.stringify({ allowedTools: ['zhipin_reply_generator'], context: SEED_REQUEST.context }),
+    ),
+    env: {},
+    warn: assert.fail,
+  });
   assert.deepEqual([good.ok, good.auth, good.problems, good.validation?.ok], [true, 'ok', [], true]);
   server.requireKey('k-123456');
   try {
     const locked = await checkHosted({ cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events'), env: {}, warn: assert.fail });
     assert.deepEqual([locked.ok, locked.auth], [false, 'missing']);
-    const wrong = await checkHosted({ cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events'), env: { HOSTED_AGENT_API_KEY: 'nope-nope' }, warn: assert.fail });
+    const wrong = await checkHosted({
+      cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events'),
+      env: { HOSTED_AGENT_API_KEY: 'nope-nope' },
+      warn: assert.fail,
+    });
     assert.equal(wrong.auth, 'rejected');
   } finally {
     server.requireKey(undefined);

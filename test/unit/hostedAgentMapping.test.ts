@@ -32,7 +32,12 @@ function assembled(messageIndex = 1) {
   const updates: acp.SessionUpdate[] = [];
   const warnings: string[] = [];
   const message: UIMessage = { id: 'reply', role: 'assistant', parts: [] };
-  const asm = new ReplyAssembler(message, messageIndex, (u) => updates.push(u), (w) => warnings.push(w));
+  const asm = new ReplyAssembler(
+    message,
+    messageIndex,
+    (u) => updates.push(u),
+    (w) => warnings.push(w),
+  );
   return { asm, message, updates, warnings };
 }
 
@@ -42,7 +47,10 @@ const texts = (updates: acp.SessionUpdate[], kind: 'agent_message_chunk' | 'agen
 test('SSE: the seed example parses the same whole, byte by byte (multi-byte characters split), and with CRLF', () => {
   const whole = parseAll(SEED_TOOL_EVENTS);
   assert.equal(whole.length, 7);
-  assert.deepEqual(whole.map((e) => e.event), ['text', 'text', 'tool', 'tool', 'tool', 'text', 'done']);
+  assert.deepEqual(
+    whole.map((e) => e.event),
+    ['text', 'text', 'tool', 'tool', 'tool', 'text', 'done'],
+  );
   assert.deepEqual(parseAll(SEED_TOOL_EVENTS, 1), whole);
   assert.deepEqual(parseAll(SEED_TOOL_EVENTS.replace(/\n/g, '\r\n'), 3), whole);
   assert.deepEqual(parseAll(SEED_TOOL_EVENTS.replace(/\n/g, '\r'), 5), whole);
@@ -61,21 +69,42 @@ test('SSE: BOM, comments, multi-line data, default event name; an event cut by t
 
 test('kinds from tool names: the brief table, whole words, camelCase and MCP names', () => {
   const cases: Array<[string, acp.ToolKind]> = [
-    ['bash', 'execute'], ['run_shell_command', 'execute'], ['execCommand', 'execute'],
-    ['read_file', 'read'], ['get_weather', 'read'], ['viewImage', 'read'],
-    ['write_file', 'edit'], ['str_replace_editor', 'edit'], ['apply_patch', 'edit'], ['update_record', 'edit'],
-    ['delete_file', 'delete'], ['removeUser', 'delete'],
-    ['move_file', 'move'], ['rename', 'move'],
-    ['grep', 'search'], ['web_search', 'search'], ['find_files', 'search'], ['list_directory', 'search'],
-    ['fetch', 'fetch'], ['web_fetch', 'fetch'], ['http_get_json', 'read'], ['browse_page', 'fetch'],
-    ['think', 'think'], ['mcp__files__readFile', 'read'],
-    ['zhipin_reply_generator', 'other'], ['movie_db', 'other'], ['settings', 'other'],
+    ['bash', 'execute'],
+    ['run_shell_command', 'execute'],
+    ['execCommand', 'execute'],
+    ['read_file', 'read'],
+    ['get_weather', 'read'],
+    ['viewImage', 'read'],
+    ['write_file', 'edit'],
+    ['str_replace_editor', 'edit'],
+    ['apply_patch', 'edit'],
+    ['update_record', 'edit'],
+    ['delete_file', 'delete'],
+    ['removeUser', 'delete'],
+    ['move_file', 'move'],
+    ['rename', 'move'],
+    ['grep', 'search'],
+    ['web_search', 'search'],
+    ['find_files', 'search'],
+    ['list_directory', 'search'],
+    ['fetch', 'fetch'],
+    ['web_fetch', 'fetch'],
+    ['http_get_json', 'read'],
+    ['browse_page', 'fetch'],
+    ['think', 'think'],
+    ['mcp__files__readFile', 'read'],
+    ['zhipin_reply_generator', 'other'],
+    ['movie_db', 'other'],
+    ['settings', 'other'],
   ];
   for (const [name, kind] of cases) assert.equal(kindFor(name), kind, name);
 });
 
 test('titles: the name and the most telling input field, on one line and short', () => {
-  assert.equal(titleFor('zhipin_reply_generator', { candidate_message: '你们薪资待遇怎么样？', brand: '蜀地源冒菜' }), 'zhipin_reply_generator: 你们薪资待遇怎么样？');
+  assert.equal(
+    titleFor('zhipin_reply_generator', { candidate_message: '你们薪资待遇怎么样？', brand: '蜀地源冒菜' }),
+    'zhipin_reply_generator: 你们薪资待遇怎么样？',
+  );
   assert.equal(titleFor('bash', { timeout: 30, command: 'df -h\n | sort' }), 'bash: df -h | sort');
   assert.equal(titleFor('read', { file_path: '/etc/hosts', limit: 10 }), 'read: /etc/hosts');
   assert.equal(titleFor('web_search', { query: 'acp spec', max: 3 }), 'web_search: acp spec');
@@ -109,9 +138,15 @@ test('seed tool events (verbatim): text, one server tool card with live and fina
   assert.deepEqual(card.rawOutput, { reply: '您好！我们的薪资范围是4000-6000元...' });
   assert.match(JSON.stringify(card.content), /4000-6000/);
   // The kept message: text, the tool part (dynamic, final output, no live output), text.
-  assert.deepEqual(message.parts.map((p) => p.type), ['text', 'dynamic-tool', 'text']);
+  assert.deepEqual(
+    message.parts.map((p) => p.type),
+    ['text', 'dynamic-tool', 'text'],
+  );
   const tool = message.parts[1] as ToolPart;
-  assert.deepEqual({ state: tool.state, toolName: tool.toolName, output: tool.output }, { state: 'output-available', toolName: 'zhipin_reply_generator', output: { reply: '您好！我们的薪资范围是4000-6000元...' } });
+  assert.deepEqual(
+    { state: tool.state, toolName: tool.toolName, output: tool.output },
+    { state: 'output-available', toolName: 'zhipin_reply_generator', output: { reply: '您好！我们的薪资范围是4000-6000元...' } },
+  );
 });
 
 test('seed tool events: output and complete go to the oldest running call of that name (FIFO per name)', () => {
@@ -128,18 +163,28 @@ test('seed tool events: output and complete go to the oldest running call of tha
   reader.handle(ev({ type: 'tool.complete', name: 'bash', state: 'output-available', output: 'B' }));
   const cards = toolCards(updates);
   assert.deepEqual([...cards.keys()], ['m1:c1', 'm1:c2', 'm1:c3']);
-  assert.deepEqual([...cards.values()].map((c) => [c.kind, c.status, c.rawOutput]), [
-    ['execute', 'completed', 'A'],
-    ['search', 'failed', { error: 'rate limited' }],
-    ['execute', 'completed', 'B'],
-  ]);
+  assert.deepEqual(
+    [...cards.values()].map((c) => [c.kind, c.status, c.rawOutput]),
+    [
+      ['execute', 'completed', 'A'],
+      ['search', 'failed', { error: 'rate limited' }],
+      ['execute', 'completed', 'B'],
+    ],
+  );
   assert.match(JSON.stringify(cards.get('m1:c2')!.content), /rate limited/);
-  assert.deepEqual(message.parts.map((p) => (p as ToolPart).toolCallId), ['c1', 'c2', 'c3']);
+  assert.deepEqual(
+    message.parts.map((p) => (p as ToolPart).toolCallId),
+    ['c1', 'c2', 'c3'],
+  );
 });
 
 test('seed tool events: malformed and unknown events are warned once and skipped; incomplete done is read', () => {
   const { asm, updates, warnings } = assembled();
-  const reader = new ToolEventsReader(asm, (w) => warnings.push(w), () => 'x');
+  const reader = new ToolEventsReader(
+    asm,
+    (w) => warnings.push(w),
+    () => 'x',
+  );
   reader.handle({ event: 'text', data: '{not json' });
   reader.handle({ event: 'text', data: '{also not' });
   reader.handle({ event: 'tool', data: '{"type":"tool.output","name":"ghost","output":"?"}' });
@@ -172,12 +217,17 @@ test('AI SDK stream: reasoning, two server tools (preliminary output, an error),
   assert.deepEqual([log.kind, log.title, log.status], ['read', 'readFile: /var/log/syslog', 'failed']);
   assert.match(JSON.stringify(log.content), /EACCES/);
   // The preliminary output was shown while the tool ran…
-  assert.ok(updates.some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress' && String(JSON.stringify(u.content)).includes('Filesystem  Size"')));
+  assert.ok(
+    updates.some(
+      (u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress' && String(JSON.stringify(u.content)).includes('Filesystem  Size"'),
+    ),
+  );
   // …and the message keeps step boundaries, the static tool's `tool-<name>` type and final states only.
   assert.equal(message.id, 'srv-msg-tools');
-  assert.deepEqual(message.parts.map((p) => `${p.type}${'state' in p ? `:${String(p.state)}` : ''}`), [
-    'step-start', 'reasoning:done', 'dynamic-tool:output-available', 'tool-readFile:output-error', 'step-start', 'text:done',
-  ]);
+  assert.deepEqual(
+    message.parts.map((p) => `${p.type}${'state' in p ? `:${String(p.state)}` : ''}`),
+    ['step-start', 'reasoning:done', 'dynamic-tool:output-available', 'tool-readFile:output-error', 'step-start', 'text:done'],
+  );
 });
 
 test('AI SDK stream: an approval request leaves the call waiting; bad chunks are warned and skipped; data parts kept', () => {
@@ -189,11 +239,21 @@ test('AI SDK stream: an approval request leaves the call waiting; bad chunks are
   assert.equal(toolCards(updates).get('m1:call_rm')!.kind, 'delete');
   assert.equal(toolCards(updates).get('m1:call_rm')!.status, 'pending');
   const more = new UiStreamReader(asm, (w) => warnings.push(w));
-  for (const data of ['{"type":"text-delta","id":"t"}', 'nope', '{"type":"data-weather","id":"w1","data":{"c":20}}', '{"type":"data-weather","id":"w1","data":{"c":21}}', '{"type":"data-progress","data":1,"transient":true}', '{"type":"brand-new"}']) {
+  for (const data of [
+    '{"type":"text-delta","id":"t"}',
+    'nope',
+    '{"type":"data-weather","id":"w1","data":{"c":20}}',
+    '{"type":"data-weather","id":"w1","data":{"c":21}}',
+    '{"type":"data-progress","data":1,"transient":true}',
+    '{"type":"brand-new"}',
+  ]) {
     more.handle({ event: 'message', data });
   }
   assert.equal(warnings.length, 3, warnings.join('\n'));
-  assert.deepEqual(message.parts.filter((p) => p.type.startsWith('data-')), [{ type: 'data-weather', id: 'w1', data: { c: 21 } }]);
+  assert.deepEqual(
+    message.parts.filter((p) => p.type.startsWith('data-')),
+    [{ type: 'data-weather', id: 'w1', data: { c: 21 } }],
+  );
 });
 
 test('closeOpen fails calls left running, with the reason, and leaves answered approvals alone', () => {
@@ -210,12 +270,32 @@ test('closeOpen fails calls left running, with the reason, and leaves answered a
 
 test('JSON answer (seed verbatim): the messages become the reply; an echoed history is cut at the last user message', () => {
   const answer = readJsonAnswer(SEED_JSON_ANSWER, assert.fail, () => 'id');
-  assert.deepEqual(answer.messages.map((m) => m.id), ['msg_001', 'msg_002']);
+  assert.deepEqual(
+    answer.messages.map((m) => m.id),
+    ['msg_001', 'msg_002'],
+  );
   assert.deepEqual(answer.skipped, []);
   assert.equal(answer.incomplete, undefined);
-  const echoed = { success: true, data: { ...SEED_JSON_ANSWER.data, messages: [{ role: 'user', content: 'old' }, ...SEED_JSON_ANSWER.data.messages.slice(0, 1), { role: 'user', content: 'new' }, ...SEED_JSON_ANSWER.data.messages.slice(1)] } };
-  assert.deepEqual(readJsonAnswer(echoed, assert.fail, () => 'id').messages.map((m) => m.id), ['msg_002']);
-  assert.equal(readJsonAnswer({ success: true, data: { messages: [], status: 'incomplete', reason: 'timeout' } }, assert.fail, () => 'id').incomplete, 'timeout');
+  const echoed = {
+    success: true,
+    data: {
+      ...SEED_JSON_ANSWER.data,
+      messages: [
+        { role: 'user', content: 'old' },
+        ...SEED_JSON_ANSWER.data.messages.slice(0, 1),
+        { role: 'user', content: 'new' },
+        ...SEED_JSON_ANSWER.data.messages.slice(1),
+      ],
+    },
+  };
+  assert.deepEqual(
+    readJsonAnswer(echoed, assert.fail, () => 'id').messages.map((m) => m.id),
+    ['msg_002'],
+  );
+  assert.equal(
+    readJsonAnswer({ success: true, data: { messages: [], status: 'incomplete', reason: 'timeout' } }, assert.fail, () => 'id').incomplete,
+    'timeout',
+  );
   assert.match(readJsonAnswer({ success: false, error: 'Boom', message: 'model overloaded' }, assert.fail, () => 'id').error ?? '', /model overloaded/);
 });
 
@@ -223,14 +303,24 @@ test('replay: user text, agent text and thoughts, tool calls once in their final
   const answer = readJsonAnswer(SEED_JSON_ANSWER, assert.fail, () => 'id');
   const history: UIMessage[] = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '候选人问：你们公司地址在哪？' }] }, ...answer.messages];
   const updates = historyUpdates(history, [{ after: 2, kind: 'incomplete', text: 'Incomplete.' }]);
-  assert.deepEqual(updates.map((u) => u.sessionUpdate), ['user_message_chunk', 'tool_call', 'agent_message_chunk', 'agent_message_chunk']);
+  assert.deepEqual(
+    updates.map((u) => u.sessionUpdate),
+    ['user_message_chunk', 'tool_call', 'agent_message_chunk', 'agent_message_chunk'],
+  );
   const tool = updates[1];
   assert.ok(tool.sessionUpdate === 'tool_call');
   assert.deepEqual([tool.toolCallId, tool.status, tool.kind], ['m1:call_abc123', 'completed', 'other']);
   assert.equal(tool.title, 'zhipin_reply_generator: 你们公司地址在哪？');
   assert.deepEqual(updates[3]._meta, { tandem: { notice: { kind: 'incomplete' } } });
   // A call a finished message left without a result ("input only") is shown ended, not running.
-  const inputOnly: UIMessage = { id: 'a', role: 'assistant', parts: [{ type: 'dynamic-tool', toolName: 'bash', toolCallId: 'c', state: 'input-available', input: { command: 'ls' } }, { type: 'dynamic-tool', toolName: 'rm', toolCallId: 'd', state: 'approval-requested', approval: { id: 'x' } }] };
+  const inputOnly: UIMessage = {
+    id: 'a',
+    role: 'assistant',
+    parts: [
+      { type: 'dynamic-tool', toolName: 'bash', toolCallId: 'c', state: 'input-available', input: { command: 'ls' } },
+      { type: 'dynamic-tool', toolName: 'rm', toolCallId: 'd', state: 'approval-requested', approval: { id: 'x' } },
+    ],
+  };
   const [ran, unanswered] = historyUpdates([inputOnly]);
   assert.ok(ran.sessionUpdate === 'tool_call' && unanswered.sessionUpdate === 'tool_call');
   assert.deepEqual([ran.status, unanswered.status], ['completed', 'failed']);
