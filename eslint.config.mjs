@@ -22,6 +22,7 @@ const LAYERS = {
   conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime'],
   agents: ['protocol', 'util', 'acp'],
   demoAgent: ['protocol'],
+  hostedAgent: ['protocol', 'util'],
   vscode: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'conversation', 'agents'],
   views: ['protocol', 'util', 'acp', 'client', 'context', 'thread', 'conversation', 'vscode'],
 };

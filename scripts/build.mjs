@@ -1,4 +1,4 @@
-// Bundles the extension host, the webview and the demo agent with esbuild: one file each, so the
+// Bundles the extension host, the webview, the demo agent and the hosted-agent bridge with esbuild: one file each, so the
 // .vsix ships no node_modules. esbuild because it is the bundler VS Code's own samples use, is fast
 // enough to rebuild in tests, and handles the ESM-only ACP SDK inside a CommonJS extension bundle.
 import * as esbuild from 'esbuild';
@@ -18,6 +18,8 @@ const targets = [
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
   // Ends what Tandem started when the extension host is gone, however it goes (src/supervisor).
   { ...node, entryPoints: ['src/supervisor/main.ts'], outfile: 'dist/supervisor.js' },
+  // The hosted-agent bridge (ACP on stdio, a hosted chat API over HTTP), shipped like the demo agent.
+  { ...node, entryPoints: ['src/hostedAgent/main.ts'], outfile: 'dist/hostedAgent.js' },
   {
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',

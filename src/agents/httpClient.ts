@@ -12,6 +12,10 @@ import { pipeline } from 'node:stream/promises';
 // fraction of undici's size for the one thing we need.
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { isLoopback } from './registryParse';
+import { proxyFor, proxyForDisplay } from '../util/proxyEnv';
+
+// Re-exported: callers and tests import the proxy rules from here.
+export { proxyFor };
 
 /** How requests reach the network. */
 export interface HttpOptions {
@@ -37,34 +41,6 @@ export class HttpError extends Error {
 
 const MAX_REDIRECTS = 5;
 const USER_AGENT = 'tandem-acp (VS Code extension)';
-
-/** The proxy to use for `url`, or undefined for a direct connection. */
-export function proxyFor(url: string, opts: Pick<HttpOptions, 'proxy' | 'env'> = {}): string | undefined {
-  const env = opts.env ?? process.env;
-  const target = new URL(url);
-  if (bypassesProxy(target, env.NO_PROXY ?? env.no_proxy ?? '')) return undefined;
-  const fromEnv = target.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
-  const proxy = opts.proxy?.trim() || fromEnv?.trim();
-  if (!proxy) return undefined;
-  // `host:port` without a scheme is common in env variables and means http.
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
-}
-
-/** NO_PROXY: `*`, or hosts / domain suffixes (`.corp`, `*.corp`, `corp`), optionally with `:port`. */
-function bypassesProxy(target: URL, noProxy: string): boolean {
-  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
-  for (const raw of noProxy.split(/[\s,]+/)) {
-    const entry = raw.trim().toLowerCase();
-    if (!entry) continue;
-    if (entry === '*') return true;
-    const [, name = '', entryPort] = /^(.+?)(?::(\d+))?$/.exec(entry) ?? [];
-    if (entryPort && entryPort !== port) continue;
-    const domain = name.replace(/^\*?\./, '');
-    if (host === domain || host.endsWith(`.${domain}`)) return true;
-  }
-  return false;
-}
 
 /** GET as text (the registry index). */
 export async function getText(url: string, opts: HttpOptions & { maxBytes?: number } = {}): Promise<string> {
@@ -157,23 +133,11 @@ function request(target: URL, opts: HttpOptions): Promise<http.IncomingMessage> 
       const why = err.code ?? err.message;
       reject(
         new HttpError(
-          proxy ? l10n.t('Could not reach {0} via proxy {1}: {2}.', target.host, redactUrl(proxy), why) : l10n.t('Could not reach {0}: {1}.', target.host, why),
+          proxy
+            ? l10n.t('Could not reach {0} via proxy {1}: {2}.', target.host, proxyForDisplay(proxy) ?? l10n.t('(invalid proxy URL)'), why)
+            : l10n.t('Could not reach {0}: {1}.', target.host, why),
         ),
       );
     });
   });
-}
-
-/** A proxy URL without its credentials, for messages. */
-function redactUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.username || url.password) {
-      url.username = '***';
-      url.password = '';
-    }
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return l10n.t('(invalid proxy URL)');
-  }
 }

@@ -1,0 +1,113 @@
+/**
+ * The API key, the headers built from it, and the rule that no secret is ever printed.
+ *
+ * The key comes from the environment (HOSTED_AGENT_API_KEY) — never argv, never the state folder —
+ * and goes out as `Authorization: Bearer <key>`, or wherever a header template says `${apiKey}`.
+ * It, and every header value that came from the environment or names a secret, is registered here,
+ * and every stderr line and every error sent to the client goes through `redact` (a server that
+ * echoes the key in an error body cannot leak it either). stderr is the agent's log in Tandem.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { API_KEY_ENV } from './config';
+const secrets = new Set<string>();
+const MASK = '***';
+
+/** Registers a value that must never be printed (values under 4 characters would mask too much). */
+export function addSecret(value: string | undefined): void {
+  if (value && value.length >= 4) secrets.add(value);
+  // `Bearer <key>` is masked whole by the key itself; base64 of `user:key` (Basic auth) too.
+  if (value && value.length >= 4) secrets.add(Buffer.from(value).toString('base64'));
+}
+
+export function redact(text: string): string {
+  let out = text;
+  // Longest first, so a secret containing another is masked whole.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
+  return out;
+}
+
+/** A JSON value with every string redacted (error data sent to the client). */
+export function redactDeep(value: unknown): unknown {
+  if (secrets.size === 0) return value;
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
+  return value;
+}
+
+/** One line on stderr, redacted. */
+export function log(text: string): void {
+  process.stderr.write(`[hosted-agent] ${redact(text)}\n`);
+}
+
+export function warn(text: string): void {
+  log(`warning: ${text}`);
+}
+
+/** The auth method the bridge advertises: the client asks the user for the key and restarts it with the variable set. */
+export const API_KEY_METHOD_ID = 'hosted-api-key';
+
+export function apiKeyMethod(host: string): acp.AuthMethod {
+  // `type: "env_var"` and `vars` are the ACP auth-methods RFD's shape (not yet in the SDK's stable
+  // types); `_meta.tandem.envVar` says the same for clients that read only `_meta`, and the name
+  // spells the variable for clients that read neither.
+  const method = {
+    id: API_KEY_METHOD_ID,
+    name: `API key (${API_KEY_ENV})`,
+    description: `The API key for ${host}. Set ${API_KEY_ENV} in the agent's environment; it is sent as "Authorization: Bearer <key>" unless a configured header uses \${apiKey}.`,
+    type: 'env_var',
+    vars: [{ name: API_KEY_ENV, label: 'API key', secret: true }],
+    varName: API_KEY_ENV,
+    _meta: { tandem: { envVar: API_KEY_ENV } },
+  };
+  return method as unknown as acp.AuthMethod;
+}
+
+export function apiKey(env: NodeJS.ProcessEnv): string | undefined {
+  const key = env[API_KEY_ENV]?.trim();
+  return key ? key : undefined;
+}
+
+export interface ResolvedHeaders {
+  headers: Record<string, string>;
+  /** A template uses `${apiKey}` but no key is set: the request must not go out. */
+  keyMissing: boolean;
+  /** `${env:NAME}` templates whose variable is not set. */
+  missingEnv: string[];
+}
+
+/** Header names whose values are secret even when typed literally. */
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|password/i;
+
+/** The headers of one request: templates filled in, every secret value registered for redaction. */
+export function resolveHeaders(templates: Record<string, string>, env: NodeJS.ProcessEnv): ResolvedHeaders {
+  const key = apiKey(env);
+  addSecret(key);
+  let usesKey = false;
+  let keyMissing = false;
+  const missingEnv: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const [name, template] of Object.entries(templates)) {
+    const value = template.replace(/\$\{(apiKey|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (_m, what: string, envName: string | undefined) => {
+      if (what === 'apiKey') {
+        usesKey = true;
+        if (!key) keyMissing = true;
+        return key ?? '';
+      }
+      const v = env[envName ?? ''];
+      if (v === undefined) missingEnv.push(envName ?? '');
+      addSecret(v);
+      return v ?? '';
+    });
+    if (SECRET_HEADER.test(name)) addSecret(value);
+    headers[name] = value;
+  }
+  const hasAuthorization = Object.keys(headers).some((n) => n.toLowerCase() === 'authorization');
+  if (key && !usesKey && !hasAuthorization) headers.Authorization = `Bearer ${key}`;
+  return { headers, keyMissing, missingEnv };
+}
+
+/** True when the configuration itself says a key is needed (a template uses it). */
+export function templatesNeedKey(templates: Record<string, string>): boolean {
+  return Object.values(templates).some((v) => v.includes('${apiKey}'));
+}
