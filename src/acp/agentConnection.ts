@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentExit, AgentProcess } from './agentProcess';
 import { createNdJsonTransport } from './ndjsonTransport';
-import { createRedactor, redactingLog } from './protocolLog';
+import { connectionLog, createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
 import { isRecord } from '../protocol/guards';
@@ -81,7 +81,7 @@ export class AgentConnection {
   }
 
   static async open(proc: AgentProcess, handlers: ClientHandlers, opts: AgentConnectionOptions): Promise<AgentConnection> {
-    const log = redactingLog(opts.log, proc.secrets);
+    const log = connectionLog(redactingLog(opts.log, proc.secrets), proc.name);
     const onInbound = (msg: Record<string, unknown>): boolean => {
       // Only notifications (no id) are session updates; a request named session/update is left
       // to the SDK, which answers it with an error.
