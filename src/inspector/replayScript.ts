@@ -68,7 +68,8 @@ export const idKey = (id: JsonRpcId): string => `${typeof id}:${id}`;
  * folder (paths in tool calls, file requests and titles).
  */
 export class Volatiles {
-  private readonly sessions = new Map<string, string>();
+  /** Recorded strings (session ids, terminal ids) and what the live client calls them. */
+  private readonly aliases = new Map<string, string>();
   private cwdFrom: string | undefined;
   private cwdTo: string | undefined;
 
@@ -76,7 +77,7 @@ export class Volatiles {
   learn(recorded: unknown, live: unknown): void {
     const r = params(recorded);
     const l = params(live);
-    if (typeof r.sessionId === 'string' && typeof l.sessionId === 'string' && r.sessionId !== l.sessionId && !this.sessions.has(r.sessionId)) this.sessions.set(r.sessionId, l.sessionId);
+    if (typeof r.sessionId === 'string' && typeof l.sessionId === 'string') this.alias(r.sessionId, l.sessionId);
     // Only a real folder: replacing "/" or "" would rewrite every path.
     if (this.cwdFrom === undefined && typeof r.cwd === 'string' && typeof l.cwd === 'string' && r.cwd.length > 3 && r.cwd !== l.cwd) {
       this.cwdFrom = stripSlash(r.cwd);
@@ -84,16 +85,21 @@ export class Volatiles {
     }
   }
 
+  /** The live client names `recorded` `live` (the first naming wins). */
+  alias(recorded: string, live: string): void {
+    if (recorded !== live && !this.aliases.has(recorded)) this.aliases.set(recorded, live);
+  }
+
   /** A recorded agent message with today's values in place of the recorded ones. */
   apply<T>(value: T): T {
-    if (this.sessions.size === 0 && this.cwdFrom === undefined) return value;
+    if (this.aliases.size === 0 && this.cwdFrom === undefined) return value;
     return this.walk(value) as T;
   }
 
   private walk(value: unknown): unknown {
     if (typeof value === 'string') {
-      const session = this.sessions.get(value);
-      if (session !== undefined) return session;
+      const alias = this.aliases.get(value);
+      if (alias !== undefined) return alias;
       return this.cwdFrom !== undefined && value.includes(this.cwdFrom) ? value.split(this.cwdFrom).join(this.cwdTo) : value;
     }
     if (Array.isArray(value)) return value.map((v) => this.walk(v));
@@ -121,4 +127,41 @@ export function describeWire(msg: Record<string, unknown>): string {
 export function describeStep(step: ExpectStep): string {
   if (step.what === 'response') return `a response to ${JSON.stringify(step.id)}`;
   return `${step.method} (${step.what})`;
+}
+
+/** What a recorded terminal printed, and how it ended, by the id of the `terminal/create` request. */
+export interface RecordedTerminal {
+  output: string;
+  exitCode: number | null;
+}
+
+const resultOf = (step: Step | undefined): Record<string, unknown> | undefined => {
+  const result = step?.kind === 'expect' ? step.recorded.result : undefined;
+  return typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : undefined;
+};
+
+/**
+ * The output of every terminal of the recording, from the client's recorded answers to
+ * `terminal/output` and `terminal/wait_for_exit`: the replay shows it instead of running the
+ * recorded command again.
+ */
+export function recordedTerminals(steps: readonly Step[]): Map<string, RecordedTerminal> {
+  const answers = new Map<string, Step>();
+  for (const step of steps) if (step.kind === 'expect' && step.what === 'response' && step.id !== undefined) answers.set(idKey(step.id), step);
+  const byTerminal = new Map<string, { createId: string; terminal: RecordedTerminal }>();
+  for (const step of steps) {
+    if (step.kind !== 'send' || !isId(step.msg.id)) continue;
+    const method = step.msg.method;
+    const p = (step.msg.params ?? {}) as Record<string, unknown>;
+    const result = resultOf(answers.get(idKey(step.msg.id)));
+    if (method === 'terminal/create' && typeof result?.terminalId === 'string') {
+      byTerminal.set(result.terminalId, { createId: idKey(step.msg.id), terminal: { output: '', exitCode: null } });
+    } else if (typeof p.terminalId === 'string' && byTerminal.has(p.terminalId) && result) {
+      const t = byTerminal.get(p.terminalId)!.terminal;
+      if (method === 'terminal/output' && typeof result.output === 'string') t.output = result.output;
+      const exit = method === 'terminal/output' ? (result.exitStatus as Record<string, unknown> | null | undefined) : result;
+      if (typeof exit?.exitCode === 'number') t.exitCode = exit.exitCode;
+    }
+  }
+  return new Map([...byTerminal.values()].map(({ createId, terminal }) => [createId, terminal]));
 }

@@ -1,4 +1,4 @@
-import { describeStep, describeWire, idKey, Volatiles, type ExpectStep, type JsonRpcId, type ReplayScript } from './replayScript';
+import { describeStep, describeWire, idKey, recordedTerminals, Volatiles, type ExpectStep, type JsonRpcId, type RecordedTerminal, type ReplayScript } from './replayScript';
 
 /** Longest pause kept from the recording between two agent messages (a slow model, a long tool). */
 export const MAX_GAP_MS = 10_000;
@@ -10,6 +10,9 @@ export type ReplayAction =
   | { type: 'send'; msg: Record<string, unknown>; delayMs: number }
   /** Nothing to do until the client sends something. */
   | { type: 'wait' };
+
+/** A harmless command that prints a recorded terminal's output and exits with its code. */
+export type TerminalPrinter = (terminal: RecordedTerminal) => { command: string; args: string[]; env: Array<{ name: string; value: string }> };
 
 export interface ReplayOutput {
   /** An immediate answer to the client (outside the recording: errors, tolerated requests). */
@@ -39,12 +42,21 @@ export class Replayer {
   private lastAt: number | undefined;
   private stopped: { reason: string } | undefined;
   private endNoted = false;
+  private readonly terminals: Map<string, RecordedTerminal>;
 
+  /**
+   * `printer`: recorded commands are never run again — a transcript is data, and may come from
+   * anyone — so each `terminal/create` asks the client to run this printer instead, which shows
+   * the recorded output. Without one, `terminal/create` goes out as recorded.
+   */
   constructor(
     private readonly script: ReplayScript,
     private readonly out: ReplayOutput,
     private readonly pace: 'recorded' | 'fast' = 'recorded',
-  ) {}
+    private readonly printer?: TerminalPrinter,
+  ) {
+    this.terminals = recordedTerminals(script.steps);
+  }
 
   /** True once the recording is played to its end. */
   get finished(): boolean {
@@ -84,6 +96,11 @@ export class Replayer {
   /** The recorded message as it goes out now; undefined when it answers a request never matched. */
   private outgoing(recorded: Record<string, unknown>, line: number): Record<string, unknown> | undefined {
     const msg = this.volatiles.apply(recorded);
+    if (msg.method === 'terminal/create' && isId(msg.id) && this.printer) {
+      const printed = this.printer(this.terminals.get(idKey(msg.id)) ?? { output: '', exitCode: 0 });
+      const { command: _c, args: _a, env: _e, ...rest } = (msg.params ?? {}) as Record<string, unknown>;
+      return { ...msg, params: { ...rest, ...printed } };
+    }
     if (typeof msg.method === 'string' || !isId(msg.id)) return msg;
     const live = this.ids.get(idKey(msg.id));
     if (live === undefined) {
@@ -111,7 +128,13 @@ export class Replayer {
       this.ids.set(idKey(step.id), msg.id);
       this.volatiles.learn(step.recorded, msg);
     }
-    if (step.what === 'response') this.compareAnswer(step, msg);
+    if (step.what === 'response') {
+      this.compareAnswer(step, msg);
+      // A terminal the live client created has its own id: later messages use that one.
+      const recordedId = (step.recorded.result as { terminalId?: unknown } | undefined)?.terminalId;
+      const liveId = (msg.result as { terminalId?: unknown } | undefined)?.terminalId;
+      if (typeof recordedId === 'string' && typeof liveId === 'string') this.volatiles.alias(recordedId, liveId);
+    }
     if (run.every(({ i: k }) => this.met.has(k))) {
       this.index = run[run.length - 1].i + 1;
       this.met.clear();

@@ -27,7 +27,7 @@ test('configured secrets, MCP env and Authorization-like headers are masked; oth
   assert.deepEqual(out.params.mcpServers[0].env, [{ name: 'DB_PASSWORD', value: REDACTED }, { name: 'MODE', value: REDACTED }]);
   assert.deepEqual(out.params.mcpServers[1].headers, [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: 'application/json' }]);
   assert.equal(out.params.mcpServers[1].url, 'https://api.example.com/mcp');
-  assert.equal(msg.params.mcpServers[0].env[0].value, 'hunter2hunter2', 'the input is not changed');
+  assert.equal(msg.params.mcpServers[0].env?.[0].value, 'hunter2hunter2', 'the input is not changed');
   assert.ok(r.count >= 4);
   const short = createRedactor(['abc']);
   assert.equal(short.text('abcdef'), 'abcdef', 'values shorter than 4 characters are not secrets worth shredding the text for');

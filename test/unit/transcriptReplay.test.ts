@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTranscript } from '../../src/inspector/transcript';
@@ -29,6 +29,9 @@ function script(cwd: string) {
           { update: { sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: `Edit ${join(cwd, 'notes.txt')}`, kind: 'edit', status: 'pending', locations: [{ path: join(cwd, 'notes.txt'), line: 1 }] } },
           { permission: { toolCall: { toolCallId: 'edit-1' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
           { update: { sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed', content: [{ type: 'diff', path: join(cwd, 'notes.txt'), oldText: 'draft\n', newText: 'done\n' }] } },
+          { update: { sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'Run the check', kind: 'execute', status: 'in_progress' } },
+          { terminal: { command: 'sh', args: ['-c', 'echo recorded-output; touch MARKER; exit 3'] }, toolCallId: 'run-1' },
+          { update: { sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'completed' } },
           { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done.' } } },
         ],
       },
@@ -71,6 +74,8 @@ test('a conversation recorded through the core replays to the same cards in anot
     await promptAnswering(original, 'the notes', 'ok');
     await original.session.prompt('and again');
     const recordedCards = cardShapes(original.session.conversation.snapshot().entries as Entry[], recDir);
+    assert.ok(existsSync(join(recDir, 'MARKER')), 'the recording really ran its command');
+    const recordedTerminal = Object.values(original.session.conversation.snapshot().terminals)[0];
     const sessionId = original.session.conversation.meta.sessionId;
     const text = await rec.transcript({ agent: 'Scripted', session: sessionId }, [SECRET]);
     assert.ok(!text.includes(SECRET), 'the configured secret is masked in the transcript');
@@ -95,6 +100,12 @@ test('a conversation recorded through the core replays to the same cards in anot
     const tool = (replay.session.conversation.snapshot().entries as Entry[]).find((e): e is ToolCallEntry => e.kind === 'tool_call');
     assert.equal(tool?.locations[0].path, join(liveDir, 'notes.txt'), 'paths follow the live folder');
     assert.equal(tool?.status, 'completed');
+    // Recorded commands are never run again: the terminal prints what the recording printed.
+    assert.ok(!existsSync(join(liveDir, 'MARKER')), 'the replay ran the recorded command');
+    const terminal = Object.values(replay.session.conversation.snapshot().terminals)[0];
+    assert.equal(terminal?.output, recordedTerminal.output);
+    assert.equal(terminal?.output.trim(), 'recorded-output');
+    assert.equal(terminal?.exit?.exitCode, 3);
   } finally {
     original.session.dispose();
     replay?.session.dispose();
