@@ -86,12 +86,16 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return createRedactor(secrets)(text);
 }
 
+const JSON_LITERAL = /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/;
+
 /** The same as {@link redactSecrets}, with the secret list prepared once (for hot paths). */
 export function createRedactor(secrets: string[]): (text: string) => string {
   // Longest first, so a secret that contains another one is masked whole.
   // Each secret also in its JSON-escaped form: protocol messages carry values with quotes or
   // backslashes escaped, so the raw value would never match there.
-  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  // JSON literals and numbers ("true", "8080") are left alone: masking them protects nothing and
+  // would break the JSON lines the protocol inspector and transcripts read back.
+  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= 4 && !JSON_LITERAL.test(s)).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
   const usable = [...new Set(forms)].sort((a, b) => b.length - a.length);
   if (usable.length === 0) return (text) => text;
   return (text) => {
@@ -117,7 +121,7 @@ export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): Pro
 
 /** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
 export function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
-  if (!secrets.some((s) => s.length >= 4)) return log;
+  if (!secrets.some((s) => s.length >= 4 && !JSON_LITERAL.test(s))) return log;
   const r = createRedactor(secrets);
   return {
     message: (direction, raw, origin) => log.message(direction, r(raw), origin),
