@@ -73,8 +73,18 @@ export class ConformanceMonitor implements WireListener {
     return [...this.bySeq.values()].flat();
   }
 
-  summary(agent: string): ConformanceSummary {
-    return this.perAgent.get(agent) ?? emptySummary();
+  /** One agent's conformance so far; every agent's together when `agent` is undefined. */
+  summary(agent?: string): ConformanceSummary {
+    if (agent !== undefined) return this.perAgent.get(agent) ?? emptySummary();
+    const all = emptySummary();
+    for (const s of this.perAgent.values()) {
+      all.checked += s.checked;
+      all.warnings += s.warnings;
+      all.errors += s.errors;
+      for (const [rule, n] of Object.entries(s.byRule)) all.byRule[rule] = (all.byRule[rule] ?? 0) + n;
+      all.samples.push(...s.samples.slice(0, Math.max(0, SAMPLES - all.samples.length)));
+    }
+    return all;
   }
 
   onWarnings(listener: (warnings: WireWarningView[]) => void): { dispose(): void } {

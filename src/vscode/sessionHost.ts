@@ -12,7 +12,7 @@ import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
 import { isConversationCommand, runConversationCommand } from '../session/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
-import { AGENT_PRESETS, AgentSettings } from './agentSettings';
+import { AGENT_PRESETS, AgentSettings, onTemporaryAgentsChanged } from './agentSettings';
 import { HostCommands } from './hostCommands';
 import { RememberedOptions } from './rememberedOptions';
 import { DiffEditor } from './diffEditor';
@@ -124,6 +124,7 @@ export class SessionHost extends Disposable {
     this.updateSecrets();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)));
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.manager.unblocked()));
+    this.register(onTemporaryAgentsChanged(() => this.fireAgents()));
   }
 
   attach(surface: ChatSurface): void {
