@@ -3,8 +3,8 @@ import type { ConformanceMonitor } from './conformance';
 import { rowOf, type WireRecord } from './wireRecord';
 import type { WireStore } from './wireStore';
 
-/** Rows per post of a snapshot: a few MB at most, so no single post holds either side up for long. */
-const SNAPSHOT_CHUNK = 5000;
+/** Rows per post of a snapshot: under a MB, so no single post holds either side up for long. */
+const SNAPSHOT_CHUNK = 2000;
 /** Least time between two live posts (about one frame). */
 const FRAME_MS = 16;
 /** Live rows waiting while the inspector is hidden; beyond this it gets a fresh snapshot when shown. */

@@ -117,7 +117,8 @@ export interface Panel {
 
 export interface Harness {
   /** `language` is VS Code's display language, e.g. `zh-cn`: the panel gets that bundle of l10n/. */
-  open(options?: { width?: number; height?: number; language?: string }): Promise<Panel>;
+  /** `path`: another page of the harness (e.g. `/harness/inspector/index.html`, the protocol inspector). */
+  open(options?: { width?: number; height?: number; language?: string; path?: string }): Promise<Panel>;
   close(): Promise<void>;
 }
 
@@ -148,7 +149,8 @@ export async function launchHarness(): Promise<Harness> {
         if (m.type() === 'error') errors.push(m.text());
       });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      await page.goto(options.language ? `${origin}/?language=${encodeURIComponent(options.language)}` : `${origin}/`);
+      const url = `${origin}${options.path ?? '/'}`;
+      await page.goto(options.language ? `${url}?language=${encodeURIComponent(options.language)}` : url);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
       const settle = (): Promise<void> =>
         page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
