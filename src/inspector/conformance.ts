@@ -7,6 +7,14 @@ import type { WireListener, WireStore } from './wireStore';
 const START_DELAY_MS = 150;
 /** Longest slice of checking before the event loop gets its turn back. */
 const SLICE_MS = 6;
+/**
+ * While messages keep coming (one in the last QUIET_MS), the checks take one short slice per
+ * FLOOD_INTERVAL_MS — about 2% of the thread — so a stream is not slowed; they catch up once it
+ * is quiet.
+ */
+const QUIET_MS = 250;
+const FLOOD_SLICE_MS = 4;
+const FLOOD_INTERVAL_MS = 200;
 /** Warnings kept per agent as examples for reports. */
 const SAMPLES = 8;
 
@@ -45,6 +53,7 @@ export class ConformanceMonitor implements WireListener {
   private queue: WireRecord[] = [];
   private queueHead = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastAppend = 0;
   private readonly checker = new MessageChecker();
   private readonly bySeq = new Map<number, WireWarningView[]>();
   private readonly perAgent = new Map<string, ConformanceSummary>();
@@ -53,13 +62,14 @@ export class ConformanceMonitor implements WireListener {
 
   constructor(
     private readonly store: WireStore,
-    private readonly opts: { startDelayMs?: number; sliceMs?: number } = {},
+    private readonly opts: { startDelayMs?: number; sliceMs?: number; quietMs?: number } = {},
   ) {
     this.subscription = store.listen(this);
   }
 
   appended(record: WireRecord): void {
     this.queue.push(record);
+    this.lastAppend = performance.now();
     if (this.timer === undefined) this.schedule(this.opts.startDelayMs ?? START_DELAY_MS);
   }
 
@@ -149,7 +159,9 @@ export class ConformanceMonitor implements WireListener {
   private schedule(delay: number): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.drain(this.opts.sliceMs ?? SLICE_MS)) this.schedule(0);
+      const flowing = performance.now() - this.lastAppend < (this.opts.quietMs ?? QUIET_MS);
+      const sliceMs = this.opts.sliceMs ?? SLICE_MS;
+      if (!this.drain(flowing ? Math.min(sliceMs, FLOOD_SLICE_MS) : sliceMs)) this.schedule(flowing ? FLOOD_INTERVAL_MS : 0);
     }, delay);
     this.timer.unref?.();
   }

@@ -52,7 +52,7 @@ test('nothing is posted while hidden; shown again, the backlog follows, or a fre
   posted.length = 0;
   for (let i = 0; i < 5; i++) wire.agent(update('s', { sessionUpdate: 'plan', entries: [] }));
   await new Promise((r) => setTimeout(r, 20));
-  assert.deepEqual(posted, [], 'hidden: nothing posted');
+  assert.equal(posted.length, 0, 'hidden: nothing posted');
   feed.setVisible(true);
   await until(() => posted.length > 0);
   assert.deepEqual(rowsOf(posted), [1, 2, 3, 4, 5]);
