@@ -57,6 +57,8 @@ test('100,000 messages: listed in a virtualised grid, filtered and scrolled, wit
     await waitForStatus(panel.page, /^50,000 of 100,000 messages$/);
     await panel.page.check('#problems-only');
     await waitForStatus(panel.page, /^0 of 100,000 messages$/);
+    await panel.settle();
+    assert.equal(await panel.page.locator('.grid-viewport [role="row"]:visible').count(), 0, 'pooled rows out of use are not shown');
     await panel.page.uncheck('#problems-only');
     await panel.page.selectOption('select[aria-label="Filter by session"]', '');
     await waitForStatus(panel.page, /^100,000 of 100,000 messages$/);
