@@ -62,7 +62,8 @@ export class Inspector implements vscode.Disposable {
     const scope = await this.pickScope(l10n.t('Export Transcript'));
     if (!scope) return;
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+    // The home folder, not the workspace: a new file there would show in the review of agents' changes.
+    const folder = vscode.Uri.file(os.homedir());
     const target = await vscode.window.showSaveDialog({
       title: l10n.t('Export Transcript'),
       defaultUri: vscode.Uri.joinPath(folder, `tandem-${slug(scope.agent ?? 'all')}-${stamp}.jsonl`),

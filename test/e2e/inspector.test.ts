@@ -3,7 +3,7 @@
 // exported with `Tandem: Export Transcript…` (secrets masked), replayed with `Tandem: Replay
 // Transcript…` by the bundled replay agent, and the replayed conversation shows the same cards.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { scenario, useE2e } from './harness/e2e';
@@ -26,14 +26,25 @@ async function inspectorFrame(page: Page): Promise<Frame> {
 }
 
 /**
- * Answers VS Code's simple file dialog (the web workbench's) as a user does: it opens in the
- * workspace folder (a save dialog with the proposed name selected), the file name is typed over it.
+ * Answers VS Code's simple file dialog (the web workbench's) with a whole path. Typing into it is
+ * racy (it completes and re-selects names as it lists folders), so the value is set at once, as a
+ * paste would, once the dialog shows where it starts.
  */
-async function answerFileDialog(page: Page, name: string): Promise<void> {
+async function answerFileDialog(page: Page, path: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: uiTimeout });
-  await page.keyboard.type(name);
-  await waitUntil(async () => (await input.inputValue()).endsWith(`/${name}`), `the file dialog to show ${name}`);
+  await waitUntil(async () => (await input.inputValue()).startsWith('/'), 'the file dialog to show its folder');
+  // The dialog may still put its own proposal in after listing the folder: set again until it stays.
+  await waitUntil(async () => {
+    if ((await input.inputValue()) !== path) {
+      await input.evaluate((el: HTMLInputElement, value: string) => {
+        el.value = value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, path);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    return (await input.inputValue()) === path;
+  }, `the file dialog to hold ${path}`);
   await input.press('Enter');
 }
 
@@ -84,33 +95,53 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   // The inspector opens on the conversation's session, and lists its messages; and flags the slip.
   await runCommand(page, 'Tandem: Open Protocol Inspector');
   const inspector = await inspectorFrame(page);
-  await waitUntil(async () => /^\d+ of \d+ messages/.test((await inspector.locator('.status').textContent()) ?? ''), 'the inspector status');
-  const grid = (await inspector.locator('.grid-viewport').textContent()) ?? '';
+  const gridText = async (): Promise<string> => (await inspector.locator('.grid-viewport [role="row"]:visible').allTextContents()).join('\n');
+  await waitUntil(async () => /session\/prompt result/.test(await gridText()), 'the conversation listed in the inspector');
+  const grid = await gridText();
   assert.match(grid, /session\/new result/);
   assert.match(grid, /session\/prompt/);
   assert.match(grid, /session\/update · tool_call_update/);
   assert.doesNotMatch(grid, /initialize/, 'the handshake names no session');
   await inspector.locator('select[aria-label="Filter by session"]').selectOption('');
-  await waitUntil(async () => /initialize/.test((await inspector.locator('.grid-viewport').textContent()) ?? ''), 'every message of the window');
+  await waitUntil(async () => /initialize/.test(await gridText()), 'every message of the window');
   await inspector.locator('#problems-only').check();
   await waitUntil(async () => /^1 of \d+ messages/.test((await inspector.locator('.status').textContent()) ?? ''), 'one message with a problem');
   await inspector.locator('[role="grid"]').focus();
   await inspector.locator('[role="grid"]').press('Home');
   assert.match((await inspector.locator('.detail-warnings').textContent()) ?? '', /unknown-tool-call.*ghost-9/);
 
-  // Export: this conversation, into the workspace.
-  const file = join(workspace.dir, 'conversation.jsonl');
+  // Closed again: the chat panel is then the only Tandem webview (its locator must be unique).
+  await page.locator('.tabs-container .tab', { hasText: 'Protocol Inspector' }).locator('.codicon-close').click();
+  await waitUntil(async () => (await page.locator('.tabs-container .tab', { hasText: 'Protocol Inspector' }).count()) === 0, 'the inspector closed');
+
+  // Export: this conversation, into a folder outside the workspace (the review would count a new file in it).
+  const file = join(s.workspace().dir, 'conversation.jsonl');
   await runCommand(page, 'Tandem: Export Transcript…');
   await pick(page, 'This conversation');
-  await answerFileDialog(page, 'conversation.jsonl');
+  await answerFileDialog(page, file);
   await waitUntil(async () => existsSync(file) && readFileSync(file, 'utf8').includes('"stopReason"'), 'the exported transcript');
   const text = readFileSync(file, 'utf8');
   assert.ok(!text.includes(SECRET), 'the agent\'s env value is masked');
   assert.match(text.split('\n')[0], /"type":"tandem-transcript".*"agent":\{"name":"Scripted"/);
 
+  // Report a problem: report.md opens, its transcript.jsonl beside it; the notification says where.
+  await runCommand(page, 'Tandem: Report a problem');
+  const reportTab = page.locator('.tabs-container .tab', { hasText: 'report.md' });
+  await reportTab.waitFor({ timeout: uiTimeout });
+  // The editor renders spaces as no-break spaces.
+  await waitUntil(async () => /Tandem\s+problem\s+report/.test(((await page.locator('.editor-instance .view-lines').first().textContent()) ?? '').replace(/\u00a0/g, ' ')), 'the report in an editor');
+  // In the extension's global storage (the notification that says so may be folded away by then).
+  const reports = join(e2e.server.userDataDir, 'User', 'globalStorage', 'tandem.tandem-acp', 'problem-reports');
+  const folder = join(reports, readdirSync(reports).sort().at(-1) ?? '');
+  const report = readFileSync(join(folder, 'report.md'), 'utf8');
+  assert.match(report, /unknown-tool-call/);
+  assert.match(report, /\| Tandem \| `0\.\d+\.\d+` \|/);
+  assert.ok(!readFileSync(join(folder, 'transcript.jsonl'), 'utf8').includes(SECRET));
+  await reportTab.locator('.codicon-close').click();
+
   // Replay it, as fast as possible: a new conversation with "Replay: conversation.jsonl".
   await runCommand(page, 'Tandem: Replay Transcript…');
-  await answerFileDialog(page, 'conversation.jsonl');
+  await answerFileDialog(page, file);
   await pick(page, 'As fast as possible');
   await waitUntil(async () => (await chat.frame.locator('select.agent-picker').inputValue()) === 'Replay: conversation.jsonl', 'the replay agent selected in the panel');
   await chat.send('anything at all');
