@@ -13,7 +13,7 @@ import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { ConformanceMonitor } from '../../src/inspector/conformance';
 import { WireStore } from '../../src/inspector/wireStore';
 import { launchHarness, type Harness } from '../webview/harness/harness';
-import { longTasks, postRows, waitForStatus, watchLongTasks } from '../webview/harness/inspectorRows';
+import { longTasks, postRows, scrollThrough, waitForStatus, watchLongTasks } from '../webview/harness/inspectorRows';
 import { scriptedSession } from '../support/scriptedSession';
 import { recordingLog } from '../support/transcripts';
 import { feeder, update } from '../support/wireFeed';
@@ -134,13 +134,7 @@ export async function runPageInspector(harness: Harness): Promise<PageInspectorR
     const filterMs = performance.now() - t1;
     await panel.page.fill('input[type="search"]', '');
     await panel.page.waitForFunction(() => document.querySelector('[role="grid"]')?.getAttribute('aria-rowcount') === '100001', undefined, { timeout: 60_000 });
-    const viewport = panel.page.locator('.grid-viewport');
-    for (let k = 0; k <= 20; k++) {
-      await viewport.evaluate((el, f) => {
-        el.scrollTop = f * (el.scrollHeight - el.clientHeight);
-      }, k / 20);
-      await panel.settle();
-    }
+    await scrollThrough(panel.page, panel.settle);
     const tasks = await longTasks(panel.page);
     return { loadMs, filterMs, longestTaskMs: Math.max(0, ...tasks) };
   } finally {

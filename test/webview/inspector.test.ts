@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InspectorHostMessage, WireRowView } from '../../src/protocol/inspectorMessages';
 import { useHarness, type Panel } from './harness/harness';
-import { longTasks, postRows, waitForStatus, watchLongTasks } from './harness/inspectorRows';
+import { longTasks, postRows, scrollThrough, waitForStatus, watchLongTasks } from './harness/inspectorRows';
 
 const harness = useHarness();
 const PAGE = '/harness/inspector/index.html';
@@ -64,13 +64,7 @@ test('100,000 messages: listed in a virtualised grid, filtered and scrolled, wit
     await waitForStatus(panel.page, /^100,000 of 100,000 messages$/);
 
     // Scroll from the top to the end in 20 jumps: the rows in view are the right ones, few exist.
-    const viewport = panel.page.locator('.grid-viewport');
-    for (let k = 0; k <= 20; k++) {
-      await viewport.evaluate((el, f) => {
-        el.scrollTop = f * (el.scrollHeight - el.clientHeight);
-      }, k / 20);
-      await panel.settle();
-    }
+    await scrollThrough(panel.page, panel.settle);
     const last = await panel.page.evaluate(() => {
       const rows = [...document.querySelectorAll<HTMLElement>('.grid-viewport [role="row"]:not([hidden])')];
       return Math.max(...rows.map((r) => Number(r.getAttribute('aria-rowindex'))));

@@ -60,3 +60,14 @@ export async function waitForStatus(page: Page, text: RegExp, timeout = 20_000):
   await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('.status')?.textContent ?? ''), text.source, { timeout });
   return (await page.textContent('.status')) ?? '';
 }
+
+/** Scrolls the grid from the top to the end in `jumps` steps, a frame's wait after each. */
+export async function scrollThrough(page: Page, settle: () => Promise<void>, jumps = 20): Promise<void> {
+  const viewport = page.locator('.grid-viewport');
+  for (let k = 0; k <= jumps; k++) {
+    await viewport.evaluate((el, f) => {
+      el.scrollTop = f * (el.scrollHeight - el.clientHeight);
+    }, k / jumps);
+    await settle();
+  }
+}
