@@ -129,11 +129,6 @@ export class WireStore implements Pick<ProtocolLog, 'message' | 'stderr'> {
     return this.handshakes.get(conn);
   }
 
-  /** Connection numbers seen for an agent, oldest first. */
-  connectionsOf(agent: string): number[] {
-    return [...this.handshakes.entries()].filter(([, h]) => (h.request ?? h.response)?.agent === agent).map(([conn]) => conn);
-  }
-
   /** Records the request of a response (both learn of each other), or registers a request. */
   private pairUp(record: WireRecord): WireRecord | undefined {
     if (record.id === undefined) return undefined;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ConformanceMonitor } from '../../src/inspector/conformance';
 import { InspectorFeed } from '../../src/inspector/inspectorFeed';
 import { WireStore } from '../../src/inspector/wireStore';
-import type { InspectorHostMessage } from '../../src/protocol/inspectorMessages';
+import { isInspectorWebviewMessage, type InspectorHostMessage } from '../../src/protocol/inspectorMessages';
 import { feeder, update } from '../support/wireFeed';
 
 const flat = (ms: InspectorHostMessage[]): InspectorHostMessage[] => ms.flatMap((m) => (m.type === 'batch' ? flat(m.messages) : [m]));
@@ -85,4 +85,9 @@ test('clear: the view starts empty from the next message; fetch answers the whol
   feed.fetch(1);
   assert.deepEqual(posted, [{ type: 'message', seq: 2, text: store.get(2)?.raw }, { type: 'message', seq: 1, text: undefined }]);
   feed.dispose();
+});
+
+test('what the inspector page posts is checked before the host acts on it', () => {
+  for (const ok of [{ type: 'ready' }, { type: 'clear' }, { type: 'export' }, { type: 'fetch', seq: 3 }, { type: 'copy', seq: 0 }]) assert.ok(isInspectorWebviewMessage(ok), JSON.stringify(ok));
+  for (const bad of [null, 'ready', {}, { type: 'fetch' }, { type: 'copy', seq: '3' }, { type: 'fetch', seq: 1.5 }, { type: 'run', command: 'rm' }]) assert.ok(!isInspectorWebviewMessage(bad), JSON.stringify(bad));
 });

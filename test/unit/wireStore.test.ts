@@ -1,8 +1,8 @@
 /**
  * The inspector's recording (src/inspector/wireStore.ts): requests paired with their answers by
  * connection, direction and id, with latency and session; a bounded ring that counts what it drops
- * and keeps each connection's handshake; stderr tails per agent. Fed through the real tap path too:
- * an AgentConnection to the scripted agent process, with the store teed off the protocol log.
+ * and keeps each connection's handshake; stderr tails per agent. (Fed through the real tap path —
+ * transport, AgentConnection, a scripted agent process — in transcriptReplay.test.ts.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
