@@ -168,7 +168,7 @@ export class Grid {
     cells[1].textContent = row.dir === 'in' ? l10n.t('← from agent') : l10n.t('→ to agent');
     cells[2].textContent = `${methodOf(row) || l10n.t('(response)')}${row.kind === 'response' || row.kind === 'error' ? ` ${row.kind === 'error' ? l10n.t('error') : l10n.t('result')}` : ''}`;
     cells[2].title = cells[2].textContent;
-    cells[3].textContent = row.session ? row.session.slice(0, 8) : '';
+    cells[3].textContent = row.session ?? '';
     cells[3].title = row.session ?? '';
     cells[4].textContent = row.id ?? '';
     cells[5].textContent = formatBytes(row.size);
