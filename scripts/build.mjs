@@ -17,7 +17,14 @@ const targets = [
   { ...node, entryPoints: ['src/hostMain.ts'], outfile: 'dist/host.js', external: ['vscode'] },
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
   { ...node, entryPoints: ['src/replayAgent/main.ts'], outfile: 'dist/replayAgent.js' },
-  { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text', '.ttf': 'dataurl' } },
+  {
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    loader: { '.css': 'text', '.ttf': 'dataurl' },
+  },
   { entryPoints: ['webview/inspector/main.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'chrome120' },
 ];
 if (!production) {

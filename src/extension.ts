@@ -41,7 +41,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('tandem.checkAgent', (agentName?: unknown) => load().doctor.run(agentName)),
     // Explorer and tab menus pass the clicked resource and, with several selected, all of them.
     vscode.commands.registerCommand('tandem.addSelection', () => load().host.commands.addToChat(undefined)),
-    vscode.commands.registerCommand('tandem.addFile', (clicked?: unknown, selected?: unknown) => load().host.commands.addToChat(resourcesOf(clicked, selected) ?? [])),
+    vscode.commands.registerCommand('tandem.addFile', (clicked?: unknown, selected?: unknown) =>
+      load().host.commands.addToChat(resourcesOf(clicked, selected) ?? []),
+    ),
     command('tandem.toggleFollow', (t) => t.host.commands.toggleFollow()),
     command('tandem.followOn', (t) => t.host.commands.toggleFollow()),
     command('tandem.followOff', (t) => t.host.commands.toggleFollow()),

@@ -57,8 +57,14 @@ const EXIT_REPORT_WAIT_MS = 2000;
 
 /** Capabilities that follow from the handlers present — never more than what is implemented. */
 export function capabilitiesFor(handlers: ClientHandlers, extra: AgentConnectionOptions['extraCapabilities'] = {}): acp.ClientCapabilities {
-  const terminal = Boolean(handlers.createTerminal && handlers.terminalOutput && handlers.waitForTerminalExit && handlers.killTerminal && handlers.releaseTerminal);
-  const caps: acp.ClientCapabilities = { fs: { readTextFile: Boolean(handlers.readTextFile), writeTextFile: Boolean(handlers.writeTextFile) }, terminal, ...extra };
+  const terminal = Boolean(
+    handlers.createTerminal && handlers.terminalOutput && handlers.waitForTerminalExit && handlers.killTerminal && handlers.releaseTerminal,
+  );
+  const caps: acp.ClientCapabilities = {
+    fs: { readTextFile: Boolean(handlers.readTextFile), writeTextFile: Boolean(handlers.writeTextFile) },
+    terminal,
+    ...extra,
+  };
   if (handlers.createElicitation && handlers.completeElicitation) caps.elicitation = { form: {}, url: {} };
   return caps;
 }
@@ -194,7 +200,9 @@ export class AgentConnection {
 
   /** `session/set_config_option`; the answer is the full list of options. */
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
-    const params = (typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value }) as acp.SetSessionConfigOptionRequest;
+    const params = (
+      typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value }
+    ) as acp.SetSessionConfigOptionRequest;
     return this.call(() => this.conn.agent.request(acp.methods.agent.session.setConfigOption, params));
   }
 

@@ -98,7 +98,7 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
       try {
         consumed = onInbound(record) === true;
       } catch (err) {
-        log.error(`Handling an inbound message failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        log.error(`Handling an inbound message failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
     }
     if (consumed || inputDone) return;
@@ -177,7 +177,13 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
       log.message('out', line, { msg: message as unknown as Record<string, unknown> });
       return new Promise<void>((resolve, reject) => {
         if (outputBroken || output.destroyed || output.writableEnded) {
-          reject(new Error(outputBroken ? l10n.t('Cannot send to the agent: its input is closed ({0}).', outputBroken.message) : l10n.t('Cannot send to the agent: its input is closed.')));
+          reject(
+            new Error(
+              outputBroken
+                ? l10n.t('Cannot send to the agent: its input is closed ({0}).', outputBroken.message)
+                : l10n.t('Cannot send to the agent: its input is closed.'),
+            ),
+          );
           return;
         }
         output.write(line + '\n', (err) => (err ? reject(err) : resolve()));

@@ -127,10 +127,17 @@ async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions, wir
   let onAbort: (() => void) | undefined;
   const began = Date.now();
   try {
-    conn = await AgentConnection.open(proc, { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, { log, onUpdate: () => undefined, clientInfo: opts.clientInfo });
+    conn = await AgentConnection.open(
+      proc,
+      { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
+      { log, onUpdate: () => undefined, clientInfo: opts.clientInfo },
+    );
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const stopped = new Promise<StartOutcome>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, stage: 'timeout', message: l10n.t('No answer to initialize within {0} s.', Math.round(timeoutMs / 1000)) }), timeoutMs);
+      timer = setTimeout(
+        () => resolve({ ok: false, stage: 'timeout', message: l10n.t('No answer to initialize within {0} s.', Math.round(timeoutMs / 1000)) }),
+        timeoutMs,
+      );
       onAbort = () => resolve({ ok: false, stage: 'cancelled', message: l10n.t('The check was cancelled.') });
       if (opts.signal?.aborted) onAbort();
       else opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -160,7 +167,8 @@ function describeFailure(err: unknown): StartOutcome {
       : l10n.t('The agent exited with code {0} before answering initialize.', err.exit.code ?? l10n.t('unknown'));
     return { ok: false, stage: 'exited', message };
   }
-  if (err instanceof acp.RequestError) return { ok: false, stage: 'error', message: l10n.t('The agent answered initialize with error {0}: {1}', err.code, err.message) };
+  if (err instanceof acp.RequestError)
+    return { ok: false, stage: 'error', message: l10n.t('The agent answered initialize with error {0}: {1}', err.code, err.message) };
   return { ok: false, stage: 'error', message: errorMessage(err) };
 }
 

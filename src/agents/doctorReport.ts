@@ -22,19 +22,33 @@ export function nextSteps(report: DoctorReport): string[] {
       case 'not_found':
         if (missing.length === 0) {
           steps.push(l10n.t('Install {0}, or run `{1}` to install it from the ACP registry.', report.agentName, l10n.t('Tandem: Install Agent…')));
-          steps.push(l10n.t('If it is installed, put its folder on PATH or set an absolute `command` in `tandem.agents`. VS Code started from a dock or start menu may not see the PATH of your shell: restart it from a terminal.'));
+          steps.push(
+            l10n.t(
+              'If it is installed, put its folder on PATH or set an absolute `command` in `tandem.agents`. VS Code started from a dock or start menu may not see the PATH of your shell: restart it from a terminal.',
+            ),
+          );
         }
         break;
       case 'spawn':
-        if (start.osCode === 'EACCES') steps.push(l10n.t('The file is not executable: run `chmod +x {0}`.', report.resolvedCommand ?? report.commandLine.split(' ')[0]));
-        else steps.push(l10n.t('The operating system refused to start the command: check that it is a program for this machine (not a folder or a file for another platform).'));
+        if (start.osCode === 'EACCES')
+          steps.push(l10n.t('The file is not executable: run `chmod +x {0}`.', report.resolvedCommand ?? report.commandLine.split(' ')[0]));
+        else
+          steps.push(
+            l10n.t(
+              'The operating system refused to start the command: check that it is a program for this machine (not a folder or a file for another platform).',
+            ),
+          );
         break;
       case 'exited':
         steps.push(l10n.t('Read the agent’s stderr below: it usually says why it stopped (a missing login or API key, an unknown option).'));
         steps.push(l10n.t('Check the `args` in `tandem.agents`: many agents need a flag to speak ACP (`--acp`, `acp`, `--experimental-acp`).'));
         break;
       case 'timeout':
-        steps.push(l10n.t('The agent started but did not answer. A first `npx -y` or `uvx` run downloads the agent and can take minutes: run the command in a terminal once, then check again.'));
+        steps.push(
+          l10n.t(
+            'The agent started but did not answer. A first `npx -y` or `uvx` run downloads the agent and can take minutes: run the command in a terminal once, then check again.',
+          ),
+        );
         steps.push(l10n.t('If it prints a prompt or help text there, it is not in ACP mode: check the `args` in `tandem.agents`.'));
         break;
       case 'error':
@@ -44,39 +58,70 @@ export function nextSteps(report: DoctorReport): string[] {
         steps.push(l10n.t('Run `{0}` again to finish the check.', l10n.t('Tandem: Check Agent')));
         break;
     }
-    if (/auth|log ?in|api[ _-]?key|unauthori[sz]ed|credential/i.test(report.stderr)) steps.push(l10n.t('The stderr mentions authentication: sign in with the agent’s own CLI or set its API key in your shell environment.'));
+    if (/auth|log ?in|api[ _-]?key|unauthori[sz]ed|credential/i.test(report.stderr))
+      steps.push(l10n.t('The stderr mentions authentication: sign in with the agent’s own CLI or set its API key in your shell environment.'));
     return steps;
   }
   if (start.protocolVersion !== report.expectedProtocolVersion) {
-    steps.push(l10n.t('The agent speaks ACP version {0}; Tandem speaks {1}. Update the agent (or Tandem) so both speak the same version.', start.protocolVersion, report.expectedProtocolVersion));
+    steps.push(
+      l10n.t(
+        'The agent speaks ACP version {0}; Tandem speaks {1}. Update the agent (or Tandem) so both speak the same version.',
+        start.protocolVersion,
+        report.expectedProtocolVersion,
+      ),
+    );
   }
-  if (start.authMethods.length > 0) steps.push(l10n.t('The agent announces sign-in methods: if a conversation says it needs authentication, sign in with one of them.'));
+  if (start.authMethods.length > 0)
+    steps.push(l10n.t('The agent announces sign-in methods: if a conversation says it needs authentication, sign in with one of them.'));
   return steps;
 }
 
 export function renderDoctorReport(report: DoctorReport): string {
   const out: string[] = [];
-  out.push(`# ${l10n.t('Agent check: {0}', text(report.agentName))}`, '', l10n.t('Checked {0}.', report.checkedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')), '');
+  out.push(
+    `# ${l10n.t('Agent check: {0}', text(report.agentName))}`,
+    '',
+    l10n.t('Checked {0}.', report.checkedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')),
+    '',
+  );
   out.push('| | |', '| --- | --- |');
   out.push(`| ${l10n.t('Command')} | ${code(report.commandLine)} |`);
   out.push(`| ${l10n.t('Found at')} | ${report.resolvedCommand ? code(report.resolvedCommand) : `**${l10n.t('not found on PATH')}**`} |`);
   out.push(`| ${l10n.t('Working folder')} | ${code(report.cwd)} |`);
-  out.push(`| ${l10n.t('Environment')} | ${report.envNames.length ? l10n.t('{0} (values hidden)', report.envNames.map(code).join(', ')) : l10n.t('nothing extra')} |`, '');
+  out.push(
+    `| ${l10n.t('Environment')} | ${report.envNames.length ? l10n.t('{0} (values hidden)', report.envNames.map(code).join(', ')) : l10n.t('nothing extra')} |`,
+    '',
+  );
 
   out.push(`## ${l10n.t('Result')}`, '');
   const { start } = report;
   if (start.ok) {
     const seconds = formatNumber(start.elapsedMs / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const who = start.agentInfo ? `${text(start.agentInfo.title ?? start.agentInfo.name)}${start.agentInfo.version ? ` ${text(start.agentInfo.version)}` : ''}` : undefined;
-    out.push(`✅ ${who ? l10n.t('Started and answered `initialize` in {0} s — it calls itself {1}.', seconds, who) : l10n.t('Started and answered `initialize` in {0} s.', seconds)}`, '');
+    const who = start.agentInfo
+      ? `${text(start.agentInfo.title ?? start.agentInfo.name)}${start.agentInfo.version ? ` ${text(start.agentInfo.version)}` : ''}`
+      : undefined;
+    out.push(
+      `✅ ${who ? l10n.t('Started and answered `initialize` in {0} s — it calls itself {1}.', seconds, who) : l10n.t('Started and answered `initialize` in {0} s.', seconds)}`,
+      '',
+    );
     const same = start.protocolVersion === report.expectedProtocolVersion;
-    out.push(same ? l10n.t('Protocol version: {0} (the same as Tandem’s).', start.protocolVersion) : l10n.t('Protocol version: {0} ⚠️ (Tandem speaks {1}).', start.protocolVersion, report.expectedProtocolVersion), '');
+    out.push(
+      same
+        ? l10n.t('Protocol version: {0} (the same as Tandem’s).', start.protocolVersion)
+        : l10n.t('Protocol version: {0} ⚠️ (Tandem speaks {1}).', start.protocolVersion, report.expectedProtocolVersion),
+      '',
+    );
   } else {
     out.push(`❌ ${text(start.message)}`, '');
   }
 
   if (report.runtimes.length > 0) {
-    out.push(`## ${l10n.t('Runtimes')}`, '', `| ${l10n.t('Runtime')} | ${l10n.t('Needed')} | ${l10n.t('Found at')} | ${l10n.t('Version')} |`, '| --- | --- | --- | --- |');
+    out.push(
+      `## ${l10n.t('Runtimes')}`,
+      '',
+      `| ${l10n.t('Runtime')} | ${l10n.t('Needed')} | ${l10n.t('Found at')} | ${l10n.t('Version')} |`,
+      '| --- | --- | --- | --- |',
+    );
     for (const r of report.runtimes) {
       const found = r.path ? code(r.path) : `❌ ${text(r.problem ?? l10n.t('not found'))}`;
       const version = r.version ? code(r.version) : r.path && r.problem ? `⚠️ ${text(r.problem)}` : '—';
@@ -87,9 +132,11 @@ export function renderDoctorReport(report: DoctorReport): string {
 
   if (start.ok) {
     out.push(`## ${l10n.t('Capabilities')}`, '', `| ${l10n.t('Feature')} | ${l10n.t('Supported')} | ${l10n.t('What it means')} |`, '| --- | --- | --- |');
-    for (const row of start.capabilities) out.push(`| ${text(row.feature)} | ${row.supported ? `✅ ${l10n.t('yes')}` : `— ${l10n.t('no')}`} | ${text(row.meaning)} |`);
+    for (const row of start.capabilities)
+      out.push(`| ${text(row.feature)} | ${row.supported ? `✅ ${l10n.t('yes')}` : `— ${l10n.t('no')}`} | ${text(row.meaning)} |`);
     out.push('', `## ${l10n.t('Sign-in methods')}`, '');
-    if (start.authMethods.length === 0) out.push(l10n.t('None announced: the agent needs no sign-in through the editor (it may still read an API key from the environment).'));
+    if (start.authMethods.length === 0)
+      out.push(l10n.t('None announced: the agent needs no sign-in through the editor (it may still read an API key from the environment).'));
     for (const m of start.authMethods) out.push(`- ${text(m.name)} (${code(m.id)})${m.description ? `: ${text(m.description)}` : ''}`);
     out.push('');
   }
@@ -99,8 +146,15 @@ export function renderDoctorReport(report: DoctorReport): string {
 
   if (report.conformance) {
     out.push(`## ${l10n.t('Protocol conformance')}`, '', ...conformanceLines(report.conformance.handshake, l10n.t('This check’s handshake')), '');
-    if (report.conformance.live) out.push(...conformanceLines(report.conformance.live, l10n.t('Conversations with {0} in this window', text(report.agentName))), '');
-    out.push(l10n.t('Each warning is shown on its message in `{0}`. Warnings never change what Tandem does: it stays tolerant.', l10n.t('Tandem: Open Protocol Inspector')), '');
+    if (report.conformance.live)
+      out.push(...conformanceLines(report.conformance.live, l10n.t('Conversations with {0} in this window', text(report.agentName))), '');
+    out.push(
+      l10n.t(
+        'Each warning is shown on its message in `{0}`. Warnings never change what Tandem does: it stays tolerant.',
+        l10n.t('Tandem: Open Protocol Inspector'),
+      ),
+      '',
+    );
   }
 
   const steps = nextSteps(report);

@@ -2,11 +2,13 @@
 
 /** Plain text in a table cell or a paragraph: no markup, no line breaks, no HTML. */
 export function text(value: string): string {
-  return value
-    .replace(/\r?\n/g, ' ')
-    // Only what can start markup mid-line: `(` needs no escape once `[` has one, `#` only at a line start.
-    .replace(/[\\`*_[\]|<>~]/g, '\\$&')
-    .trim();
+  return (
+    value
+      .replace(/\r?\n/g, ' ')
+      // Only what can start markup mid-line: `(` needs no escape once `[` has one, `#` only at a line start.
+      .replace(/[\\`*_[\]|<>~]/g, '\\$&')
+      .trim()
+  );
 }
 
 /** Inline code that survives backticks and pipes in the value. */

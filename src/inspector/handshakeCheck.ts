@@ -33,7 +33,10 @@ export function checkWire(lines: readonly WireLine[]): ConformanceSummary {
     const findings = checker.check({ dir: line.dir, conn: 1 }, msg);
     if (line.dir !== 'in') return;
     summary.checked++;
-    addToSummary(summary, findings.map((f) => ({ seq: i, ...f })));
+    addToSummary(
+      summary,
+      findings.map((f) => ({ seq: i, ...f })),
+    );
   });
   return summary;
 }

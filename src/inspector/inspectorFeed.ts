@@ -44,8 +44,11 @@ export class InspectorFeed {
   ) {
     this.from = opts.from;
     this.subscriptions = [
-      store.listen({ appended: (r) => this.appended(r), paired: (req, res) => this.queue(() => this.pairs.push({ seq: req.seq, pair: res.seq, ms: res.ms ?? 0 })) }),
-      ...(monitor ? [monitor.onWarnings((ws) => this.queue(() => this.warnings.push(...ws.filter((w) => w.seq >= this.from)))) ] : []),
+      store.listen({
+        appended: (r) => this.appended(r),
+        paired: (req, res) => this.queue(() => this.pairs.push({ seq: req.seq, pair: res.seq, ms: res.ms ?? 0 })),
+      }),
+      ...(monitor ? [monitor.onWarnings((ws) => this.queue(() => this.warnings.push(...ws.filter((w) => w.seq >= this.from))))] : []),
     ];
   }
 

@@ -1,5 +1,13 @@
 import * as l10n from '@vscode/l10n';
-import { AGENT_RESULTS, AGENT_TO_CLIENT_NOTIFICATIONS, AGENT_TO_CLIENT_PARAMS, EMPTY_RESULT_OK, ERROR_SCHEMA, PROTOCOL_NOTIFICATIONS, SESSION_UPDATE_KINDS } from './acpSchemas';
+import {
+  AGENT_RESULTS,
+  AGENT_TO_CLIENT_NOTIFICATIONS,
+  AGENT_TO_CLIENT_PARAMS,
+  EMPTY_RESULT_OK,
+  ERROR_SCHEMA,
+  PROTOCOL_NOTIFICATIONS,
+  SESSION_UPDATE_KINDS,
+} from './acpSchemas';
 import { checkSchema, type Finding } from './schemaCheck';
 import { pairKey, type WireRecord } from './wireRecord';
 import { SessionRules } from './wireRules';
@@ -37,7 +45,8 @@ export class MessageChecker {
       return [];
     }
     const findings: Finding[] = [];
-    if (msg.jsonrpc !== '2.0') findings.push({ rule: 'envelope', severity: 'warning', text: l10n.t('`jsonrpc` is {0}, not "2.0".', JSON.stringify(msg.jsonrpc) ?? 'missing') });
+    if (msg.jsonrpc !== '2.0')
+      findings.push({ rule: 'envelope', severity: 'warning', text: l10n.t('`jsonrpc` is {0}, not "2.0".', JSON.stringify(msg.jsonrpc) ?? 'missing') });
     if (method !== undefined) findings.push(...this.agentMessage(c, method, id, msg.params, params));
     else findings.push(...this.agentAnswer(c, record.conn, id, msg));
     return findings;
@@ -47,18 +56,26 @@ export class MessageChecker {
     const schema = AGENT_TO_CLIENT_PARAMS[method];
     if (!schema) {
       if (PROTOCOL_NOTIFICATIONS.has(method) || method.startsWith('_')) return [];
-      return [{ rule: 'unknown-method', severity: 'warning', text: l10n.t('{0} is not an ACP client method (extension methods start with an underscore).', method) }];
+      return [
+        { rule: 'unknown-method', severity: 'warning', text: l10n.t('{0} is not an ACP client method (extension methods start with an underscore).', method) },
+      ];
     }
     const findings: Finding[] = [];
     const notification = AGENT_TO_CLIENT_NOTIFICATIONS.has(method);
-    if (notification && id !== undefined) findings.push({ rule: 'envelope', severity: 'warning', text: l10n.t('{0} is a notification but came with an id.', method) });
-    if (!notification && id === undefined) findings.push({ rule: 'envelope', severity: 'error', text: l10n.t('{0} is a request but came without an id: no answer can reach the agent.', method) });
+    if (notification && id !== undefined)
+      findings.push({ rule: 'envelope', severity: 'warning', text: l10n.t('{0} is a notification but came with an id.', method) });
+    if (!notification && id === undefined)
+      findings.push({ rule: 'envelope', severity: 'error', text: l10n.t('{0} is a request but came without an id: no answer can reach the agent.', method) });
     const sessionId = typeof params?.sessionId === 'string' ? params.sessionId : undefined;
     if (method === 'session/update') {
       const update = isObject(params?.update) ? params.update : undefined;
       const kind = update?.sessionUpdate;
       if (typeof kind === 'string' && !SESSION_UPDATE_KINDS.has(kind)) {
-        findings.push({ rule: 'unknown-update', severity: 'warning', text: l10n.t('sessionUpdate {0} is not a kind the ACP schema knows: the SDK drops it and Tandem ignores it.', JSON.stringify(kind)) });
+        findings.push({
+          rule: 'unknown-update',
+          severity: 'warning',
+          text: l10n.t('sessionUpdate {0} is not a kind the ACP schema knows: the SDK drops it and Tandem ignores it.', JSON.stringify(kind)),
+        });
         if (sessionId) findings.push(...c.rules.update(sessionId, update ?? {}));
         return findings;
       }
@@ -80,7 +97,14 @@ export class MessageChecker {
     }
     const key = pairKey(conn, 'out', id);
     const request = c.waiting.get(key);
-    if (!request) return [{ rule: 'unmatched-response', severity: 'warning', text: l10n.t('This answers id {0}, which Tandem never asked (or that was answered already).', JSON.stringify(id)) }];
+    if (!request)
+      return [
+        {
+          rule: 'unmatched-response',
+          severity: 'warning',
+          text: l10n.t('This answers id {0}, which Tandem never asked (or that was answered already).', JSON.stringify(id)),
+        },
+      ];
     c.waiting.delete(key);
     const findings: Finding[] = [];
     const hasResult = 'result' in msg;

@@ -31,7 +31,8 @@ export interface ProblemReportInput {
 export function conformanceLines(summary: ConformanceSummary, where: string): string[] {
   const out: string[] = [];
   if (summary.checked === 0) return [l10n.t('{0}: no messages from the agent yet.', where)];
-  if (summary.warnings + summary.errors === 0) return [`✅ ${l10n.t('{0}: {1} messages from the agent checked, no conformance warnings.', where, summary.checked)}`];
+  if (summary.warnings + summary.errors === 0)
+    return [`✅ ${l10n.t('{0}: {1} messages from the agent checked, no conformance warnings.', where, summary.checked)}`];
   out.push(`⚠️ ${l10n.t('{0}: {1} messages from the agent checked: {2} errors, {3} warnings.', where, summary.checked, summary.errors, summary.warnings)}`, '');
   const rules = Object.entries(summary.byRule).sort((a, b) => b[1] - a[1]);
   out.push(`| ${l10n.t('Rule')} | ${l10n.t('Count')} |`, '| --- | --- |', ...rules.map(([rule, n]) => `| ${code(rule)} | ${n} |`), '');
@@ -56,13 +57,30 @@ export function renderProblemReport(r: ProblemReportInput): string {
     out.push('');
   }
   out.push(`## ${l10n.t('Protocol')}`, '');
-  if (r.conversation) out.push(l10n.t('Conversation: {0}', text(r.conversation.title || l10n.t('(untitled)'))) + (r.conversation.session ? ` (${code(r.conversation.session)})` : ''), '');
+  if (r.conversation)
+    out.push(
+      l10n.t('Conversation: {0}', text(r.conversation.title || l10n.t('(untitled)'))) + (r.conversation.session ? ` (${code(r.conversation.session)})` : ''),
+      '',
+    );
   out.push(l10n.t('{0} messages in {1}; {2} values masked.', r.messages, code(r.transcriptFile), r.redactions));
   if (r.dropped > 0) out.push('', l10n.t('The recording had already dropped its {0} oldest messages (it keeps the last 100,000).', r.dropped));
   out.push('', ...conformanceLines(r.conformance, l10n.t('Conformance')), '');
   if (r.errors.length > 0) out.push(`### ${l10n.t('Errors the agent answered with')}`, '', ...r.errors.map((e) => `- ${text(e)}`), '');
-  out.push(`## ${l10n.t('Agent stderr (last lines)')}`, '', r.stderr.length > 0 ? fence(r.stderr.join('\n')) : l10n.t('The agent wrote nothing to stderr in this window.'), '');
-  out.push(`## ${l10n.t('Attachments')}`, '', `- ${code(r.transcriptFile)}: ${l10n.t('every message both ways, secrets masked. Anyone can replay it with `{0}` (no model, account or network needed).', l10n.t('Tandem: Replay Transcript…'))}`, '');
-  out.push(`_${l10n.t('Read both files before you attach them: masking catches keys and configured values, not everything private (file contents the agent read are in the transcript).')}_`, '');
+  out.push(
+    `## ${l10n.t('Agent stderr (last lines)')}`,
+    '',
+    r.stderr.length > 0 ? fence(r.stderr.join('\n')) : l10n.t('The agent wrote nothing to stderr in this window.'),
+    '',
+  );
+  out.push(
+    `## ${l10n.t('Attachments')}`,
+    '',
+    `- ${code(r.transcriptFile)}: ${l10n.t('every message both ways, secrets masked. Anyone can replay it with `{0}` (no model, account or network needed).', l10n.t('Tandem: Replay Transcript…'))}`,
+    '',
+  );
+  out.push(
+    `_${l10n.t('Read both files before you attach them: masking catches keys and configured values, not everything private (file contents the agent read are in the transcript).')}_`,
+    '',
+  );
   return out.join('\n');
 }

@@ -9,7 +9,8 @@
 export const REDACTED = '[REDACTED]';
 
 /** Field names whose value is a credential, whatever it looks like. */
-const SECRET_FIELD = /^(authorization|proxy-authorization|x-api-key|x-auth-token|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|bearer[-_]?token|token|secret|client[-_]?secret|password|passwd|passphrase|cookie|set-cookie|private[-_]?key|credentials?)$/i;
+const SECRET_FIELD =
+  /^(authorization|proxy-authorization|x-api-key|x-auth-token|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|bearer[-_]?token|token|secret|client[-_]?secret|password|passwd|passphrase|cookie|set-cookie|private[-_]?key|credentials?)$/i;
 /** Header names (`{name, value}` items of an MCP server's `headers`) whose value is masked. */
 const SECRET_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
 
@@ -31,7 +32,8 @@ const TOKEN_PATTERNS: RegExp[] = [
 /** `Authorization: Bearer …` and the like, in text. */
 const SCHEME_TOKEN = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 /** `API_KEY=…`, `"password": "…"`, `token: …` in text (env files, configs, command output). */
-const ASSIGNMENT = /\b([A-Za-z0-9_.-]*(?:api[-_]?key|apikey|token|secret|password|passwd|credentials?|private[-_]?key)[A-Za-z0-9_.-]*)(["']?\s*[:=]\s*["']?)((?!\d+\b)[^\s"',;&]{6,})/gi;
+const ASSIGNMENT =
+  /\b([A-Za-z0-9_.-]*(?:api[-_]?key|apikey|token|secret|password|passwd|credentials?|private[-_]?key)[A-Za-z0-9_.-]*)(["']?\s*[:=]\s*["']?)((?!\d+\b)[^\s"',;&]{6,})/gi;
 /** `https://user:password@host`. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi;
 

@@ -1,4 +1,14 @@
-import { describeStep, describeWire, idKey, recordedTerminals, Volatiles, type ExpectStep, type JsonRpcId, type RecordedTerminal, type ReplayScript } from './replayScript';
+import {
+  describeStep,
+  describeWire,
+  idKey,
+  recordedTerminals,
+  Volatiles,
+  type ExpectStep,
+  type JsonRpcId,
+  type RecordedTerminal,
+  type ReplayScript,
+} from './replayScript';
 
 /** Longest pause kept from the recording between two agent messages (a slow model, a long tool). */
 export const MAX_GAP_MS = 10_000;
@@ -118,7 +128,10 @@ export class Replayer {
       if (this.tolerate(msg)) return;
       const expected = run.filter(({ i }) => !this.met.has(i));
       const first = expected[0].step;
-      this.stop(msg, `Replay diverged at line ${first.line} of the transcript: the recording expects the client to send ${expected.map(({ step }) => describeStep(step)).join(' or ')}, but it sent ${describeWire(msg)}.`);
+      this.stop(
+        msg,
+        `Replay diverged at line ${first.line} of the transcript: the recording expects the client to send ${expected.map(({ step }) => describeStep(step)).join(' or ')}, but it sent ${describeWire(msg)}.`,
+      );
       return;
     }
     const { i, step } = found;
@@ -170,12 +183,16 @@ export class Replayer {
     const recordedError = step.recorded.error !== undefined;
     const liveError = msg.error !== undefined;
     if (recordedError !== liveError) {
-      this.out.note(`Replay: the client answered request ${JSON.stringify(step.id)} with ${liveError ? 'an error' : 'a result'} where the recording (line ${step.line}) has ${recordedError ? 'an error' : 'a result'}; the replay goes on as recorded.`);
+      this.out.note(
+        `Replay: the client answered request ${JSON.stringify(step.id)} with ${liveError ? 'an error' : 'a result'} where the recording (line ${step.line}) has ${recordedError ? 'an error' : 'a result'}; the replay goes on as recorded.`,
+      );
       return;
     }
-    const option = (m: Record<string, unknown>): unknown => ((m.result as { outcome?: { optionId?: unknown } } | undefined)?.outcome?.optionId);
+    const option = (m: Record<string, unknown>): unknown => (m.result as { outcome?: { optionId?: unknown } } | undefined)?.outcome?.optionId;
     if (option(step.recorded) !== option(msg)) {
-      this.out.note(`Replay: the client chose ${JSON.stringify(option(msg))} where the recording (line ${step.line}) chose ${JSON.stringify(option(step.recorded))}; the replay goes on as recorded.`);
+      this.out.note(
+        `Replay: the client chose ${JSON.stringify(option(msg))} where the recording (line ${step.line}) chose ${JSON.stringify(option(step.recorded))}; the replay goes on as recorded.`,
+      );
     }
   }
 

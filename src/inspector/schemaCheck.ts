@@ -22,12 +22,17 @@ export function checkSchema(schema: Schema, value: unknown, where: string): Find
   const result = schema.safeParse(value);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => deepest(issue)).slice(0, 3);
-    return issues.map((issue) => ({ rule: 'schema', severity: 'error' as const, text: l10n.t('{0} does not match the ACP schema: {1}', at(where, issue.path), issue.message) }));
+    return issues.map((issue) => ({
+      rule: 'schema',
+      severity: 'error' as const,
+      text: l10n.t('{0} does not match the ACP schema: {1}', at(where, issue.path), issue.message),
+    }));
   }
   const notes: string[] = [];
   compare(value, result.data, where, notes);
   const findings = notes.slice(0, MAX_FINDINGS).map((text) => ({ rule: 'schema-dropped', severity: 'warning' as const, text }));
-  if (notes.length > MAX_FINDINGS) findings.push({ rule: 'schema-dropped', severity: 'warning', text: l10n.t('… and {0} more fields the SDK drops.', notes.length - MAX_FINDINGS) });
+  if (notes.length > MAX_FINDINGS)
+    findings.push({ rule: 'schema-dropped', severity: 'warning', text: l10n.t('… and {0} more fields the SDK drops.', notes.length - MAX_FINDINGS) });
   return findings;
 }
 
@@ -64,7 +69,8 @@ function compare(input: unknown, output: unknown, path: string, notes: string[])
   if (input === output || input === null || input === undefined || notes.length > MAX_FINDINGS) return;
   if (Array.isArray(input)) {
     if (!Array.isArray(output)) notes.push(l10n.t('`{0}` is not valid here: the SDK drops it.', path));
-    else if (output.length < input.length) notes.push(l10n.t('`{0}`: {1} of {2} items are not valid: the SDK skips them.', path, input.length - output.length, input.length));
+    else if (output.length < input.length)
+      notes.push(l10n.t('`{0}`: {1} of {2} items are not valid: the SDK skips them.', path, input.length - output.length, input.length));
     else input.forEach((item, i) => compare(item, output[i], `${path}[${i}]`, notes));
     return;
   }

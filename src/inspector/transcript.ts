@@ -94,7 +94,12 @@ export function parseTranscript(text: string): ParsedTranscript {
       value = JSON.parse(source);
     } catch {
       const cut = i === lines.length - 1 && !endsCleanly;
-      problems.push({ line: lineNo, text: cut ? l10n.t('Line {0} is cut short (the file ends in the middle of it); it is ignored.', lineNo) : l10n.t('Line {0} is not JSON; it is ignored.', lineNo) });
+      problems.push({
+        line: lineNo,
+        text: cut
+          ? l10n.t('Line {0} is cut short (the file ends in the middle of it); it is ignored.', lineNo)
+          : l10n.t('Line {0} is not JSON; it is ignored.', lineNo),
+      });
       continue;
     }
     if (!isObject(value)) {
@@ -106,7 +111,14 @@ export function parseTranscript(text: string): ParsedTranscript {
       else {
         header = value as unknown as TranscriptHeader;
         if (typeof value.version !== 'number' || value.version > TRANSCRIPT_VERSION) {
-          problems.push({ line: lineNo, text: l10n.t('The transcript has format version {0}; this Tandem reads version {1} and reads what it understands.', String(value.version), TRANSCRIPT_VERSION) });
+          problems.push({
+            line: lineNo,
+            text: l10n.t(
+              'The transcript has format version {0}; this Tandem reads version {1} and reads what it understands.',
+              String(value.version),
+              TRANSCRIPT_VERSION,
+            ),
+          });
         }
       }
       continue;
@@ -132,7 +144,8 @@ function readMessage(value: Record<string, unknown>, line: number, lastAt: numbe
     return undefined;
   }
   const parsed = typeof value.at === 'string' ? Date.parse(value.at) : Number.NaN;
-  if (Number.isNaN(parsed) && value.at !== undefined) problems.push({ line, text: l10n.t('Line {0} has an unreadable time; the one before it is used.', line) });
+  if (Number.isNaN(parsed) && value.at !== undefined)
+    problems.push({ line, text: l10n.t('Line {0} has an unreadable time; the one before it is used.', line) });
   const conn = typeof value.conn === 'number' && Number.isFinite(value.conn) ? value.conn : 1;
   return { line, atMs: Number.isNaN(parsed) ? lastAt : parsed, dir: value.dir, conn, msg: value.msg };
 }

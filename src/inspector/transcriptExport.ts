@@ -38,7 +38,11 @@ function selector(store: WireStore, scope: ExportScope): (r: WireRecord) => bool
  * the redactor. Each connection starts with its `initialize` exchange even when the ring had dropped
  * it. Conformance findings ride along on their messages.
  */
-export async function exportTranscript(store: WireStore, monitor: ConformanceMonitor | undefined, opts: ExportOptions): Promise<{ text: string; header: TranscriptHeader }> {
+export async function exportTranscript(
+  store: WireStore,
+  monitor: ConformanceMonitor | undefined,
+  opts: ExportOptions,
+): Promise<{ text: string; header: TranscriptHeader }> {
   monitor?.drain();
   const keep = selector(store, opts.scope);
   const picked: WireRecord[] = [];
@@ -58,7 +62,12 @@ export async function exportTranscript(store: WireStore, monitor: ConformanceMon
     const r = records[i];
     const msg = parseRecord(r);
     if (!msg) continue;
-    const line: TranscriptLine = { at: new Date(r.t).toISOString(), dir: r.dir, conn: connNumber.get(r.conn) ?? 0, msg: redactor.value(msg) as Record<string, unknown> };
+    const line: TranscriptLine = {
+      at: new Date(r.t).toISOString(),
+      dir: r.dir,
+      conn: connNumber.get(r.conn) ?? 0,
+      msg: redactor.value(msg) as Record<string, unknown>,
+    };
     const warnings = monitor?.warningsOf(r.seq) ?? [];
     if (warnings.length > 0) line.warnings = warnings.map((w) => `${w.rule}: ${w.text}`);
     lines.push(line);

@@ -38,7 +38,8 @@ export function describeMessage(msg: Record<string, unknown> | undefined): Pick<
     const p = params as Record<string, unknown>;
     if (typeof p.sessionId === 'string') session = p.sessionId;
     const u = p.update;
-    if (typeof u === 'object' && u !== null && typeof (u as Record<string, unknown>).sessionUpdate === 'string') update = (u as Record<string, unknown>).sessionUpdate as string;
+    if (typeof u === 'object' && u !== null && typeof (u as Record<string, unknown>).sessionUpdate === 'string')
+      update = (u as Record<string, unknown>).sessionUpdate as string;
   }
   return { kind, method, update, id, session };
 }

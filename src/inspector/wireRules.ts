@@ -74,10 +74,18 @@ export class SessionRules {
     if (failed) return [];
     const stopReason = result?.stopReason;
     if (typeof stopReason !== 'string' || !STOP_REASONS.includes(stopReason)) {
-      return [{ rule: 'stop-reason', severity: 'error', text: l10n.t('Stop reason {0} is not one of {1}.', JSON.stringify(stopReason) ?? 'undefined', STOP_REASONS.join(', ')) }];
+      return [
+        {
+          rule: 'stop-reason',
+          severity: 'error',
+          text: l10n.t('Stop reason {0} is not one of {1}.', JSON.stringify(stopReason) ?? 'undefined', STOP_REASONS.join(', ')),
+        },
+      ];
     }
     if (stopReason !== 'end_turn') return [];
-    const open = [...s.toolCalls.entries()].filter(([, c]) => c.turn === s.turn && OPEN_STATUSES.has(c.status ?? (c.announced ? 'pending' : ''))).map(([id]) => id);
+    const open = [...s.toolCalls.entries()]
+      .filter(([, c]) => c.turn === s.turn && OPEN_STATUSES.has(c.status ?? (c.announced ? 'pending' : '')))
+      .map(([id]) => id);
     if (open.length === 0) return [];
     return [warn('end-turn-pending', l10n.t('The turn ended (end_turn) with {0} tool calls still pending or in progress: {1}.', open.length, named(open)))];
   }
@@ -89,7 +97,12 @@ export class SessionRules {
     const kind = String(update.sessionUpdate);
     if (HISTORY_KINDS.has(kind) && s.load === 'answered' && !s.prompting && !s.replayNoted) {
       s.replayNoted = true;
-      findings.push(warn('replay-after-load', l10n.t('A replayed {0} arrived after the session/load answer: the replay should be complete before the agent answers the load.', kind)));
+      findings.push(
+        warn(
+          'replay-after-load',
+          l10n.t('A replayed {0} arrived after the session/load answer: the replay should be complete before the agent answers the load.', kind),
+        ),
+      );
     }
     if (kind !== 'tool_call' && kind !== 'tool_call_update') return findings;
     const id = typeof update.toolCallId === 'string' ? update.toolCallId : undefined;
@@ -97,7 +110,10 @@ export class SessionRules {
     const status = typeof update.status === 'string' ? update.status : undefined;
     const call = s.toolCalls.get(id);
     if (kind === 'tool_call') {
-      if (call && !call.announced && !call.viaPermission) findings.push(warn('late-tool-call', l10n.t('The tool_call for {0} arrived after its tool_call_update: a tool call is announced before it is updated.', id)));
+      if (call && !call.announced && !call.viaPermission)
+        findings.push(
+          warn('late-tool-call', l10n.t('The tool_call for {0} arrived after its tool_call_update: a tool call is announced before it is updated.', id)),
+        );
       s.toolCalls.set(id, { announced: true, viaPermission: call?.viaPermission ?? false, status: status ?? call?.status ?? 'pending', turn: s.turn });
       return findings;
     }
@@ -115,9 +131,16 @@ export class SessionRules {
   permission(sessionId: string, toolCall: Record<string, unknown> | undefined): Finding[] {
     const findings = this.knownSession(sessionId);
     const s = this.session(sessionId);
-    if (!s.prompting) findings.push(warn('permission-after-turn', l10n.t('A permission request arrived while no turn is running in this session (after the session/prompt answer, or before any prompt).')));
+    if (!s.prompting)
+      findings.push(
+        warn(
+          'permission-after-turn',
+          l10n.t('A permission request arrived while no turn is running in this session (after the session/prompt answer, or before any prompt).'),
+        ),
+      );
     const id = typeof toolCall?.toolCallId === 'string' ? toolCall.toolCallId : undefined;
-    if (id && !s.toolCalls.has(id)) s.toolCalls.set(id, { announced: false, viaPermission: true, status: typeof toolCall?.status === 'string' ? toolCall.status : undefined, turn: s.turn });
+    if (id && !s.toolCalls.has(id))
+      s.toolCalls.set(id, { announced: false, viaPermission: true, status: typeof toolCall?.status === 'string' ? toolCall.status : undefined, turn: s.turn });
     return findings;
   }
 

@@ -40,11 +40,15 @@ function main(): void {
   }
   const script = buildScript(transcript);
   const header = transcript.header;
-  note(`Replay of ${file}: ${script.steps.length} messages${header?.agent?.name ? ` recorded with ${header.agent.name}` : ''}${header?.tandemVersion ? ` in Tandem ${header.tandemVersion}` : ''}${args.includes('--fast') ? ', as fast as possible' : ', at the recorded pace'}.`);
+  note(
+    `Replay of ${file}: ${script.steps.length} messages${header?.agent?.name ? ` recorded with ${header.agent.name}` : ''}${header?.tandemVersion ? ` in Tandem ${header.tandemVersion}` : ''}${args.includes('--fast') ? ', as fast as possible' : ', at the recorded pace'}.`,
+  );
   if (script.skipped > 0) note(`Replay: ${script.skipped} messages of later connections (the agent was restarted) are not replayed.`);
   const prompts = script.steps.filter((s) => s.kind === 'expect' && s.method === 'session/prompt').length;
   if (prompts > 0) note(`Replay: the recording has ${prompts} prompt${prompts === 1 ? '' : 's'}; send as many (any text) to play it all.`);
-  note('Replay: recorded commands are not run again; each terminal prints its recorded output. Recorded file writes go through Tandem as an agent\'s do (inside the workspace, reviewable).');
+  note(
+    "Replay: recorded commands are not run again; each terminal prints its recorded output. Recorded file writes go through Tandem as an agent's do (inside the workspace, reviewable).",
+  );
   run(new Replayer(script, { reply: write, note }, args.includes('--fast') ? 'fast' : 'recorded', printer));
 }
 
@@ -55,7 +59,11 @@ const MAX_PRINTED = 96 * 1024;
 const printer: TerminalPrinter = ({ output, exitCode }) => {
   const text = output.length > MAX_PRINTED ? `${output.slice(0, MAX_PRINTED)}\n[replay: output cut at ${MAX_PRINTED} characters]\n` : output;
   const script = 'process.stdout.write(Buffer.from(process.argv[1], "base64").toString("utf8")); process.exitCode = Number(process.argv[2]);';
-  return { command: process.execPath, args: ['-e', script, Buffer.from(text, 'utf8').toString('base64'), String(exitCode ?? 0)], env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }] };
+  return {
+    command: process.execPath,
+    args: ['-e', script, Buffer.from(text, 'utf8').toString('base64'), String(exitCode ?? 0)],
+    env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+  };
 };
 
 let writing: Promise<void> = Promise.resolve();

@@ -71,7 +71,10 @@ export class AgentDoctor {
 
 async function pickAgent(settings: AgentSettings): Promise<string | undefined> {
   const items = settings.choices().map((c) => ({ label: c.name, description: c.commandLine }));
-  const picked = await vscode.window.showQuickPick(items, { title: l10n.t('Check Agent'), placeHolder: l10n.t('Which agent? It is started once to see whether it answers.') });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: l10n.t('Check Agent'),
+    placeHolder: l10n.t('Which agent? It is started once to see whether it answers.'),
+  });
   return picked?.label;
 }
 

@@ -20,7 +20,12 @@ function builtInNote(): string {
 
 /** Well-known ACP agents offered with one click when nothing is configured. */
 export const AGENT_PRESETS: ReadonlyArray<AgentPreset & { config: AgentServerConfig }> = [
-  { id: 'claude', name: 'Claude Code', commandLine: 'npx @zed-industries/claude-agent-acp', config: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] } },
+  {
+    id: 'claude',
+    name: 'Claude Code',
+    commandLine: 'npx @zed-industries/claude-agent-acp',
+    config: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] },
+  },
   { id: 'codex', name: 'Codex', commandLine: 'npx @zed-industries/codex-acp', config: { command: 'npx', args: ['-y', '@zed-industries/codex-acp'] } },
   { id: 'gemini', name: 'Gemini CLI', commandLine: 'gemini --acp', config: { command: 'gemini', args: ['--acp'] } },
   { id: 'opencode', name: 'OpenCode', commandLine: 'opencode acp', config: { command: 'opencode', args: ['acp'] } },

@@ -74,7 +74,10 @@ export class Inspector implements vscode.Disposable {
       const { text, header } = await this.transcript(scope);
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
       const open = l10n.t('Open');
-      const choice = await vscode.window.showInformationMessage(l10n.t('Tandem: transcript saved ({0} messages, {1} values masked).', header.messages, header.redactions), open);
+      const choice = await vscode.window.showInformationMessage(
+        l10n.t('Tandem: transcript saved ({0} messages, {1} values masked).', header.messages, header.redactions),
+        open,
+      );
       if (choice === open) await vscode.window.showTextDocument(target);
     } catch (err) {
       void vscode.window.showErrorMessage(l10n.t('Tandem: the transcript could not be saved: {0}', errorMessage(err)));
@@ -84,7 +87,9 @@ export class Inspector implements vscode.Disposable {
   /** A folder with report.md and transcript.jsonl for an issue; the report opens in an editor. */
   async reportProblem(): Promise<void> {
     const active = this.host.active();
-    const scope: ExportScope | undefined = active?.sessionId ? { agent: active.agentName, session: active.sessionId } : await this.pickScope(l10n.t('Report a Problem'));
+    const scope: ExportScope | undefined = active?.sessionId
+      ? { agent: active.agentName, session: active.sessionId }
+      : await this.pickScope(l10n.t('Report a Problem'));
     if (!scope) return;
     try {
       const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
@@ -117,7 +122,11 @@ export class Inspector implements vscode.Disposable {
       await vscode.window.showTextDocument(report, { preview: false });
       const copy = l10n.t('Copy Folder Path');
       const reveal = l10n.t('Reveal in File Explorer');
-      const choice = await vscode.window.showInformationMessage(l10n.t('Tandem: the report and its transcript are in {0}. Fill in what happened, then attach both files to your issue.', dir.fsPath), copy, reveal);
+      const choice = await vscode.window.showInformationMessage(
+        l10n.t('Tandem: the report and its transcript are in {0}. Fill in what happened, then attach both files to your issue.', dir.fsPath),
+        copy,
+        reveal,
+      );
       if (choice === copy) await vscode.env.clipboard.writeText(dir.fsPath);
       if (choice === reveal) await vscode.commands.executeCommand('revealFileInOS', report);
     } catch (err) {
@@ -156,7 +165,13 @@ export class Inspector implements vscode.Disposable {
   private recentErrors(scope: ExportScope): string[] {
     const out: string[] = [];
     for (const r of this.store.since()) {
-      if (r.kind !== 'error' || r.dir !== 'in' || (scope.agent !== undefined && r.agent !== scope.agent) || (scope.session !== undefined && r.session !== scope.session)) continue;
+      if (
+        r.kind !== 'error' ||
+        r.dir !== 'in' ||
+        (scope.agent !== undefined && r.agent !== scope.agent) ||
+        (scope.session !== undefined && r.session !== scope.session)
+      )
+        continue;
       const error = parseRecord(r)?.error as { code?: unknown; message?: unknown } | undefined;
       out.push(`${r.method ?? '?'}: ${String(error?.code)} ${String(error?.message)}`);
     }
@@ -177,8 +192,14 @@ export class Inspector implements vscode.Disposable {
       if (r.agent) agents.add(r.agent);
       if (active?.sessionId && r.session === active.sessionId) activeSeen = true;
     }
-    if (active?.sessionId && activeSeen) items.push({ label: l10n.t('This conversation'), description: `${active.agentName} — ${active.title}`, scope: { agent: active.agentName, session: active.sessionId } });
-    for (const agent of agents) items.push({ label: l10n.t('Everything with {0}', agent), description: l10n.t('every conversation and connection in this window'), scope: { agent } });
+    if (active?.sessionId && activeSeen)
+      items.push({
+        label: l10n.t('This conversation'),
+        description: `${active.agentName} — ${active.title}`,
+        scope: { agent: active.agentName, session: active.sessionId },
+      });
+    for (const agent of agents)
+      items.push({ label: l10n.t('Everything with {0}', agent), description: l10n.t('every conversation and connection in this window'), scope: { agent } });
     if (agents.size > 1) items.push({ label: l10n.t('Everything recorded'), description: l10n.t('all agents'), scope: {} });
     if (items.length === 1) return items[0].scope;
     return (await vscode.window.showQuickPick(items, { title, placeHolder: l10n.t('What should the transcript hold?') }))?.scope;
@@ -186,7 +207,12 @@ export class Inspector implements vscode.Disposable {
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'agent'
+  );
 }
 
 function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {

@@ -30,7 +30,9 @@ export async function replayTranscript(extensionPath: string, converseWith: (age
   }
   const transcript = parseTranscript(text);
   if (transcript.messages.length === 0) {
-    void vscode.window.showErrorMessage(l10n.t('Tandem: {0} is not a transcript Tandem can replay: {1}', base, transcript.problems[0]?.text ?? l10n.t('it holds no messages.')));
+    void vscode.window.showErrorMessage(
+      l10n.t('Tandem: {0} is not a transcript Tandem can replay: {1}', base, transcript.problems[0]?.text ?? l10n.t('it holds no messages.')),
+    );
     return;
   }
   if (transcript.problems.length > 0) {
@@ -59,6 +61,11 @@ export async function replayTranscript(extensionPath: string, converseWith: (age
   await converseWith(name);
   const prompts = transcript.messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt').length;
   void vscode.window.showInformationMessage(
-    l10n.t('Tandem: replaying {0} with "{1}". Send {2} prompts (any text) to play the whole recording; recorded commands are not run again.', base, name, prompts),
+    l10n.t(
+      'Tandem: replaying {0} with "{1}". Send {2} prompts (any text) to play the whole recording; recorded commands are not run again.',
+      base,
+      name,
+      prompts,
+    ),
   );
 }

@@ -164,7 +164,8 @@ export class SessionHost extends Disposable {
     switch (message.type) {
       case 'ready':
         // The view provider answers a mismatch with the reload notice instead of a snapshot.
-        if (message.protocolVersion !== PROTOCOL_VERSION) this.log.warn(`The panel speaks protocol ${String(message.protocolVersion)}, the extension ${PROTOCOL_VERSION}; the panel asks to be reloaded.`);
+        if (message.protocolVersion !== PROTOCOL_VERSION)
+          this.log.warn(`The panel speaks protocol ${String(message.protocolVersion)}, the extension ${PROTOCOL_VERSION}; the panel asks to be reloaded.`);
         return;
       case 'reloadView':
       case 'olderEntriesWanted':
@@ -189,7 +190,11 @@ export class SessionHost extends Disposable {
       }
       case 'fetchDiffLines': {
         const thread = this.manager.get(message.conversationId)?.thread;
-        this.changes.fire(thread ? thread.diffLines(message) : { type: 'diffLines', requestId: message.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') });
+        this.changes.fire(
+          thread
+            ? thread.diffLines(message)
+            : { type: 'diffLines', requestId: message.requestId, lines: [], oldLine: 0, newLine: 0, error: l10n.t('Its conversation is closed.') },
+        );
         return;
       }
       case 'openTerminal':

@@ -75,7 +75,10 @@ export async function runHostInspector(runs: number, log: (text: string) => void
     wire.client({ id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } });
     wire.agent({ id: 1, result: { sessionId: 's' } });
     wire.client({ id: 2, method: 'session/prompt', params: { sessionId: 's', prompt: [] } });
-    const msgs = Array.from({ length: N }, (_, k) => ({ jsonrpc: '2.0', ...update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `lorem ipsum dolor sit amet ${k} ` } }) }));
+    const msgs = Array.from({ length: N }, (_, k) => ({
+      jsonrpc: '2.0',
+      ...update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `lorem ipsum dolor sit amet ${k} ` } }),
+    }));
     const lines = msgs.map((m) => JSON.stringify(m));
     const t0 = performance.now();
     for (let k = 0; k < N; k++) store.message('in', lines[k], { msg: msgs[k], agent: 'Bench', connection: 1 });
@@ -147,20 +150,55 @@ export async function runPageInspector(harness: Harness): Promise<PageInspectorR
 
 export function inspectorRows(host: HostInspectorRun, page: PageInspectorRun[]): Row[] {
   return [
-    row('9. Streaming 20k chunks with the inspector recording + checking / without', host.ratios, '×', { kind: 'max', value: 1.05 },
-      `prompt → answer through the real core; with: the store teed off the protocol log and the conformance monitor running (median ${median(host.withMs).toFixed(0)} ms), without: the same log alone (median ${median(host.withoutMs).toFixed(0)} ms); each with-run is divided by the mean of the runs around it.`),
-    row('9b. Inspector recording: cost per message on the streaming path', host.recordUs, 'µs', { kind: 'max', value: 2 },
-      'WireStore.message on an agent_message_chunk (line kept, fields read off the parsed object, pairing): 100,000 messages.'),
-    row('9c. Conformance checks: cost per message (off the streaming path)', host.checkUs, 'µs', { kind: 'max', value: 50 },
-      'parse again + zod schema + wire rules, per agent_message_chunk, in one drain of 100,000.'),
-    row('9d. Conformance checks: longest slice of checking', host.sliceMs, 'ms', { kind: 'max', value: 50 },
-      `the monitor working off 100,000 queued messages in its ≤ 6 ms slices (one per 200 ms while messages still arrive); the longest event-loop block meanwhile, GC included (monitorEventLoopDelay, 1 ms resolution): median ${median(host.blockMs).toFixed(0)} ms.`),
-    row('9e. Inspector page: 100,000 rows posted → listed', page.map((p) => p.loadMs), 'ms', { kind: 'max', value: 3000 },
-      'rows made in the page and posted in chunks of 2,000 as the host does; until the status says 100,000 of 100,000.'),
-    row('9f. Inspector page: text filter over 100,000 rows', page.map((p) => p.filterMs), 'ms', { kind: 'max', value: 1000 },
-      'from typing the filter (150 ms debounce included) until the grid has the 10,000 matching rows; sliced in ≤ 8 ms passes.'),
-    row('9g. Inspector page: longest long task while filtering and scrolling', page.map((p) => p.longestTaskMs), 'ms', { kind: 'max', value: 50 },
-      'PerformanceObserver longtask entries while two filters run and the grid is scrolled to the end in 20 jumps; entries exist only above 50 ms, so 0 = none.'),
+    row(
+      '9. Streaming 20k chunks with the inspector recording + checking / without',
+      host.ratios,
+      '×',
+      { kind: 'max', value: 1.05 },
+      `prompt → answer through the real core; with: the store teed off the protocol log and the conformance monitor running (median ${median(host.withMs).toFixed(0)} ms), without: the same log alone (median ${median(host.withoutMs).toFixed(0)} ms); each with-run is divided by the mean of the runs around it.`,
+    ),
+    row(
+      '9b. Inspector recording: cost per message on the streaming path',
+      host.recordUs,
+      'µs',
+      { kind: 'max', value: 2 },
+      'WireStore.message on an agent_message_chunk (line kept, fields read off the parsed object, pairing): 100,000 messages.',
+    ),
+    row(
+      '9c. Conformance checks: cost per message (off the streaming path)',
+      host.checkUs,
+      'µs',
+      { kind: 'max', value: 50 },
+      'parse again + zod schema + wire rules, per agent_message_chunk, in one drain of 100,000.',
+    ),
+    row(
+      '9d. Conformance checks: longest slice of checking',
+      host.sliceMs,
+      'ms',
+      { kind: 'max', value: 50 },
+      `the monitor working off 100,000 queued messages in its ≤ 6 ms slices (one per 200 ms while messages still arrive); the longest event-loop block meanwhile, GC included (monitorEventLoopDelay, 1 ms resolution): median ${median(host.blockMs).toFixed(0)} ms.`,
+    ),
+    row(
+      '9e. Inspector page: 100,000 rows posted → listed',
+      page.map((p) => p.loadMs),
+      'ms',
+      { kind: 'max', value: 3000 },
+      'rows made in the page and posted in chunks of 2,000 as the host does; until the status says 100,000 of 100,000.',
+    ),
+    row(
+      '9f. Inspector page: text filter over 100,000 rows',
+      page.map((p) => p.filterMs),
+      'ms',
+      { kind: 'max', value: 1000 },
+      'from typing the filter (150 ms debounce included) until the grid has the 10,000 matching rows; sliced in ≤ 8 ms passes.',
+    ),
+    row(
+      '9g. Inspector page: longest long task while filtering and scrolling',
+      page.map((p) => p.longestTaskMs),
+      'ms',
+      { kind: 'max', value: 50 },
+      'PerformanceObserver longtask entries while two filters run and the grid is scrolled to the end in 20 jumps; entries exist only above 50 ms, so 0 = none.',
+    ),
   ];
 }
 

@@ -18,7 +18,13 @@ async function inspectorFrame(page: Page): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(async () => {
     for (const frame of page.frames()) {
-      if ((await frame.locator('[role="grid"][aria-label="Protocol messages"]').count().catch(() => 0)) > 0) found = frame;
+      if (
+        (await frame
+          .locator('[role="grid"][aria-label="Protocol messages"]')
+          .count()
+          .catch(() => 0)) > 0
+      )
+        found = frame;
     }
     return found !== undefined;
   }, 'the protocol inspector webview');
@@ -56,7 +62,9 @@ async function pick(page: Page, label: string): Promise<void> {
 
 /** What the agent's side of a thread shows: the agent's text and each tool card's title and status. */
 async function agentCards(chat: Chat): Promise<string[]> {
-  const cards = chat.frame.locator('[role="article"][data-entry-kind="agent"], [role="article"][data-entry-kind="tool_call"], [role="article"][data-entry-kind="plan"]');
+  const cards = chat.frame.locator(
+    '[role="article"][data-entry-kind="agent"], [role="article"][data-entry-kind="tool_call"], [role="article"][data-entry-kind="plan"]',
+  );
   const out: string[] = [];
   for (let i = 0; i < (await cards.count()); i++) {
     const card = cards.nth(i);
@@ -73,7 +81,14 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
           { update: { sessionUpdate: 'plan', entries: [{ content: 'Look at the notes', priority: 'high', status: 'in_progress' }] } },
           say(`Reading the notes (key ${SECRET}).`),
           { update: { sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'Read notes.txt', kind: 'read', status: 'pending' } },
-          { update: { sessionUpdate: 'tool_call_update', toolCallId: 'read-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'status: draft' } }] } },
+          {
+            update: {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: 'read-1',
+              status: 'completed',
+              content: [{ type: 'content', content: { type: 'text', text: 'status: draft' } }],
+            },
+          },
           // A wire-rule slip for the inspector to flag: an update for a call nobody announced.
           { update: { sessionUpdate: 'tool_call_update', toolCallId: 'ghost-9', status: 'completed' } },
           say('The notes say **draft**.'),
@@ -90,7 +105,10 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   await chat.send('What do the notes say?');
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
   const recorded = await agentCards(chat);
-  assert.ok(recorded.some((c) => /tool_call: .*Read notes\.txt/.test(c)), recorded.join('\n'));
+  assert.ok(
+    recorded.some((c) => /tool_call: .*Read notes\.txt/.test(c)),
+    recorded.join('\n'),
+  );
 
   // The inspector opens on the conversation's session, and lists its messages; and flags the slip.
   await runCommand(page, 'Tandem: Open Protocol Inspector');
@@ -121,7 +139,7 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   await answerFileDialog(page, file);
   await waitUntil(async () => existsSync(file) && readFileSync(file, 'utf8').includes('"stopReason"'), 'the exported transcript');
   const text = readFileSync(file, 'utf8');
-  assert.ok(!text.includes(SECRET), 'the agent\'s env value is masked');
+  assert.ok(!text.includes(SECRET), "the agent's env value is masked");
   assert.match(text.split('\n')[0], /"type":"tandem-transcript".*"agent":\{"name":"Scripted"/);
 
   // Report a problem: report.md opens, its transcript.jsonl beside it; the notification says where.
@@ -129,7 +147,10 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   const reportTab = page.locator('.tabs-container .tab', { hasText: 'report.md' });
   await reportTab.waitFor({ timeout: uiTimeout });
   // The editor renders spaces as no-break spaces.
-  await waitUntil(async () => /Tandem\s+problem\s+report/.test(((await page.locator('.editor-instance .view-lines').first().textContent()) ?? '').replace(/\u00a0/g, ' ')), 'the report in an editor');
+  await waitUntil(
+    async () => /Tandem\s+problem\s+report/.test(((await page.locator('.editor-instance .view-lines').first().textContent()) ?? '').replace(/\u00a0/g, ' ')),
+    'the report in an editor',
+  );
   // In the extension's global storage (the notification that says so may be folded away by then).
   const reports = join(e2e.server.userDataDir, 'User', 'globalStorage', 'tandem.tandem-acp', 'problem-reports');
   const folder = join(reports, readdirSync(reports).sort().at(-1) ?? '');
@@ -143,10 +164,16 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   await runCommand(page, 'Tandem: Replay Transcript…');
   await answerFileDialog(page, file);
   await pick(page, 'As fast as possible');
-  await waitUntil(async () => (await chat.frame.locator('select.agent-picker').inputValue()) === 'Replay: conversation.jsonl', 'the replay agent selected in the panel');
+  await waitUntil(
+    async () => (await chat.frame.locator('select.agent-picker').inputValue()) === 'Replay: conversation.jsonl',
+    'the replay agent selected in the panel',
+  );
   await chat.send('anything at all');
   assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
   const replayed = await agentCards(chat);
-  assert.deepEqual(replayed, recorded.map((c) => c.split(SECRET).join('***')));
+  assert.deepEqual(
+    replayed,
+    recorded.map((c) => c.split(SECRET).join('***')),
+  );
   assert.equal(await chat.entries('error').count(), 0);
 });

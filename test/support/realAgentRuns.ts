@@ -53,7 +53,9 @@ export async function promptAllowing(s: ScriptedSession, text: string, ms = 60_0
   const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
   while (Date.now() < end && !conversation.turns.busy && conversation.queue.size > 0) await tick();
   while (Date.now() < end && conversation.turns.busy) {
-    const pending = (conversation.snapshot().entries as Entry[]).find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending');
+    const pending = (conversation.snapshot().entries as Entry[]).find(
+      (e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending',
+    );
     const option = pending?.permission?.options.find((o) => o.kind === 'allow_once') ?? pending?.permission?.options[0];
     if (pending?.permission && option) s.session.respondPermission(pending.permission.requestId, option.optionId);
     await tick();

@@ -47,7 +47,8 @@ export function recorder(): Recorder {
     store,
     monitor,
     log: recordingLog(store),
-    transcript: async (scope = {}, secrets = []) => (await exportTranscript(store, monitor, { scope, tandemVersion: 'test', protocolVersion: acp.PROTOCOL_VERSION, secrets })).text,
+    transcript: async (scope = {}, secrets = []) =>
+      (await exportTranscript(store, monitor, { scope, tandemVersion: 'test', protocolVersion: acp.PROTOCOL_VERSION, secrets })).text,
     dispose: () => monitor.dispose(),
   };
 }
@@ -71,7 +72,11 @@ export function cardShapes(entries: readonly Entry[], cwd: string): unknown[] {
     if (typeof value === 'string') return value.split(cwd).join('<cwd>');
     if (Array.isArray(value)) return value.map(walk);
     if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !VOLATILE_KEYS.has(k)).map(([k, v]) => [k, walk(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !VOLATILE_KEYS.has(k))
+        .map(([k, v]) => [k, walk(v)]),
+    );
   };
   return entries.map(walk);
 }

@@ -14,4 +14,7 @@ export function feeder(store: WireStore, agent = 'Agent', connection = 1): Feede
 }
 
 /** A `session/update` notification. */
-export const update = (sessionId: string, u: Record<string, unknown>): Record<string, unknown> => ({ method: 'session/update', params: { sessionId, update: u } });
+export const update = (sessionId: string, u: Record<string, unknown>): Record<string, unknown> => ({
+  method: 'session/update',
+  params: { sessionId, update: u },
+});

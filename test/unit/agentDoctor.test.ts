@@ -61,7 +61,12 @@ describe('agent doctor: a healthy agent', () => {
       scripted({
         initialize: {
           stderr: 'warming up',
-          agentCapabilities: { loadSession: true, sessionCapabilities: { resume: {}, list: {} }, promptCapabilities: { image: true }, mcpCapabilities: { http: true } },
+          agentCapabilities: {
+            loadSession: true,
+            sessionCapabilities: { resume: {}, list: {} },
+            promptCapabilities: { image: true },
+            mcpCapabilities: { http: true },
+          },
           authMethods: [{ id: 'login', name: 'Log in with the browser', description: 'opens a | page' }],
         },
       }),
@@ -80,7 +85,10 @@ describe('agent doctor: a healthy agent', () => {
     assert.equal(row(report, 'MCP servers over SSE'), false);
     assert.deepEqual(report.start.authMethods, [{ id: 'login', name: 'Log in with the browser', description: 'opens a | page' }]);
     assert.equal(report.resolvedCommand, process.execPath);
-    assert.deepEqual(report.runtimes.map((r) => [r.name, r.version]), [['Node.js (the editor’s own)', process.version]]);
+    assert.deepEqual(
+      report.runtimes.map((r) => [r.name, r.version]),
+      [['Node.js (the editor’s own)', process.version]],
+    );
     assert.match(report.stderr, /warming up/);
     assert.deepEqual(report.envNames, ['SCRIPTED_AGENT_LOG']);
 
@@ -109,13 +117,24 @@ describe('agent doctor: conformance', () => {
   test('the handshake is checked against the schema; the report counts its warnings and the live ones', async () => {
     const clean = await diagnoseAgent(scripted({}), { clientInfo });
     assert.deepEqual(clean.conformance?.handshake.warnings, 0);
-    assert.match(renderDoctorReport(clean), /## Protocol conformance\n\n✅ This check’s handshake: 1 messages from the agent checked, no conformance warnings\./);
-    const report = await diagnoseAgent(scripted({ initialize: { agentCapabilities: { loadSession: 'yes', promptCapabilities: { image: 3 } } as never } }), { clientInfo });
+    assert.match(
+      renderDoctorReport(clean),
+      /## Protocol conformance\n\n✅ This check’s handshake: 1 messages from the agent checked, no conformance warnings\./,
+    );
+    const report = await diagnoseAgent(scripted({ initialize: { agentCapabilities: { loadSession: 'yes', promptCapabilities: { image: 3 } } as never } }), {
+      clientInfo,
+    });
     assert.ok(report.start.ok, 'warnings never change behaviour: it still starts');
     const handshake = report.conformance?.handshake;
     assert.equal(handshake?.warnings, 2, JSON.stringify(handshake));
     assert.deepEqual(handshake?.byRule, { 'schema-dropped': 2 });
-    report.conformance!.live = { checked: 120, warnings: 3, errors: 1, byRule: { 'unknown-tool-call': 3, 'stop-reason': 1 }, samples: ['Stop reason "done" is not one of end_turn'] };
+    report.conformance!.live = {
+      checked: 120,
+      warnings: 3,
+      errors: 1,
+      byRule: { 'unknown-tool-call': 3, 'stop-reason': 1 },
+      samples: ['Stop reason "done" is not one of end_turn'],
+    };
     const md = renderDoctorReport(report);
     assert.match(md, /⚠️ This check’s handshake: 1 messages from the agent checked: 0 errors, 2 warnings\./);
     // Agent-supplied text is escaped: the field path's backticks are shown, never markup.
@@ -148,7 +167,10 @@ describe('agent doctor: failures', () => {
   test('an agent that never answers: a timeout, and the process is stopped', async () => {
     const run = prepareScripted({ initialize: { delayMs: 30_000 } });
     const began = Date.now();
-    const report = await diagnoseAgent({ name: 'Slow', command: run.cfg.command, args: run.cfg.args, env: run.cfg.env, cwd: run.dir }, { clientInfo, timeoutMs: 700 });
+    const report = await diagnoseAgent(
+      { name: 'Slow', command: run.cfg.command, args: run.cfg.args, env: run.cfg.env, cwd: run.dir },
+      { clientInfo, timeoutMs: 700 },
+    );
     assert.ok(!report.start.ok && report.start.stage === 'timeout');
     assert.ok(Date.now() - began < 10_000);
     assert.match(nextSteps(report).join('\n'), /did not answer/);
@@ -178,9 +200,18 @@ describe('agent doctor: failures', () => {
 
   test('npx with no Node on PATH: the missing runtime is the first thing to fix', async () => {
     const emptyBin = fs.mkdtempSync(path.join(tmp, 'bin-'));
-    const report = await diagnoseAgent({ name: 'Needs Node', command: 'npx', args: ['-y', '@acme/agent@1.0.0'], env: { PATH: emptyBin }, cwd: tmp }, { clientInfo });
+    const report = await diagnoseAgent(
+      { name: 'Needs Node', command: 'npx', args: ['-y', '@acme/agent@1.0.0'], env: { PATH: emptyBin }, cwd: tmp },
+      { clientInfo },
+    );
     assert.ok(!report.start.ok && report.start.stage === 'not_found');
-    assert.deepEqual(report.runtimes.map((r) => [r.name, r.path, r.problem]), [['Node.js', undefined, 'not found on PATH'], ['npx', undefined, 'not found on PATH']]);
+    assert.deepEqual(
+      report.runtimes.map((r) => [r.name, r.path, r.problem]),
+      [
+        ['Node.js', undefined, 'not found on PATH'],
+        ['npx', undefined, 'not found on PATH'],
+      ],
+    );
     assert.match(nextSteps(report)[0], /Node\.js is missing\. Install Node\.js/);
     assert.match(renderDoctorReport(report), /\| Node\.js \| yes \| ❌ not found on PATH \|/);
   });
@@ -192,17 +223,38 @@ describe('agent doctor: failures', () => {
     fs.writeFileSync(script, '#!/usr/bin/env node\nprocess.exit(1)\n', { mode: 0o755 });
     const report = await diagnoseAgent({ name: 'Script', command: 'my-agent', args: [], env: { PATH: bin }, cwd: tmp }, { clientInfo, timeoutMs: 10_000 });
     assert.equal(report.resolvedCommand, script);
-    assert.deepEqual(report.runtimes.map((r) => [r.name, r.version]), [['Node.js', process.version]]);
+    assert.deepEqual(
+      report.runtimes.map((r) => [r.name, r.version]),
+      [['Node.js', process.version]],
+    );
     assert.ok(!report.start.ok && report.start.stage === 'exited');
   });
 });
 
 describe('agent doctor: runtimes and markdown', () => {
   test('runtimes follow the command', () => {
-    assert.deepEqual(runtimesFor('npx', undefined).map((r) => [r.name, r.required]), [['Node.js', true], ['npx', true]]);
-    assert.deepEqual(runtimesFor('C:\\Program Files\\nodejs\\npx.cmd', undefined).map((r) => r.name), ['Node.js', 'npx']);
-    assert.deepEqual(runtimesFor('uvx', undefined).map((r) => [r.name, r.required]), [['uv', true], ['Python', false]]);
-    assert.deepEqual(runtimesFor('python3', undefined).map((r) => r.name), ['Python']);
+    assert.deepEqual(
+      runtimesFor('npx', undefined).map((r) => [r.name, r.required]),
+      [
+        ['Node.js', true],
+        ['npx', true],
+      ],
+    );
+    assert.deepEqual(
+      runtimesFor('C:\\Program Files\\nodejs\\npx.cmd', undefined).map((r) => r.name),
+      ['Node.js', 'npx'],
+    );
+    assert.deepEqual(
+      runtimesFor('uvx', undefined).map((r) => [r.name, r.required]),
+      [
+        ['uv', true],
+        ['Python', false],
+      ],
+    );
+    assert.deepEqual(
+      runtimesFor('python3', undefined).map((r) => r.name),
+      ['Python'],
+    );
     assert.deepEqual(runtimesFor('/opt/agent/bin/agent', undefined), []);
   });
 
@@ -226,4 +278,3 @@ describe('agent doctor: runtimes and markdown', () => {
     assert.match(md, /Checked 2026-01-01 00:00:00 UTC\./);
   });
 });
-

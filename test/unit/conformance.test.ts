@@ -39,7 +39,11 @@ test('a well-behaved turn raises nothing', () => {
   openTurn(w.wire);
   w.wire.agent(update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hello' } }));
   w.wire.agent(update('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', kind: 'read', status: 'pending' }));
-  w.wire.agent({ id: 7, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] } });
+  w.wire.agent({
+    id: 7,
+    method: 'session/request_permission',
+    params: { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] },
+  });
   w.wire.client({ id: 7, result: { outcome: { outcome: 'selected', optionId: 'a' } } });
   w.wire.agent(update('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }));
   w.wire.agent({ id: 2, result: { stopReason: 'end_turn' } });
@@ -90,11 +94,19 @@ test('wire rules: tool_call_update for an unknown call, a late tool_call, permis
   w.wire.agent(update('s1', { sessionUpdate: 'tool_call', toolCallId: 'ghost', title: 'Late' }));
   w.wire.agent(update('s1', { sessionUpdate: 'tool_call', toolCallId: 'open1', title: 'Still running', status: 'in_progress' }));
   // Announced by a permission request first (Gemini CLI does): not a warning.
-  w.wire.agent({ id: 5, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 'asked' }, options: [{ optionId: 'a', name: 'A', kind: 'allow_once' }] } });
+  w.wire.agent({
+    id: 5,
+    method: 'session/request_permission',
+    params: { sessionId: 's1', toolCall: { toolCallId: 'asked' }, options: [{ optionId: 'a', name: 'A', kind: 'allow_once' }] },
+  });
   w.wire.client({ id: 5, result: { outcome: { outcome: 'selected', optionId: 'a' } } });
   w.wire.agent(update('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'asked', status: 'completed' }));
   w.wire.agent({ id: 2, result: { stopReason: 'end_turn' } });
-  w.wire.agent({ id: 6, method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 'after' }, options: [{ optionId: 'a', name: 'A', kind: 'allow_once' }] } });
+  w.wire.agent({
+    id: 6,
+    method: 'session/request_permission',
+    params: { sessionId: 's1', toolCall: { toolCallId: 'after' }, options: [{ optionId: 'a', name: 'A', kind: 'allow_once' }] },
+  });
   assert.deepEqual(w.rules(), ['unknown-tool-call', 'late-tool-call', 'end-turn-pending', 'permission-after-turn']);
   const pending = w.monitor.allWarnings().find((x) => x.rule === 'end-turn-pending');
   assert.match(pending?.text ?? '', /ghost, open1/);

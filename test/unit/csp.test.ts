@@ -27,7 +27,11 @@ const uri = (path: string): FakeUri => ({ path, toString: () => path });
 function render(source = CSP_SOURCE, mapAsset: (path: string) => string = (p) => `${source}${p}`): string {
   const webview = { cspSource: source, asWebviewUri: (u: FakeUri) => uri(mapAsset(u.path)) };
   const join = (base: FakeUri, ...parts: string[]): FakeUri => uri([base.path, ...parts].join('/'));
-  return renderWebviewHtml(webview as unknown as vscode.Webview, uri('/ext') as unknown as vscode.Uri, join as unknown as (b: vscode.Uri, ...p: string[]) => vscode.Uri);
+  return renderWebviewHtml(
+    webview as unknown as vscode.Webview,
+    uri('/ext') as unknown as vscode.Uri,
+    join as unknown as (b: vscode.Uri, ...p: string[]) => vscode.Uri,
+  );
 }
 
 function cspOf(html: string): Map<string, string[]> {
@@ -132,7 +136,10 @@ test('Chromium enforces the real page CSP: the bundle runs, injected scripts and
   });
   origin = o;
   const userDataDir = mkdtempSync(join(tmpdir(), 'tandem-csp-'));
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await context.newPage();
     await page.addInitScript(`window.__ran = []; window.__violations = [];
@@ -156,14 +163,25 @@ test('Chromium enforces the real page CSP: the bundle runs, injected scripts and
     // violation reports are queued events, awaited rather than slept for.
     await page.waitForFunction(() => {
       const violations = (window as unknown as { __violations: string[] }).__violations;
-      return ['script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://example.invalid'].every((d) => violations.some((v) => v.startsWith(d)));
+      return ['script-src-elem inline', 'script-src-attr inline', 'script-src-elem https://example.invalid'].every((d) =>
+        violations.some((v) => v.startsWith(d)),
+      );
     });
     const ran = await page.evaluate(() => (window as unknown as { __ran: string[] }).__ran);
     const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
     assert.deepEqual(ran, [], 'a script without the nonce ran');
-    assert.ok(violations.some((v) => v.startsWith('script-src-elem inline')), violations.join('\n'));
-    assert.ok(violations.some((v) => v.startsWith('script-src-attr inline')), violations.join('\n'));
-    assert.ok(violations.some((v) => v.includes('example.invalid')), 'the remote script was blocked by the CSP');
+    assert.ok(
+      violations.some((v) => v.startsWith('script-src-elem inline')),
+      violations.join('\n'),
+    );
+    assert.ok(
+      violations.some((v) => v.startsWith('script-src-attr inline')),
+      violations.join('\n'),
+    );
+    assert.ok(
+      violations.some((v) => v.includes('example.invalid')),
+      'the remote script was blocked by the CSP',
+    );
     // The page's own styles and fonts come from the resource origin and are allowed.
     assert.ok(!violations.some((v) => v.includes(origin)), `own assets blocked: ${violations.join('\n')}`);
   } finally {
@@ -177,7 +195,13 @@ test('the protocol inspector page has the same CSP and loads its own bundle and 
   const webview = { cspSource: CSP_SOURCE, asWebviewUri: (u: FakeUri) => uri(`${CSP_SOURCE}${u.path}`) };
   const join = (base: FakeUri, ...parts: string[]): FakeUri => uri([base.path, ...parts].join('/'));
   const page = { script: 'inspector.js', style: 'inspector.css', title: 'Protocol <Inspector>' };
-  const html = renderWebviewHtml(webview as unknown as vscode.Webview, uri('/ext') as unknown as vscode.Uri, join as unknown as (b: vscode.Uri, ...p: string[]) => vscode.Uri, { language: 'en' }, page);
+  const html = renderWebviewHtml(
+    webview as unknown as vscode.Webview,
+    uri('/ext') as unknown as vscode.Uri,
+    join as unknown as (b: vscode.Uri, ...p: string[]) => vscode.Uri,
+    { language: 'en' },
+    page,
+  );
   assert.deepEqual(cspOf(html), cspOf(render()).set('script-src', cspOf(html).get('script-src')!).set('style-src', cspOf(html).get('style-src')!));
   const nonce = /'nonce-([^']+)'/.exec(cspOf(html).get('script-src')![0])![1];
   assert.ok(html.includes(`<script nonce="${nonce}" src="${CSP_SOURCE}/ext/dist/inspector.js"></script>`));

@@ -28,14 +28,35 @@ test('a snapshot goes out in chunks, then live rows, pairings and warnings in on
   feed.start();
   await until(() => posted.some((m) => m.type === 'rows' && m.more === false));
   const snapshot = posted.filter((m) => m.type === 'rows');
-  assert.deepEqual(snapshot.map((m) => (m.type === 'rows' ? [m.rows.length, m.reset, m.more] : [])), [[10, true, true], [10, false, true], [5, false, false]]);
+  assert.deepEqual(
+    snapshot.map((m) => (m.type === 'rows' ? [m.rows.length, m.reset, m.more] : [])),
+    [
+      [10, true, true],
+      [10, false, true],
+      [5, false, false],
+    ],
+  );
   posted.length = 0;
   wire.client({ id: 1, method: 'session/prompt', params: { sessionId: 's', prompt: [] } });
   wire.agent(update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'ghost' }));
   wire.agent({ id: 1, result: { stopReason: 'end_turn' } });
   await until(() => flat(posted).some((m) => m.type === 'warnings'));
   assert.deepEqual(rowsOf(posted), [26, 27, 28]);
-  assert.deepEqual(flat(posted).find((m) => m.type === 'paired'), { type: 'paired', pairs: [{ seq: 26, pair: 28, ms: flat(posted).flatMap((m) => (m.type === 'rows' ? m.rows : [])).find((r) => r.seq === 28)?.ms }] });
+  assert.deepEqual(
+    flat(posted).find((m) => m.type === 'paired'),
+    {
+      type: 'paired',
+      pairs: [
+        {
+          seq: 26,
+          pair: 28,
+          ms: flat(posted)
+            .flatMap((m) => (m.type === 'rows' ? m.rows : []))
+            .find((r) => r.seq === 28)?.ms,
+        },
+      ],
+    },
+  );
   assert.ok(posted.length <= 3, `${posted.length} posts`);
   feed.dispose();
   monitor.dispose();
@@ -83,11 +104,16 @@ test('clear: the view starts empty from the next message; fetch answers the whol
   posted.length = 0;
   feed.fetch(2);
   feed.fetch(1);
-  assert.deepEqual(posted, [{ type: 'message', seq: 2, text: store.get(2)?.raw }, { type: 'message', seq: 1, text: undefined }]);
+  assert.deepEqual(posted, [
+    { type: 'message', seq: 2, text: store.get(2)?.raw },
+    { type: 'message', seq: 1, text: undefined },
+  ]);
   feed.dispose();
 });
 
 test('what the inspector page posts is checked before the host acts on it', () => {
-  for (const ok of [{ type: 'ready' }, { type: 'clear' }, { type: 'export' }, { type: 'fetch', seq: 3 }, { type: 'copy', seq: 0 }]) assert.ok(isInspectorWebviewMessage(ok), JSON.stringify(ok));
-  for (const bad of [null, 'ready', {}, { type: 'fetch' }, { type: 'copy', seq: '3' }, { type: 'fetch', seq: 1.5 }, { type: 'run', command: 'rm' }]) assert.ok(!isInspectorWebviewMessage(bad), JSON.stringify(bad));
+  for (const ok of [{ type: 'ready' }, { type: 'clear' }, { type: 'export' }, { type: 'fetch', seq: 3 }, { type: 'copy', seq: 0 }])
+    assert.ok(isInspectorWebviewMessage(ok), JSON.stringify(ok));
+  for (const bad of [null, 'ready', {}, { type: 'fetch' }, { type: 'copy', seq: '3' }, { type: 'fetch', seq: 1.5 }, { type: 'run', command: 'rm' }])
+    assert.ok(!isInspectorWebviewMessage(bad), JSON.stringify(bad));
 });

@@ -22,7 +22,7 @@ const FIXTURES = join(repoRoot, 'test', 'fixtures', 'transcripts');
 function promptsOf(transcript: string): string[] {
   return parseTranscript(transcript)
     .messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt')
-    .map((m) => ((m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? ''));
+    .map((m) => (m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? '');
 }
 
 /** Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings. */
@@ -59,7 +59,7 @@ for (const agent of REAL_AGENTS) {
     assert.deepEqual(r.cards, expected, r.stderr);
     const recordedFindings = readFileSync(file, 'utf8')
       .split('\n')
-      .flatMap((l) => (l.includes('"warnings"') ? ((JSON.parse(l) as { warnings: string[] }).warnings) : []));
+      .flatMap((l) => (l.includes('"warnings"') ? (JSON.parse(l) as { warnings: string[] }).warnings : []));
     assert.ok(recordedFindings.length > 0, 'the real agents do send things the stable schema does not know');
     assert.deepEqual(r.findings, recordedFindings);
     assert.doesNotMatch(r.stderr, /diverged/);
@@ -71,7 +71,10 @@ for (const agent of REAL_AGENTS) {
     mkdirSync(workspace);
     try {
       const live = await recordRealAgent(agent, workspace, scratch);
-      assert.ok(live.cards.some((c) => (c as Entry).kind === 'tool_call'), `${agent} used a tool:\n${live.stderr}`);
+      assert.ok(
+        live.cards.some((c) => (c as Entry).kind === 'tool_call'),
+        `${agent} used a tool:\n${live.stderr}`,
+      );
       const file = join(scratch, `${agent}.jsonl`);
       writeFileSync(file, live.transcript);
       const r = await replay(agent, file);

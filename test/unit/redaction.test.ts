@@ -16,16 +16,38 @@ test('configured secrets, MCP env and Authorization-like headers are masked; oth
     params: {
       cwd: '/home/me/project',
       mcpServers: [
-        { name: 'db', command: 'db-mcp', args: ['--token', 'my-very-secret-value'], env: [{ name: 'DB_PASSWORD', value: 'hunter2hunter2' }, { name: 'MODE', value: 'fast' }] },
-        { type: 'http', name: 'api', url: 'https://api.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer abcdefghijklmnop' }, { name: 'Accept', value: 'application/json' }] },
+        {
+          name: 'db',
+          command: 'db-mcp',
+          args: ['--token', 'my-very-secret-value'],
+          env: [
+            { name: 'DB_PASSWORD', value: 'hunter2hunter2' },
+            { name: 'MODE', value: 'fast' },
+          ],
+        },
+        {
+          type: 'http',
+          name: 'api',
+          url: 'https://api.example.com/mcp',
+          headers: [
+            { name: 'Authorization', value: 'Bearer abcdefghijklmnop' },
+            { name: 'Accept', value: 'application/json' },
+          ],
+        },
       ],
     },
   };
   const out = r.value(msg) as typeof msg;
   assert.equal(out.params.cwd, '/home/me/project');
   assert.deepEqual(out.params.mcpServers[0].args, ['--token', REDACTED]);
-  assert.deepEqual(out.params.mcpServers[0].env, [{ name: 'DB_PASSWORD', value: REDACTED }, { name: 'MODE', value: REDACTED }]);
-  assert.deepEqual(out.params.mcpServers[1].headers, [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: 'application/json' }]);
+  assert.deepEqual(out.params.mcpServers[0].env, [
+    { name: 'DB_PASSWORD', value: REDACTED },
+    { name: 'MODE', value: REDACTED },
+  ]);
+  assert.deepEqual(out.params.mcpServers[1].headers, [
+    { name: 'Authorization', value: REDACTED },
+    { name: 'Accept', value: 'application/json' },
+  ]);
   assert.equal(out.params.mcpServers[1].url, 'https://api.example.com/mcp');
   assert.equal(msg.params.mcpServers[0].env?.[0].value, 'hunter2hunter2', 'the input is not changed');
   assert.ok(r.count >= 4);
@@ -47,7 +69,17 @@ test('key-shaped strings and assignments are masked wherever they appear (a file
     '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----',
   ].join('\n');
   const out = r.text(file);
-  for (const leaked of ['sk-ant-api03', 'sk-proj-0123', 'ghp_0123', 'AKIAIOSFODNN7EXAMPLE', 'AIzaSyA', 'eyJhbGci', 'correcthorse', 's3cr3t', 'MIIEowIBAAKCAQEA']) {
+  for (const leaked of [
+    'sk-ant-api03',
+    'sk-proj-0123',
+    'ghp_0123',
+    'AKIAIOSFODNN7EXAMPLE',
+    'AIzaSyA',
+    'eyJhbGci',
+    'correcthorse',
+    's3cr3t',
+    'MIIEowIBAAKCAQEA',
+  ]) {
     assert.ok(!out.includes(leaked), `${leaked} leaked:\n${out}`);
   }
   assert.match(out, /max_tokens=4096 and the token count is fine/, 'numbers and prose are left alone');

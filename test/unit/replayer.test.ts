@@ -14,15 +14,34 @@ const line = (ms: number, dir: 'in' | 'out', msg: Record<string, unknown>): Tran
 
 /** initialize, session/new in /rec, a prompt with a chunk, a permission asked and answered, the answer. */
 function recording(): string {
-  const header = { type: TRANSCRIPT_TYPE, version: 1, exportedAt: at(0), tandemVersion: '0.2.0', protocolVersion: 1, messages: 9, dropped: 0, redactions: 0 } as const;
+  const header = {
+    type: TRANSCRIPT_TYPE,
+    version: 1,
+    exportedAt: at(0),
+    tandemVersion: '0.2.0',
+    protocolVersion: 1,
+    messages: 9,
+    dropped: 0,
+    redactions: 0,
+  } as const;
   return serializeTranscript(header, [
     line(0, 'out', { id: 0, method: 'initialize', params: { protocolVersion: 1 } }),
     line(10, 'in', { id: 0, result: { protocolVersion: 1, agentInfo: { name: 'rec' } } }),
     line(20, 'out', { id: 1, method: 'session/new', params: { cwd: '/rec/work', mcpServers: [] } }),
     line(30, 'in', { id: 1, result: { sessionId: 'S-rec' } }),
     line(40, 'out', { id: 2, method: 'session/prompt', params: { sessionId: 'S-rec', prompt: [{ type: 'text', text: 'hi' }] } }),
-    line(90, 'in', { method: 'session/update', params: { sessionId: 'S-rec', update: { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Edit /rec/work/a.txt', locations: [{ path: '/rec/work/a.txt' }] } } }),
-    line(100, 'in', { id: 'p1', method: 'session/request_permission', params: { sessionId: 'S-rec', toolCall: { toolCallId: 't' }, options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }] } }),
+    line(90, 'in', {
+      method: 'session/update',
+      params: {
+        sessionId: 'S-rec',
+        update: { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Edit /rec/work/a.txt', locations: [{ path: '/rec/work/a.txt' }] },
+      },
+    }),
+    line(100, 'in', {
+      id: 'p1',
+      method: 'session/request_permission',
+      params: { sessionId: 'S-rec', toolCall: { toolCallId: 't' }, options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }] },
+    }),
     line(200, 'out', { id: 'p1', result: { outcome: { outcome: 'selected', optionId: 'yes' } } }),
     line(250, 'in', { id: 2, result: { stopReason: 'end_turn' } }),
   ]);
@@ -48,20 +67,25 @@ function client(text = recording(), pace: 'fast' | 'recorded' = 'fast') {
 test('recorded answers go out under the live ids, with the live session id and folder', () => {
   const c = client();
   assert.deepEqual(c.drain(), [], 'nothing is sent before the client speaks');
-  assert.deepEqual(c.send({ id: 100, method: 'initialize', params: {} }), [{ jsonrpc: '2.0', id: 100, result: { protocolVersion: 1, agentInfo: { name: 'rec' } } }]);
+  assert.deepEqual(c.send({ id: 100, method: 'initialize', params: {} }), [
+    { jsonrpc: '2.0', id: 100, result: { protocolVersion: 1, agentInfo: { name: 'rec' } } },
+  ]);
   const [created] = c.send({ id: 101, method: 'session/new', params: { cwd: '/live/ws', mcpServers: [] } });
   assert.deepEqual(created, { jsonrpc: '2.0', id: 101, result: { sessionId: 'S-rec' } });
   // The client talks about the session under another id (as a loaded session would): mapped back.
   const turn = c.send({ id: 102, method: 'session/prompt', params: { sessionId: 'S-live', prompt: [{ type: 'text', text: 'anything' }] } });
   assert.equal(turn.length, 2);
-  const toolCall = (turn[0].params as { update: { title: string; locations: Array<{ path: string }> }; sessionId: string });
+  const toolCall = turn[0].params as { update: { title: string; locations: Array<{ path: string }> }; sessionId: string };
   assert.equal(toolCall.sessionId, 'S-live');
   assert.equal(toolCall.update.title, 'Edit /live/ws/a.txt');
   assert.equal(toolCall.update.locations[0].path, '/live/ws/a.txt');
-  assert.equal(turn[1].id, 'p1', 'the agent\'s own request keeps its recorded id');
+  assert.equal(turn[1].id, 'p1', "the agent's own request keeps its recorded id");
   const end = c.send({ id: 'p1', result: { outcome: { outcome: 'selected', optionId: 'no' } } });
   assert.deepEqual(end, [{ jsonrpc: '2.0', id: 102, result: { stopReason: 'end_turn' } }]);
-  assert.ok(c.notes.some((n) => n.includes('chose "no" where the recording (line 9) chose "yes"')), c.notes.join('\n'));
+  assert.ok(
+    c.notes.some((n) => n.includes('chose "no" where the recording (line 9) chose "yes"')),
+    c.notes.join('\n'),
+  );
   assert.equal(c.replayer.finished, true);
   c.send({ id: 103, method: 'session/prompt', params: { sessionId: 'S-live', prompt: [] } });
   assert.equal((c.replies[0].error as { message: string }).message, 'The recording ends here: it has no answer to session/prompt.');
@@ -87,7 +111,10 @@ test('a client that diverges is told where, with a JSON-RPC error, and the repla
   const error = c.replies[0].error as { code: number; message: string };
   assert.equal(c.replies[0].id, 2);
   assert.equal(error.code, REPLAY_ERROR_CODE);
-  assert.equal(error.message, 'Replay diverged at line 6 of the transcript: the recording expects the client to send session/prompt (request), but it sent session/set_mode (request 2).');
+  assert.equal(
+    error.message,
+    'Replay diverged at line 6 of the transcript: the recording expects the client to send session/prompt (request), but it sent session/set_mode (request 2).',
+  );
   assert.ok(c.notes.includes(error.message));
   assert.equal(c.replayer.divergence, error.message);
   // Stopped: later requests get the same error, nothing recorded is sent any more.
@@ -119,11 +146,23 @@ test('a transcript cut short or edited by hand is read up to what is readable, w
   const cut = full.slice(0, full.lastIndexOf('"stopReason"'));
   const parsed = parseTranscript(cut);
   assert.equal(parsed.messages.length, 8);
-  assert.deepEqual(parsed.problems.map((p) => p.text), ['Line 10 is cut short (the file ends in the middle of it); it is ignored.']);
+  assert.deepEqual(
+    parsed.problems.map((p) => p.text),
+    ['Line 10 is cut short (the file ends in the middle of it); it is ignored.'],
+  );
   const edited = full.split('\n');
-  edited.splice(3, 0, 'this line was typed by hand', JSON.stringify({ dir: 'sideways', msg: {} }), JSON.stringify({ dir: 'in', at: 'yesterday', msg: { jsonrpc: '2.0', method: '_note' } }));
+  edited.splice(
+    3,
+    0,
+    'this line was typed by hand',
+    JSON.stringify({ dir: 'sideways', msg: {} }),
+    JSON.stringify({ dir: 'in', at: 'yesterday', msg: { jsonrpc: '2.0', method: '_note' } }),
+  );
   const again = parseTranscript(edited.join('\n'));
-  assert.deepEqual(again.problems.map((p) => p.line), [4, 5, 6]);
+  assert.deepEqual(
+    again.problems.map((p) => p.line),
+    [4, 5, 6],
+  );
   assert.match(again.problems[0].text, /Line 4 is not JSON/);
   assert.match(again.problems[1].text, /Line 5 has no direction/);
   assert.match(again.problems[2].text, /Line 6 has an unreadable time/);

@@ -61,9 +61,21 @@ test('env values printed to stderr, echoed in messages, tool calls and terminal 
           steps: [
             say(`Your key is ${key}. `),
             { update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `thinking about ${token}` } } },
-            { update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: `curl -H "x-api-key: ${key}"`, kind: 'execute', status: 'in_progress', rawInput: { key } } },
+            {
+              update: {
+                sessionUpdate: 'tool_call',
+                toolCallId: 'c1',
+                title: `curl -H "x-api-key: ${key}"`,
+                kind: 'execute',
+                status: 'in_progress',
+                rawInput: { key },
+              },
+            },
             // The secret goes out as a terminal env var and comes back as output (and in the reply).
-            { terminal: { command: 'sh', args: ['-c', 'echo "key=$LEAKED"; echo "key to stderr $LEAKED" >&2'], env: [{ name: 'LEAKED', value: key }] }, toolCallId: 'c1' },
+            {
+              terminal: { command: 'sh', args: ['-c', 'echo "key=$LEAKED"; echo "key to stderr $LEAKED" >&2'], env: [{ name: 'LEAKED', value: key }] },
+              toolCallId: 'c1',
+            },
             // A line the transport rejects is quoted in a warning: the quote must be redacted too.
             { raw: `not json, but has ${key} in it` },
             { raw: JSON.stringify({ jsonrpc: '2.0', id: 'x', method: `unknown/${token}`, params: { key } }) },
@@ -89,13 +101,29 @@ test('env values printed to stderr, echoed in messages, tool calls and terminal 
 
     const all = log.toString();
     // The test really exercised the paths: the redacted forms are there.
-    assert.ok(log.of('stderr').some((l) => l.includes('config: ANTHROPIC_API_KEY=***')), log.of('stderr').join('\n'));
-    assert.ok(log.of('stderr').some((l) => l.includes('dying with key ***')), 'the last stderr line (no newline) is logged, redacted');
+    assert.ok(
+      log.of('stderr').some((l) => l.includes('config: ANTHROPIC_API_KEY=***')),
+      log.of('stderr').join('\n'),
+    );
+    assert.ok(
+      log.of('stderr').some((l) => l.includes('dying with key ***')),
+      'the last stderr line (no newline) is logged, redacted',
+    );
     assert.ok(log.of('in').some((l) => l.includes('Your key is ***')));
-    assert.ok(log.of('out').some((l) => l.includes('key=***')), 'terminal output sent back to the agent is redacted');
+    assert.ok(
+      log.of('out').some((l) => l.includes('key=***')),
+      'terminal output sent back to the agent is redacted',
+    );
     assert.ok(log.of('warn').some((w) => w.includes('not json, but has ***')));
-    for (const [name, secret, prefix] of [['ANTHROPIC_API_KEY', key, 'sk-ant-api03-'.length], ['OTHER_TOKEN', token, 'tok_'.length]] as const) {
-      assert.deepEqual(log.lines.filter((l) => l.text.includes(secret)).map((l) => `${l.level} ${l.text}`), [], `${name} appears whole in the log`);
+    for (const [name, secret, prefix] of [
+      ['ANTHROPIC_API_KEY', key, 'sk-ant-api03-'.length],
+      ['OTHER_TOKEN', token, 'tok_'.length],
+    ] as const) {
+      assert.deepEqual(
+        log.lines.filter((l) => l.text.includes(secret)).map((l) => `${l.level} ${l.text}`),
+        [],
+        `${name} appears whole in the log`,
+      );
       assert.deepEqual(leaks(all, secret, prefix), [], `pieces of ${name} appear in the log`);
     }
     // The panel shows the agent's own words (its content, not a log)...
@@ -121,8 +149,14 @@ test('a secret cut by the length limits of warnings and stderr lines does not le
   try {
     await session.start();
     await session.prompt('go');
-    assert.ok(log.of('warn').some((w) => w.includes('#'.repeat(180))), 'the rejected line was quoted');
-    assert.ok(log.of('stderr').some((l) => l.includes('e'.repeat(3000))), 'the long stderr line was logged');
+    assert.ok(
+      log.of('warn').some((w) => w.includes('#'.repeat(180))),
+      'the rejected line was quoted',
+    );
+    assert.ok(
+      log.of('stderr').some((l) => l.includes('e'.repeat(3000))),
+      'the long stderr line was logged',
+    );
     assert.deepEqual(
       log.lines.filter((l) => leaks(l.text, key, 3, 8).length > 0).map((l) => `${l.level} …${l.text.slice(-80)}`),
       [],
@@ -142,7 +176,10 @@ test('a secret with characters JSON escapes (quotes, backslashes) is redacted in
     await session.prompt('go');
     const all = log.toString();
     const escaped = JSON.stringify(secret).slice(1, -1);
-    assert.ok(log.of('in').some((l) => l.includes('the password is')), 'the message was logged');
+    assert.ok(
+      log.of('in').some((l) => l.includes('the password is')),
+      'the message was logged',
+    );
     assert.ok(!all.includes(secret), 'raw form leaks');
     assert.ok(!all.includes(escaped), `JSON-escaped form leaks: ${escaped}`);
   } finally {

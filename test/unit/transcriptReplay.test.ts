@@ -26,9 +26,33 @@ function script(cwd: string) {
           { update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Thinking about ${prompt}' } } },
           { update: { sessionUpdate: 'plan', entries: [{ content: 'Edit the notes', priority: 'high', status: 'in_progress' }] } },
           { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `I will edit notes.txt (key ${SECRET}).` } } },
-          { update: { sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: `Edit ${join(cwd, 'notes.txt')}`, kind: 'edit', status: 'pending', locations: [{ path: join(cwd, 'notes.txt'), line: 1 }] } },
-          { permission: { toolCall: { toolCallId: 'edit-1' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
-          { update: { sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed', content: [{ type: 'diff', path: join(cwd, 'notes.txt'), oldText: 'draft\n', newText: 'done\n' }] } },
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 'edit-1',
+              title: `Edit ${join(cwd, 'notes.txt')}`,
+              kind: 'edit',
+              status: 'pending',
+              locations: [{ path: join(cwd, 'notes.txt'), line: 1 }],
+            },
+          },
+          {
+            permission: {
+              toolCall: { toolCallId: 'edit-1' },
+              options: [
+                { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+              ],
+            },
+          },
+          {
+            update: {
+              sessionUpdate: 'tool_call_update',
+              toolCallId: 'edit-1',
+              status: 'completed',
+              content: [{ type: 'diff', path: join(cwd, 'notes.txt'), oldText: 'draft\n', newText: 'done\n' }],
+            },
+          },
           { update: { sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'Run the check', kind: 'execute', status: 'in_progress' } },
           { terminal: { command: 'sh', args: ['-c', 'echo recorded-output; touch MARKER; exit 3'] }, toolCallId: 'run-1' },
           { update: { sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'completed' } },
@@ -41,7 +65,9 @@ function script(cwd: string) {
 }
 
 function pendingPermission(s: ScriptedSession): ToolCallEntry | undefined {
-  return (s.session.conversation.snapshot().entries as Entry[]).find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending');
+  return (s.session.conversation.snapshot().entries as Entry[]).find(
+    (e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending',
+  );
 }
 
 /** Sends a prompt and answers its permission prompt with `optionId`, like a user. */
@@ -95,7 +121,10 @@ test('a conversation recorded through the core replays to the same cards in anot
     // The user's own prompts are what this run typed; everything the agent did is the recording's.
     const agentSide = (cards: unknown[]) => cards.filter((c) => (c as Entry).kind !== 'user');
     // The agent's env values were masked (`***`) as the tap recorded them, like in the protocol log.
-    assert.deepEqual(agentSide(replayedCards), agentSide(recordedCards).map((c) => JSON.parse(JSON.stringify(c).split(SECRET).join('***')) as unknown));
+    assert.deepEqual(
+      agentSide(replayedCards),
+      agentSide(recordedCards).map((c) => JSON.parse(JSON.stringify(c).split(SECRET).join('***')) as unknown),
+    );
     assert.equal(replay.session.status.kind, 'ready');
     const tool = (replay.session.conversation.snapshot().entries as Entry[]).find((e): e is ToolCallEntry => e.kind === 'tool_call');
     assert.equal(tool?.locations[0].path, join(liveDir, 'notes.txt'), 'paths follow the live folder');
@@ -117,7 +146,11 @@ test('a conversation recorded through the core replays to the same cards in anot
 test('a replay the client diverges from says where, in the conversation and on stderr, and stops cleanly', { timeout: 60_000 }, async () => {
   const base = mkdtempSync(join(tmpdir(), 'tandem-replay-diverge-'));
   const rec = recorder();
-  const original = scriptedSession(base, { turns: [{ steps: [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'only turn' } } }] }] }, { extra: { log: rec.log } });
+  const original = scriptedSession(
+    base,
+    { turns: [{ steps: [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'only turn' } } }] }] },
+    { extra: { log: rec.log } },
+  );
   const replays: ScriptedSession[] = [];
   try {
     await original.session.start();
@@ -150,7 +183,13 @@ test('a replay the client diverges from says where, in the conversation and on s
     const error = (diverged.session.conversation.snapshot().entries as Entry[]).find((e) => e.kind === 'error');
     assert.ok(error?.kind === 'error');
     const shown = `${error.message} ${error.detail ?? ''}`;
-    assert.match(shown, new RegExp(`Replay diverged at line ${promptLine + 2} of the transcript: the recording expects the client to send session/set_mode \\(request\\), but it sent session/prompt \\(request \\d+\\)`), shown);
+    assert.match(
+      shown,
+      new RegExp(
+        `Replay diverged at line ${promptLine + 2} of the transcript: the recording expects the client to send session/set_mode \\(request\\), but it sent session/prompt \\(request \\d+\\)`,
+      ),
+      shown,
+    );
     const stderr = diverged.log.of('stderr').join('\n') + rec.store.stderrTail('Replay').join('\n');
     assert.match(stderr, /Line 3 is not JSON; it is ignored/);
     assert.match(stderr, /Replay diverged at line/);

@@ -34,10 +34,13 @@ test('a request and its response are paired both ways, with the latency and the 
   assert.equal(chunk.kind, 'notification');
   assert.equal(answer.session, 's1');
   assert.equal(answer.pair, prompt.seq);
-  assert.deepEqual(paired, [[newReq.seq, newRes.seq], [prompt.seq, answer.seq]]);
+  assert.deepEqual(paired, [
+    [newReq.seq, newRes.seq],
+    [prompt.seq, answer.seq],
+  ]);
 });
 
-test('ids are paired per connection and per direction: the agent\'s request 0 is not Tandem\'s request 0', () => {
+test("ids are paired per connection and per direction: the agent's request 0 is not Tandem's request 0", () => {
   const store = new WireStore();
   const a = feeder(store, 'A', 1);
   const b = feeder(store, 'A', 2);

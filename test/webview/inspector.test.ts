@@ -23,8 +23,27 @@ async function open(options: { language?: string; height?: number } = {}): Promi
 const post = (panel: Panel, m: InspectorHostMessage) => panel.post(m as never);
 
 const row = (seq: number, fields: Partial<WireRowView> = {}): WireRowView => {
-  const text = fields.text ?? JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `hello ${seq}` } } } });
-  return { seq, t: Date.UTC(2025, 0, 1, 12, 0, 0, seq), dir: 'in', agent: 'A', conn: 1, kind: 'notification', method: 'session/update', update: 'agent_message_chunk', session: 's1', size: text.length, text, ...fields };
+  const text =
+    fields.text ??
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `hello ${seq}` } } },
+    });
+  return {
+    seq,
+    t: Date.UTC(2025, 0, 1, 12, 0, 0, seq),
+    dir: 'in',
+    agent: 'A',
+    conn: 1,
+    kind: 'notification',
+    method: 'session/update',
+    update: 'agent_message_chunk',
+    session: 's1',
+    size: text.length,
+    text,
+    ...fields,
+  };
 };
 
 test('100,000 messages: listed in a virtualised grid, filtered and scrolled, with few rows in the DOM', { timeout: 120_000 }, async () => {
@@ -87,8 +106,21 @@ test('keyboard: arrows, Home/End and Enter move through the grid and open the me
     await post(panel, {
       type: 'batch',
       messages: [
-        { type: 'rows', reset: true, dropped: 12, rows: [row(1), row(2, { dir: 'out', kind: 'request', method: 'session/prompt', update: undefined, id: '7', text: request, size: request.length }), row(3)] },
-        { type: 'rows', dropped: 12, rows: [row(4, { kind: 'response', method: 'session/prompt', update: undefined, id: '7', text: answer, size: answer.length, pair: 2, ms: 41 })] },
+        {
+          type: 'rows',
+          reset: true,
+          dropped: 12,
+          rows: [
+            row(1),
+            row(2, { dir: 'out', kind: 'request', method: 'session/prompt', update: undefined, id: '7', text: request, size: request.length }),
+            row(3),
+          ],
+        },
+        {
+          type: 'rows',
+          dropped: 12,
+          rows: [row(4, { kind: 'response', method: 'session/prompt', update: undefined, id: '7', text: answer, size: answer.length, pair: 2, ms: 41 })],
+        },
         { type: 'paired', pairs: [{ seq: 2, pair: 4, ms: 41 }] },
         { type: 'warnings', warnings: [{ seq: 4, rule: 'stop-reason', severity: 'error', text: 'Stop reason "done" is not one of end_turn, max_tokens.' }] },
       ],
@@ -97,7 +129,10 @@ test('keyboard: arrows, Home/End and Enter move through the grid and open the me
     const grid = panel.page.locator('[role="grid"]');
     await grid.focus();
     await panel.page.keyboard.press('Home');
-    const activeIndex = async () => panel.page.evaluate(() => document.getElementById(document.querySelector('[role="grid"]')!.getAttribute('aria-activedescendant') ?? '')?.getAttribute('aria-rowindex'));
+    const activeIndex = async () =>
+      panel.page.evaluate(() =>
+        document.getElementById(document.querySelector('[role="grid"]')!.getAttribute('aria-activedescendant') ?? '')?.getAttribute('aria-rowindex'),
+      );
     assert.equal(await activeIndex(), '2');
     await panel.page.keyboard.press('ArrowDown');
     assert.equal(await activeIndex(), '3');
@@ -126,7 +161,12 @@ test('a huge message shows its start, "Show all" fetches the rest; pause, clear 
   const panel = await open();
   try {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: Array.from({ length: 3000 }, (_, i) => `line ${i}`) } });
-    await post(panel, { type: 'rows', reset: true, dropped: 0, rows: [row(1, { kind: 'response', method: 'fs/read_text_file', update: undefined, id: '1', text: big.slice(0, 4096), cut: true, size: big.length })] });
+    await post(panel, {
+      type: 'rows',
+      reset: true,
+      dropped: 0,
+      rows: [row(1, { kind: 'response', method: 'fs/read_text_file', update: undefined, id: '1', text: big.slice(0, 4096), cut: true, size: big.length })],
+    });
     await panel.page.locator('[role="grid"]').focus();
     await panel.page.keyboard.press('Home');
     const start = (await panel.page.textContent('.detail-json')) ?? '';

@@ -58,7 +58,11 @@ export class InspectorApp {
         this.grid.focus();
       },
     });
-    this.grid = new Grid(this.store, (row) => this.detail.show(row), () => this.detail.focus());
+    this.grid = new Grid(
+      this.store,
+      (row) => this.detail.show(row),
+      () => this.detail.focus(),
+    );
     this.toolbar = new Toolbar(
       this.store,
       {

@@ -40,7 +40,15 @@ export class Detail {
     this.warnings = h('ul', { class: 'detail-warnings', 'aria-label': l10n.t('Warnings') });
     this.actions = h('div', { class: 'detail-actions' });
     this.json = h('pre', { class: 'detail-json', tabindex: 0, 'aria-label': l10n.t('Message JSON') });
-    this.element = h('section', { class: 'detail', 'aria-labelledby': 'detail-heading', tabindex: -1 }, this.heading, this.facts, this.warnings, this.actions, this.json);
+    this.element = h(
+      'section',
+      { class: 'detail', 'aria-labelledby': 'detail-heading', tabindex: -1 },
+      this.heading,
+      this.facts,
+      this.warnings,
+      this.actions,
+      this.json,
+    );
     this.show(undefined);
   }
 
@@ -96,7 +104,9 @@ export class Detail {
     const warnings = this.store.warningsOf(row.seq);
     this.warnings.hidden = warnings.length === 0;
     this.warnings.replaceChildren(...warnings.map((w) => h('li', { class: `warning ${w.severity}` }, h('span', { class: 'rule' }, w.rule), ' ', w.text)));
-    const buttons: HTMLElement[] = [button(l10n.t('Copy'), () => this.act.copy(row.seq), { cls: 'secondary', icon: 'copy', title: l10n.t('Copy this message, pretty-printed') })];
+    const buttons: HTMLElement[] = [
+      button(l10n.t('Copy'), () => this.act.copy(row.seq), { cls: 'secondary', icon: 'copy', title: l10n.t('Copy this message, pretty-printed') }),
+    ];
     if (row.pair !== undefined) {
       const pair = row.pair;
       const label = row.kind === 'request' ? l10n.t('Go to the response') : l10n.t('Go to the request');
@@ -107,11 +117,15 @@ export class Detail {
     const cut = !this.showAll && lines.length > SHOWN_LINES;
     if (cut || (row.cut && !this.full.has(row.seq))) {
       buttons.push(
-        button(l10n.t('Show all'), () => {
-          this.showAll = true;
-          if (row.cut && !this.full.has(row.seq)) this.act.fetch(row.seq);
-          this.render();
-        }, { cls: 'secondary', icon: 'unfold', title: l10n.t('Show the whole message ({0})', formatBytes(row.size)) }),
+        button(
+          l10n.t('Show all'),
+          () => {
+            this.showAll = true;
+            if (row.cut && !this.full.has(row.seq)) this.act.fetch(row.seq);
+            this.render();
+          },
+          { cls: 'secondary', icon: 'unfold', title: l10n.t('Show the whole message ({0})', formatBytes(row.size)) },
+        ),
       );
     }
     this.actions.replaceChildren(...buttons);

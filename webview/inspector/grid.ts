@@ -13,7 +13,16 @@ import { methodOf, type RowStore } from './rowStore';
 export const ROW_HEIGHT = 22;
 /** Rows rendered beyond the viewport on each side. */
 const OVERSCAN = 8;
-const COLUMNS = (): string[] => [l10n.t('Time'), l10n.t('Direction'), l10n.t('Method'), l10n.t('Session'), l10n.t('Id'), l10n.t('Size'), l10n.t('Latency'), l10n.t('Problems')];
+const COLUMNS = (): string[] => [
+  l10n.t('Time'),
+  l10n.t('Direction'),
+  l10n.t('Method'),
+  l10n.t('Session'),
+  l10n.t('Id'),
+  l10n.t('Size'),
+  l10n.t('Latency'),
+  l10n.t('Problems'),
+];
 
 export class Grid {
   readonly element: HTMLElement;
@@ -31,10 +40,19 @@ export class Grid {
     private readonly onSelect: (row: WireRowView | undefined) => void,
     private readonly onOpen: () => void,
   ) {
-    const header = h('div', { class: 'grid-row grid-header', role: 'row', 'aria-rowindex': 1 }, ...COLUMNS().map((c) => h('span', { role: 'columnheader', class: 'cell' }, c)));
+    const header = h(
+      'div',
+      { class: 'grid-row grid-header', role: 'row', 'aria-rowindex': 1 },
+      ...COLUMNS().map((c) => h('span', { role: 'columnheader', class: 'cell' }, c)),
+    );
     this.spacer = h('div', { class: 'grid-spacer', role: 'presentation' });
     this.viewport = h('div', { class: 'grid-viewport', role: 'rowgroup' }, this.spacer);
-    this.element = h('div', { class: 'grid', role: 'grid', tabindex: 0, 'aria-label': l10n.t('Protocol messages'), 'aria-colcount': COLUMNS().length }, h('div', { role: 'rowgroup', class: 'grid-head' }, header), this.viewport);
+    this.element = h(
+      'div',
+      { class: 'grid', role: 'grid', tabindex: 0, 'aria-label': l10n.t('Protocol messages'), 'aria-colcount': COLUMNS().length },
+      h('div', { role: 'rowgroup', class: 'grid-head' }, header),
+      this.viewport,
+    );
     this.viewport.addEventListener('scroll', () => {
       this.following = this.viewport.scrollTop + this.viewport.clientHeight >= this.store.shown.length * ROW_HEIGHT - ROW_HEIGHT;
       this.schedule();
@@ -174,7 +192,10 @@ export class Grid {
     cells[5].textContent = formatBytes(row.size);
     cells[6].textContent = row.ms !== undefined && (row.kind === 'response' || row.kind === 'error') ? l10n.t('{0} ms', row.ms) : '';
     cells[7].textContent = warnings.length > 0 ? `⚠ ${warnings.length}` : row.kind === 'error' ? '✖' : '';
-    cells[7].setAttribute('aria-label', warnings.length > 0 ? l10n.t('{0} warnings', warnings.length) : row.kind === 'error' ? l10n.t('error response') : l10n.t('no problems'));
+    cells[7].setAttribute(
+      'aria-label',
+      warnings.length > 0 ? l10n.t('{0} warnings', warnings.length) : row.kind === 'error' ? l10n.t('error response') : l10n.t('no problems'),
+    );
   }
 }
 

@@ -39,7 +39,13 @@ export class Toolbar {
     private readonly act: ToolbarActions,
     initial: Filters,
   ) {
-    this.text = h('input', { type: 'search', class: 'filter-text', placeholder: l10n.t('Filter: text in the message'), 'aria-label': l10n.t('Filter by text'), spellcheck: 'false' });
+    this.text = h('input', {
+      type: 'search',
+      class: 'filter-text',
+      placeholder: l10n.t('Filter: text in the message'),
+      'aria-label': l10n.t('Filter by text'),
+      spellcheck: 'false',
+    });
     this.text.value = initial.text;
     this.text.addEventListener('input', () => {
       clearTimeout(this.typing);
@@ -47,14 +53,28 @@ export class Toolbar {
     });
     this.method = h('select', { 'aria-label': l10n.t('Filter by method') });
     this.session = h('select', { 'aria-label': l10n.t('Filter by session') });
-    this.dir = h('select', { 'aria-label': l10n.t('Filter by direction') }, h('option', { value: '' }, l10n.t('Both directions')), h('option', { value: 'in' }, l10n.t('From the agent')), h('option', { value: 'out' }, l10n.t('To the agent')));
+    this.dir = h(
+      'select',
+      { 'aria-label': l10n.t('Filter by direction') },
+      h('option', { value: '' }, l10n.t('Both directions')),
+      h('option', { value: 'in' }, l10n.t('From the agent')),
+      h('option', { value: 'out' }, l10n.t('To the agent')),
+    );
     this.dir.value = initial.dir;
     this.problems = h('input', { type: 'checkbox', id: 'problems-only' });
     this.problems.checked = initial.problems;
     for (const el of [this.method, this.session, this.dir, this.problems]) el.addEventListener('change', () => this.changed());
-    this.pauseButton = button(l10n.t('Pause'), () => this.togglePause(), { cls: 'secondary', icon: 'debug-pause', title: l10n.t('Stop adding new messages to the list (they are kept)') });
+    this.pauseButton = button(l10n.t('Pause'), () => this.togglePause(), {
+      cls: 'secondary',
+      icon: 'debug-pause',
+      title: l10n.t('Stop adding new messages to the list (they are kept)'),
+    });
     this.pauseButton.setAttribute('aria-pressed', 'false');
-    const clear = button(l10n.t('Clear'), () => act.clear(), { cls: 'secondary', icon: 'clear-all', title: l10n.t('Remove every message from this list (exports keep them)') });
+    const clear = button(l10n.t('Clear'), () => act.clear(), {
+      cls: 'secondary',
+      icon: 'clear-all',
+      title: l10n.t('Remove every message from this list (exports keep them)'),
+    });
     const exporter = button(l10n.t('Export…'), () => act.export(), { cls: 'secondary', icon: 'export', title: l10n.t('Tandem: Export Transcript…') });
     this.status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.element = h(
@@ -73,7 +93,13 @@ export class Toolbar {
   }
 
   get filters(): Filters {
-    return { text: this.text.value, method: this.method.value, session: this.session.value, dir: this.dir.value as Filters['dir'], problems: this.problems.checked };
+    return {
+      text: this.text.value,
+      method: this.method.value,
+      session: this.session.value,
+      dir: this.dir.value as Filters['dir'],
+      problems: this.problems.checked,
+    };
   }
 
   /** Shows one session only (the chat panel's conversation), or every session. */
@@ -93,7 +119,10 @@ export class Toolbar {
     this.method.value = selected.method;
     const sessions = [...this.store.sessions.keys()];
     if (selected.session && !sessions.includes(selected.session)) sessions.unshift(selected.session);
-    this.session.replaceChildren(h('option', { value: '' }, l10n.t('All sessions')), ...sessions.map((s) => h('option', { value: s, title: s }, s.length > 14 ? `${s.slice(0, 12)}…` : s)));
+    this.session.replaceChildren(
+      h('option', { value: '' }, l10n.t('All sessions')),
+      ...sessions.map((s) => h('option', { value: s, title: s }, s.length > 14 ? `${s.slice(0, 12)}…` : s)),
+    );
     this.session.value = selected.session;
   }
 

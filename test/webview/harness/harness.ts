@@ -31,13 +31,9 @@ const TYPES: Record<string, string> = {
 
 /** The CSP the view provider must send (with its cspSource in place of this server's origin). */
 export function contentSecurityPolicy(source: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `img-src ${source} data:`,
-    `style-src ${source} 'nonce-${nonce}'`,
-    `font-src ${source}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  return ["default-src 'none'", `img-src ${source} data:`, `style-src ${source} 'nonce-${nonce}'`, `font-src ${source}`, `script-src 'nonce-${nonce}'`].join(
+    '; ',
+  );
 }
 
 async function buildBundle(): Promise<void> {
@@ -80,7 +76,8 @@ function serve(): Promise<{ server: Server; origin: string }> {
         // ?language=zh-cn serves the page as VS Code in that display language would: l10n/'s bundle.
         const language = url.searchParams.get('language') ?? 'en';
         const bundleFile = join(root, 'l10n', `bundle.l10n.${language}.json`);
-        const locale = language !== 'en' && existsSync(bundleFile) ? { language, bundle: JSON.parse(readFileSync(bundleFile, 'utf8')) as unknown } : { language };
+        const locale =
+          language !== 'en' && existsSync(bundleFile) ? { language, bundle: JSON.parse(readFileSync(bundleFile, 'utf8')) as unknown } : { language };
         body = body
           .toString('utf8')
           .replaceAll('{{NONCE}}', NONCE)
@@ -152,14 +149,13 @@ export async function launchHarness(): Promise<Harness> {
       const url = `${origin}${options.path ?? '/'}`;
       await page.goto(options.language ? `${url}?language=${encodeURIComponent(options.language)}` : url);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
-      const settle = (): Promise<void> =>
-        page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      const settle = (): Promise<void> => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
       return {
         page,
         errors,
         async post(message) {
           // As a JSON string: Playwright's own serialisation of a big object costs far more than JSON.parse.
-        await page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
+          await page.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(message));
           await settle();
         },
         async postMany(messages) {
