@@ -20,10 +20,12 @@ const LAYERS = {
   store: ['protocol', 'util'],
   runtime: ['protocol', 'util', 'acp', 'client', 'thread'],
   conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime'],
-  agents: ['protocol', 'util', 'acp'],
+  inspector: ['protocol', 'util', 'acp'],
+  agents: ['protocol', 'util', 'acp', 'inspector'],
+  replayAgent: ['protocol', 'util', 'inspector'],
   demoAgent: ['protocol'],
   hostedAgent: ['protocol', 'util'],
-  vscode: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'conversation', 'agents'],
+  vscode: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'conversation', 'agents', 'inspector'],
   views: ['protocol', 'util', 'acp', 'client', 'context', 'thread', 'conversation', 'vscode'],
 };
 /** Only the editor adapters, the views and the two entry files may import `vscode`. */

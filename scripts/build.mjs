@@ -20,6 +20,7 @@ const targets = [
   { ...node, entryPoints: ['src/supervisor/main.ts'], outfile: 'dist/supervisor.js' },
   // The hosted-agent bridge (ACP on stdio, a hosted chat API over HTTP), shipped like the demo agent.
   { ...node, entryPoints: ['src/hostedAgent/main.ts'], outfile: 'dist/hostedAgent.js' },
+  { ...node, entryPoints: ['src/replayAgent/main.ts'], outfile: 'dist/replayAgent.js' },
   {
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
@@ -28,6 +29,7 @@ const targets = [
     target: 'chrome120',
     loader: { '.css': 'text', '.ttf': 'dataurl' },
   },
+  { entryPoints: ['webview/inspector/main.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'chrome120' },
 ];
 if (!production) {
   // Test-only builds, never shipped: mocha suites that run inside the real extension host (e2e

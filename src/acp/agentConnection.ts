@@ -4,7 +4,7 @@ import { AgentProcess, type AgentExit, type AgentLaunchConfig } from './agentPro
 import type { AgentConnection, AgentConnectionOptions, AgentConnector, ClientHandlers } from './agentPort';
 import type { IDisposable } from '../util/disposable';
 import { createNdJsonTransport } from './ndjsonTransport';
-import { createRedactor, redactingLog } from './protocolLog';
+import { connectionLog, createRedactor, redactingLog } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
 import { isRecord } from '../protocol/guards';
@@ -62,7 +62,7 @@ export class ProcessAgentConnection implements AgentConnection {
   }
 
   static async open(proc: AgentProcess, handlers: ClientHandlers, opts: AgentConnectionOptions): Promise<ProcessAgentConnection> {
-    const log = redactingLog(opts.log, proc.secrets);
+    const log = connectionLog(redactingLog(opts.log, proc.secrets), proc.name);
     const onInbound = (msg: Record<string, unknown>): boolean => {
       // Only notifications (no id) are session updates; a request named session/update is left
       // to the SDK, which answers it with an error.

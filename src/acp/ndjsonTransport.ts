@@ -91,7 +91,7 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
       log.warn(`Dropped a JSON line from the agent that is not an object: ${quote(line)}`);
       return;
     }
-    log.message('in', line);
+    log.message('in', line, { msg: msg as Record<string, unknown> });
     const record = msg as Record<string, unknown>;
     let consumed = false;
     if (onInbound) {
@@ -174,7 +174,7 @@ export function createNdJsonTransport(output: Writable, input: Readable, opts: N
   const writable = new WritableStream<acp.AnyMessage>({
     write(message) {
       const line = JSON.stringify(message);
-      log.message('out', line);
+      log.message('out', line, { msg: message as unknown as Record<string, unknown> });
       return new Promise<void>((resolve, reject) => {
         if (outputBroken || output.destroyed || output.writableEnded) {
           reject(

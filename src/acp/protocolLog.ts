@@ -5,12 +5,35 @@
  */
 export interface ProtocolLog {
   /** One JSON-RPC message as it crossed the wire ('in' = from the agent). `raw` is one JSON line. */
-  message(direction: 'in' | 'out', raw: string): void;
+  message(direction: 'in' | 'out', raw: string, origin?: WireOrigin): void;
   info(text: string): void;
   warn(text: string): void;
   error(text: string): void;
   /** One line the agent wrote to stderr (already redacted by the caller). */
   stderr(agentName: string, line: string): void;
+}
+
+/** What the connection knows of a message beyond its text (for the protocol inspector, src/inspector). */
+export interface WireOrigin {
+  /** The parsed message, as the SDK gets it: read only, never kept. */
+  msg?: Record<string, unknown>;
+  /** The agent's name and which of its connections (counted from 1 in this process). */
+  agent?: string;
+  connection?: number;
+}
+
+let connections = 0;
+
+/** Tags every message of one connection with its agent and a connection number of its own. */
+export function connectionLog(log: ProtocolLog, agent: string): ProtocolLog {
+  const connection = ++connections;
+  return {
+    message: (direction, raw, origin) => log.message(direction, raw, { msg: origin?.msg, agent, connection }),
+    info: (text) => log.info(text),
+    warn: (text) => log.warn(text),
+    error: (text) => log.error(text),
+    stderr: (agentName, line) => log.stderr(agentName, line),
+  };
 }
 
 /** One recorded log line; `level` names which {@link ProtocolLog} method produced it. */
@@ -63,12 +86,16 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return createRedactor(secrets)(text);
 }
 
+const JSON_LITERAL = /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/;
+
 /** The same as {@link redactSecrets}, with the secret list prepared once (for hot paths). */
 export function createRedactor(secrets: string[]): (text: string) => string {
   // Longest first, so a secret that contains another one is masked whole.
   // Each secret also in its JSON-escaped form: protocol messages carry values with quotes or
   // backslashes escaped, so the raw value would never match there.
-  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  // JSON literals and numbers ("true", "8080") are left alone: masking them protects nothing and
+  // would break the JSON lines the protocol inspector and transcripts read back.
+  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= 4 && !JSON_LITERAL.test(s)).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
   const usable = [...new Set(forms)].sort((a, b) => b.length - a.length);
   if (usable.length === 0) return (text) => text;
   return (text) => {
@@ -84,7 +111,7 @@ export function createRedactor(secrets: string[]): (text: string) => string {
 export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): ProtocolLog {
   const masked = (): ProtocolLog => redactingLog(log, secrets());
   return {
-    message: (direction, raw) => masked().message(direction, raw),
+    message: (direction, raw, origin) => masked().message(direction, raw, origin),
     info: (text) => masked().info(text),
     warn: (text) => masked().warn(text),
     error: (text) => masked().error(text),
@@ -94,10 +121,10 @@ export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): Pro
 
 /** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
 export function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
-  if (!secrets.some((s) => s.length >= 4)) return log;
+  if (!secrets.some((s) => s.length >= 4 && !JSON_LITERAL.test(s))) return log;
   const r = createRedactor(secrets);
   return {
-    message: (direction, raw) => log.message(direction, r(raw)),
+    message: (direction, raw, origin) => log.message(direction, r(raw), origin),
     info: (text) => log.info(r(text)),
     warn: (text) => log.warn(r(text)),
     error: (text) => log.error(r(text)),

@@ -6,6 +6,8 @@ import { resolveCommand } from '../acp/commandResolver';
 import { MemoryProtocolLog } from '../acp/protocolLog';
 import type { ProtocolLog } from '../acp/protocolLog';
 import { errorMessage } from '../util/errors';
+import type { ConformanceSummary } from '../inspector/conformance';
+import { captureWire, checkWire, type WireLine } from '../inspector/handshakeCheck';
 import { checkRuntimes } from './runtimeCheck';
 import type { RuntimeCheck } from './runtimeCheck';
 
@@ -74,6 +76,11 @@ export interface DoctorReport {
   /** The agent's last stderr lines (redacted), kept on success too: warnings matter. */
   stderr: string;
   checkedAt: string;
+  /**
+   * Conformance warnings (src/inspector): of this check's own handshake, and of the agent's
+   * conversations in this window so far (filled in by the editor, which keeps that recording).
+   */
+  conformance?: { handshake: ConformanceSummary; live?: ConformanceSummary };
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -96,16 +103,18 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
   };
   const runtimes = checkRuntimes(target.command, resolvedCommand, env);
   if (resolvedCommand) {
-    const { start, stderr } = await startAndInitialize(target, opts);
+    const wire: WireLine[] = [];
+    const { start, stderr } = await startAndInitialize(target, opts, wire);
     report.start = start;
     report.stderr = stderr;
+    report.conformance = { handshake: checkWire(wire) };
   }
   report.runtimes = await runtimes;
   return report;
 }
 
-async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions): Promise<{ start: StartOutcome; stderr: string }> {
-  const log = opts.log ?? new MemoryProtocolLog();
+async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions, wire: WireLine[]): Promise<{ start: StartOutcome; stderr: string }> {
+  const log = captureWire(opts.log ?? new MemoryProtocolLog(), wire);
   let proc: AgentProcess;
   try {
     proc = AgentProcess.start({ name: target.name, command: target.command, args: target.args, env: target.env, cwd: target.cwd }, log);

@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../protocol/displayLanguage';
 import type { DoctorReport } from './agentDiagnosis';
+import { code, fence, text } from '../util/markdownText';
+import { conformanceLines } from '../inspector/problemReport';
 
 /**
  * The doctor's findings as a markdown document the user can read, copy into an issue, or keep
@@ -142,36 +144,23 @@ export function renderDoctorReport(report: DoctorReport): string {
   if (report.stderr.trim()) out.push(`## ${start.ok ? l10n.t('Agent stderr') : l10n.t('Agent stderr (last lines)')}`, '', fence(report.stderr), '');
   else if (!start.ok && start.stage !== 'not_found') out.push(`## ${l10n.t('Agent stderr')}`, '', l10n.t('The agent wrote nothing to stderr.'), '');
 
+  if (report.conformance) {
+    out.push(`## ${l10n.t('Protocol conformance')}`, '', ...conformanceLines(report.conformance.handshake, l10n.t('This check’s handshake')), '');
+    if (report.conformance.live)
+      out.push(...conformanceLines(report.conformance.live, l10n.t('Conversations with {0} in this window', text(report.agentName))), '');
+    out.push(
+      l10n.t(
+        'Each warning is shown on its message in `{0}`. Warnings never change what Tandem does: it stays tolerant.',
+        l10n.t('Tandem: Open Protocol Inspector'),
+      ),
+      '',
+    );
+  }
+
   const steps = nextSteps(report);
   out.push(`## ${l10n.t('What to do next')}`, '');
   if (steps.length === 0) out.push(l10n.t('Nothing: the agent is ready. Pick it with `{0}`.', l10n.t('Tandem: Select Agent')));
   steps.forEach((step, i) => out.push(`${i + 1}. ${step}`));
   out.push('');
   return out.join('\n');
-}
-
-/** Plain text in a table cell or a paragraph: no markup, no line breaks, no HTML. */
-function text(value: string): string {
-  return (
-    value
-      .replace(/\r?\n/g, ' ')
-      // Only what can start markup mid-line: `(` needs no escape once `[` has one, `#` only at a line start.
-      .replace(/[\\`*_[\]|<>~]/g, '\\$&')
-      .trim()
-  );
-}
-
-/** Inline code that survives backticks and pipes in the value. */
-function code(value: string): string {
-  const flat = value.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((m) => m.length));
-  const ticks = '`'.repeat(longest + 1);
-  return longest > 0 ? `${ticks} ${flat} ${ticks}` : `${ticks}${flat}${ticks}`;
-}
-
-/** A fenced block longer than any backtick run inside it, so the content cannot close it. */
-function fence(value: string): string {
-  const longest = Math.max(2, ...(value.match(/`+/g) ?? []).map((m) => m.length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}text\n${value.replace(/\s+$/, '')}\n${ticks}`;
 }

@@ -5,7 +5,7 @@ import { errorMessage } from '../util/errors';
 import type { ChatSurface, EditorHost } from '../vscode/editorHost';
 import { panelLocale } from '../vscode/localization';
 import { PanelConnection } from './panelConnection';
-import { renderWebviewHtml } from './webviewHtml';
+import { renderWebviewHtml } from '../vscode/webviewHtml';
 
 /**
  * The sidebar chat view: the webview's HTML (CSP, nonce, local resources) and its life in VS Code.

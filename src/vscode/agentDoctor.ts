@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ProtocolLog } from '../acp/protocolLog';
+import type { ConformanceSummary } from '../inspector/conformance';
 import { diagnoseAgent } from '../agents/agentDiagnosis';
 import type { DoctorReport } from '../agents/agentDiagnosis';
 import { renderDoctorReport } from '../agents/doctorReport';
@@ -13,6 +14,8 @@ export interface AgentDoctorDeps {
   context: vscode.ExtensionContext;
   /** The output channel: the check's protocol traffic and stderr go there like any agent's. */
   log: ProtocolLog;
+  /** The conformance of the agent's conversations in this window (the protocol inspector's count). */
+  conformance?(agentName: string): ConformanceSummary;
 }
 
 /**
@@ -34,6 +37,8 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
   }
   // Agents never start inside an untrusted workspace (they may run its code); the check then runs
   // in the home folder, which is what starting the command in a terminal would do.
+  // Counted before the check: its own handshake is reported on its own.
+  const live = deps.conformance?.(name);
   const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
   const report = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: l10n.t('Checking {0}…', name), cancellable: true },
@@ -46,6 +51,7 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
       );
     },
   );
+  if (report.conformance && live) report.conformance.live = live;
   await showReport(renderDoctorReport(report));
   return report;
 }

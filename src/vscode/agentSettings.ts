@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { AgentChoice, AgentPreset } from '../protocol/messages';
 import { setting, updateUserSetting } from './settings';
+import { Emitter } from '../util/disposable';
 
 /** One entry of `tandem.agents` (the shape of Zed's and JetBrains' `agent_servers`). */
 export interface AgentServerConfig {
@@ -32,6 +33,20 @@ export const AGENT_PRESETS: ReadonlyArray<AgentPreset & { config: AgentServerCon
   { id: 'qwen', name: 'Qwen Code', commandLine: 'qwen --acp', config: { command: 'qwen', args: ['--acp'] } },
   { id: 'demo', name: DEMO_AGENT_NAME, commandLine: 'built in (no model needed)', config: { command: '' } },
 ];
+
+/**
+ * Agents that exist only in this window, never in settings (a transcript replay): listed with the
+ * configured ones until the window reloads. Every AgentSettings instance sees them.
+ */
+const temporaryAgents = new Map<string, AgentServerConfig>();
+const temporaryChanges = new Emitter<void>();
+/** Fires when a temporary agent is added (the panel's agent list changes). */
+export const onTemporaryAgentsChanged = temporaryChanges.event;
+
+export function addTemporaryAgent(name: string, config: AgentServerConfig): void {
+  temporaryAgents.set(name, config);
+  temporaryChanges.fire();
+}
 
 /** A resolved agent: what to spawn, plus where it came from. */
 export interface ResolvedAgent {
@@ -69,6 +84,9 @@ export class AgentSettings {
     const agents: ResolvedAgent[] = [];
     for (const [name, config] of this.configured()) {
       agents.push({ name, command: config.command, args: config.args ?? [], env: config.env ?? {}, builtIn: false });
+    }
+    for (const [name, config] of temporaryAgents) {
+      if (!agents.some((a) => a.name === name)) agents.push({ name, command: config.command, args: config.args ?? [], env: config.env ?? {}, builtIn: false });
     }
     if (!agents.some((a) => a.name === DEMO_AGENT_NAME)) agents.push(this.demoAgent());
     return agents;

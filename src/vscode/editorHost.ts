@@ -13,7 +13,7 @@ import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
 import { isCoreCommand, runCoreCommand } from '../conversation/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
-import { AGENT_PRESETS, AgentSettings } from './agentSettings';
+import { AGENT_PRESETS, AgentSettings, onTemporaryAgentsChanged } from './agentSettings';
 import { HostCommands } from './hostCommands';
 import { isEditorCommand, runEditorCommand } from './editorCommands';
 import { RememberedOptions } from './rememberedOptions';
@@ -134,6 +134,7 @@ export class EditorHost extends Disposable {
     this.updateSecrets();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)));
     this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.manager.unblocked()));
+    this.register(onTemporaryAgentsChanged(() => this.fireAgents()));
   }
 
   attach(surface: ChatSurface): void {

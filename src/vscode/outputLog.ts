@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redactSecrets, type ProtocolLog } from '../acp/protocolLog';
+import { redactSecrets, type ProtocolLog, type WireOrigin } from '../acp/protocolLog';
 import type { IDisposable } from '../util/disposable';
 
 /** Longest single protocol message written to the log; the rest is elided so the log stays usable. */
@@ -14,12 +14,24 @@ export class OutputLog implements ProtocolLog, IDisposable {
   private readonly main = vscode.window.createOutputChannel('Tandem', { log: true });
   private readonly protocol = vscode.window.createOutputChannel('Tandem Protocol', { log: true });
   private secrets: string[] = [];
+  /** Also gets every message and stderr line (the protocol inspector's recording). */
+  private tap: Pick<ProtocolLog, 'message' | 'stderr'> | undefined;
+
+  tee(tap: Pick<ProtocolLog, 'message' | 'stderr'>): void {
+    this.tap = tap;
+  }
 
   setSecrets(values: string[]): void {
     this.secrets = values.filter((v) => v.length >= 4);
   }
 
-  message(direction: 'in' | 'out', raw: string): void {
+  /** The values masked in everything written (exported transcripts mask them too). */
+  secretValues(): readonly string[] {
+    return this.secrets;
+  }
+
+  message(direction: 'in' | 'out', raw: string, origin?: WireOrigin): void {
+    this.tap?.message(direction, raw, origin);
     const text = raw.length > MAX_LOGGED_CHARS ? `${raw.slice(0, MAX_LOGGED_CHARS)} … [${raw.length - MAX_LOGGED_CHARS} more characters]` : raw;
     this.protocol.info(`${direction === 'in' ? '←' : '→'} ${this.clean(text)}`);
   }
@@ -39,6 +51,7 @@ export class OutputLog implements ProtocolLog, IDisposable {
   }
 
   stderr(agentName: string, line: string): void {
+    this.tap?.stderr(agentName, line);
     this.main.info(`[${agentName} stderr] ${this.clean(line)}`);
   }
 

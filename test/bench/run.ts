@@ -14,6 +14,7 @@ import type { DiffCase, DiffRun } from './diff';
 import { repoRoot } from './scriptedSession';
 import { failedRow, formatTable, median, row } from './stats';
 import type { Row, Target } from './stats';
+import { inspectorRows, runHostInspector, runPageInspector, type PageInspectorRun } from './inspector';
 import { runLongThread } from './longThread';
 import { TURNS } from './longThreadScript';
 import { runRestore } from './restore';
@@ -244,6 +245,13 @@ async function restore(harness: Harness): Promise<void> {
   );
 }
 
+async function inspector(harness: Harness): Promise<void> {
+  const host = await runHostInspector(7, log);
+  const page: PageInspectorRun[] = [];
+  for (let i = 0; i < 3; i++) page.push(await runPageInspector(harness));
+  rows.push(...inspectorRows(host, page));
+}
+
 async function activation(): Promise<void> {
   const r = await runActivation(7);
   rows.push(
@@ -314,6 +322,14 @@ async function main(): Promise<void> {
         ['8b. Save block', 'ms', { kind: 'max', value: 50 }],
       ],
       () => restore(harness),
+    );
+    log('9 protocol inspector');
+    await section(
+      [
+        ['9. Inspector streaming ratio', '×', { kind: 'max', value: 1.05 }],
+        ['9e. Inspector page load', 'ms', { kind: 'max', value: 3000 }],
+      ],
+      () => inspector(harness),
     );
   } finally {
     await harness.close();

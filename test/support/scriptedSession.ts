@@ -9,7 +9,7 @@ import { CheckpointStore } from '../../src/review/checkpointStore';
 import { applyPlanOnDisk } from '../../src/review/restorePlan';
 import { join, resolve } from 'node:path';
 import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
-import { MemoryProtocolLog } from '../../src/acp/protocolLog';
+import { MemoryProtocolLog, type ProtocolLog } from '../../src/acp/protocolLog';
 import type { ConversationSnapshot, HostMessage, ConversationStatus } from '../../src/protocol/messages';
 import type { Conversation } from '../../src/conversation/conversation';
 import { ConversationManager } from '../../src/conversation/conversationManager';
@@ -45,6 +45,8 @@ export interface ScriptedSessionOptions {
   reviewEdits?: 'after' | 'before';
   /** The workspace the agent works in (default: `dir`, which also holds the script and logs). */
   cwd?: string;
+  /** The protocol log the manager writes to (default: the MemoryProtocolLog returned as `log`). */
+  log?: ProtocolLog;
   /** More of the editor's ports (sign-in terminal, browser, remembered settings…). */
   extra?: Partial<EditorPorts>;
 }
@@ -183,7 +185,7 @@ export function scriptedSession(dir: string, script: unknown, opts: ScriptedSess
     agents: { launchConfig: (name) => (name === agent.name ? agent : undefined), defaultName: () => agent.name },
     store: opts.store,
     cwd: root,
-    log,
+    log: opts.log ?? log,
     clientInfo: { name: 'tandem-test', version: '0' },
     cancelGraceMs: opts.cancelGraceMs,
     editor: testEditorPorts([root], {

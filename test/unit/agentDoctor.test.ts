@@ -113,6 +113,38 @@ describe('agent doctor: a healthy agent', () => {
   });
 });
 
+describe('agent doctor: conformance', () => {
+  test('the handshake is checked against the schema; the report counts its warnings and the live ones', async () => {
+    const clean = await diagnoseAgent(scripted({}), { clientInfo });
+    assert.deepEqual(clean.conformance?.handshake.warnings, 0);
+    assert.match(
+      renderDoctorReport(clean),
+      /## Protocol conformance\n\n✅ This check’s handshake: 1 messages from the agent checked, no conformance warnings\./,
+    );
+    const report = await diagnoseAgent(scripted({ initialize: { agentCapabilities: { loadSession: 'yes', promptCapabilities: { image: 3 } } as never } }), {
+      clientInfo,
+    });
+    assert.ok(report.start.ok, 'warnings never change behaviour: it still starts');
+    const handshake = report.conformance?.handshake;
+    assert.equal(handshake?.warnings, 2, JSON.stringify(handshake));
+    assert.deepEqual(handshake?.byRule, { 'schema-dropped': 2 });
+    report.conformance!.live = {
+      checked: 120,
+      warnings: 3,
+      errors: 1,
+      byRule: { 'unknown-tool-call': 3, 'stop-reason': 1 },
+      samples: ['Stop reason "done" is not one of end_turn'],
+    };
+    const md = renderDoctorReport(report);
+    assert.match(md, /⚠️ This check’s handshake: 1 messages from the agent checked: 0 errors, 2 warnings\./);
+    // Agent-supplied text is escaped: the field path's backticks are shown, never markup.
+    assert.match(md, /- \\`result\.agentCapabilities\.loadSession\\` = "yes" is not valid: the SDK reads false\./);
+    assert.match(md, /⚠️ Conversations with Scripted in this window: 120 messages from the agent checked: 1 errors, 3 warnings\./);
+    assert.match(md, /\| `unknown-tool-call` \| 3 \|/);
+    assert.match(md, /Tandem: Open Protocol Inspector/);
+  });
+});
+
 describe('agent doctor: failures', () => {
   test('an agent that exits before answering: the exit, its stderr, and what to do', async () => {
     const report = await diagnoseAgent(scripted({ initialize: { stderr: 'Error: please log in first (no API key)', exitCode: 3 } }), { clientInfo });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import type * as vscode from 'vscode';
-import { renderWebviewHtml } from '../../src/views/webviewHtml';
+import { renderWebviewHtml } from '../../src/vscode/webviewHtml';
 
 const root = resolve(__dirname, '../..');
 const CSP_SOURCE = 'https://tandem-webview.vscode-cdn.net';
@@ -189,4 +189,23 @@ test('Chromium enforces the real page CSP: the bundle runs, injected scripts and
     rmSync(userDataDir, { recursive: true, force: true });
     await new Promise<void>((r) => server.close(() => r()));
   }
+});
+
+test('the protocol inspector page has the same CSP and loads its own bundle and stylesheet with the nonce', () => {
+  const webview = { cspSource: CSP_SOURCE, asWebviewUri: (u: FakeUri) => uri(`${CSP_SOURCE}${u.path}`) };
+  const join = (base: FakeUri, ...parts: string[]): FakeUri => uri([base.path, ...parts].join('/'));
+  const page = { script: 'inspector.js', style: 'inspector.css', title: 'Protocol <Inspector>' };
+  const html = renderWebviewHtml(
+    webview as unknown as vscode.Webview,
+    uri('/ext') as unknown as vscode.Uri,
+    join as unknown as (b: vscode.Uri, ...p: string[]) => vscode.Uri,
+    { language: 'en' },
+    page,
+  );
+  assert.deepEqual(cspOf(html), cspOf(render()).set('script-src', cspOf(html).get('script-src')!).set('style-src', cspOf(html).get('style-src')!));
+  const nonce = /'nonce-([^']+)'/.exec(cspOf(html).get('script-src')![0])![1];
+  assert.ok(html.includes(`<script nonce="${nonce}" src="${CSP_SOURCE}/ext/dist/inspector.js"></script>`));
+  assert.ok(html.includes(`href="${CSP_SOURCE}/ext/media/inspector.css"`));
+  assert.ok(!html.includes('webview.js'));
+  assert.ok(html.includes('<title>Protocol &#60;Inspector&#62;</title>'), 'the title is escaped');
 });

@@ -186,3 +186,11 @@ test('a secret with characters JSON escapes (quotes, backslashes) is redacted in
     session.dispose();
   }
 });
+
+test('env values that are JSON literals or numbers are not masked: the logged lines stay JSON', async () => {
+  const { createRedactor } = await import('../../src/acp/protocolLog');
+  const redact = createRedactor(['true', '8080', 'null', 'sk-real-secret']);
+  const line = '{"jsonrpc":"2.0","id":8080,"result":{"terminal":true,"x":null,"key":"sk-real-secret"}}';
+  const out = redact(line);
+  assert.deepEqual(JSON.parse(out), { jsonrpc: '2.0', id: 8080, result: { terminal: true, x: null, key: '***' } });
+});

@@ -133,8 +133,9 @@ export interface Harness {
   /**
    * `language` is VS Code's display language, e.g. `zh-cn`: the panel gets that bundle of l10n/.
    * `theme`: the VS Code theme whose variables the page gets (default Dark Modern).
+   * `path`: another page of the harness (e.g. `/harness/inspector/index.html`, the protocol inspector).
    */
-  open(options?: { width?: number; height?: number; language?: string; theme?: ThemeName }): Promise<Panel>;
+  open(options?: { width?: number; height?: number; language?: string; theme?: ThemeName; path?: string }): Promise<Panel>;
   close(): Promise<void>;
 }
 
@@ -168,7 +169,7 @@ export async function launchHarness(): Promise<Harness> {
       const query = new URLSearchParams();
       if (options.language) query.set('language', options.language);
       if (options.theme) query.set('theme', options.theme);
-      await page.goto(`${origin}/${query.size > 0 ? `?${query}` : ''}`);
+      await page.goto(`${origin}${options.path ?? '/'}${query.size > 0 ? `?${query}` : ''}`);
       await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
       const settle = (): Promise<void> => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
       return {

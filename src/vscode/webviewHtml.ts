@@ -3,6 +3,15 @@ import type * as vscode from 'vscode';
 import type { PanelLocale } from '../protocol/displayLanguage';
 import { PANEL_LOCALE_ELEMENT_ID } from '../protocol/displayLanguage';
 
+/** Which bundle and stylesheet a page loads (the chat panel's by default; the protocol inspector has its own). */
+export interface WebviewPage {
+  script: string;
+  style: string;
+  title: string;
+}
+
+const CHAT_PAGE: WebviewPage = { script: 'webview.js', style: 'tandem.css', title: 'Tandem' };
+
 /**
  * The panel's HTML. Scripts run only with the per-load nonce; no remote origin is allowed anywhere.
  * Styles take the same nonce instead of 'unsafe-inline': xterm.js adds <style> elements at run time
@@ -15,6 +24,7 @@ export function renderWebviewHtml(
   extensionUri: vscode.Uri,
   joinPath: (base: vscode.Uri, ...p: string[]) => vscode.Uri,
   locale: PanelLocale = { language: 'en' },
+  page: WebviewPage = CHAT_PAGE,
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]) => webview.asWebviewUri(joinPath(extensionUri, ...p)).toString();
@@ -35,13 +45,13 @@ export function renderWebviewHtml(
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}" id="vscode-codicon-stylesheet">
-<link rel="stylesheet" href="${asset('media', 'tandem.css')}">
-<title>Tandem</title>
+<link rel="stylesheet" href="${asset('media', page.style)}">
+<title>${escapeAttribute(page.title)}</title>
 </head>
 <body>
 <div id="root"></div>
 <script type="application/json" id="${PANEL_LOCALE_ELEMENT_ID}" nonce="${nonce}">${scriptSafeJson(locale)}</script>
-<script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
+<script nonce="${nonce}" src="${asset('dist', page.script)}"></script>
 </body>
 </html>`;
 }

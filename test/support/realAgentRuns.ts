@@ -1,0 +1,96 @@
+/**
+ * Real agents in a real ConversationManager, recorded as the extension records them: the preset
+ * claude-agent-acp (0.23.1) against the fake Anthropic server, and the Gemini CLI (`gemini --acp`)
+ * against the fake Gemini server, each for one turn that reads, asks permission and edits. Used to
+ * write the transcripts in test/fixtures/transcripts (record.ts) and by the tests that replay them.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
+import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
+import type { Entry, ToolCallEntry } from '../../src/protocol/entryViews';
+import { repoRoot, scriptedSession, type ScriptedSession } from './scriptedSession';
+import { cardShapes, recorder } from './transcripts';
+
+export type RealAgent = 'claude-agent-acp' | 'gemini-cli';
+export const REAL_AGENTS: readonly RealAgent[] = ['claude-agent-acp', 'gemini-cli'];
+
+export const REAL_AGENT_PROMPTS: Record<RealAgent, string> = {
+  'claude-agent-acp': 'Please mark the notes reviewed, add a greeting file and say hello in the shell.',
+  'gemini-cli': 'Please mark the todo reviewed.',
+};
+
+const ENTRIES: Record<RealAgent, string> = {
+  'claude-agent-acp': join(repoRoot, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js'),
+  'gemini-cli': join(repoRoot, 'node_modules/@google/gemini-cli/bundle/gemini.js'),
+};
+
+/** The files an agent's turn starts from, in `workspace` (the replay seeds the same). */
+export function seedWorkspace(agent: RealAgent, workspace: string): void {
+  if (agent === 'claude-agent-acp') {
+    const f = editOnDiskFiles(workspace);
+    writeFileSync(f.notesPath, f.originalText);
+  } else {
+    const f = geminiScenarioFiles(workspace);
+    mkdirSync(join(workspace, 'notes'), { recursive: true });
+    writeFileSync(f.editPath, f.originalText);
+  }
+}
+
+/** Only what differs from this process's environment (the agent inherits the rest): masked values stay few. */
+function envDelta(full: Record<string, string>): Record<string, string> {
+  const delta: Record<string, string> = {};
+  for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) delta[k] = v;
+  for (const k of Object.keys(process.env)) if (!(k in full)) delta[k] = '';
+  return delta;
+}
+
+/** Answers every permission prompt of the running turn with its allow-once option, until the turn ends. */
+export async function promptAllowing(s: ScriptedSession, text: string, ms = 60_000): Promise<void> {
+  const conversation = s.session.conversation;
+  conversation.prompt(text);
+  const end = Date.now() + ms;
+  const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
+  while (Date.now() < end && !conversation.turns.busy && conversation.queue.size > 0) await tick();
+  while (Date.now() < end && conversation.turns.busy) {
+    const pending = (conversation.snapshot().entries as Entry[]).find(
+      (e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending',
+    );
+    const option = pending?.permission?.options.find((o) => o.kind === 'allow_once') ?? pending?.permission?.options[0];
+    if (pending?.permission && option) s.session.respondPermission(pending.permission.requestId, option.optionId);
+    await tick();
+  }
+  await s.session.settled(conversation, ms);
+}
+
+export interface RealRecording {
+  /** The transcript (JSON lines) of the conversation. */
+  transcript: string;
+  /** Its cards, with the workspace written `<cwd>`. */
+  cards: unknown[];
+  stderr: string;
+}
+
+/** Runs one real agent for one turn in `workspace` (scratch homes in `scratch`) and records it. */
+export async function recordRealAgent(agent: RealAgent, workspace: string, scratch: string): Promise<RealRecording> {
+  seedWorkspace(agent, workspace);
+  const fake =
+    agent === 'claude-agent-acp' ? await startFakeAnthropic(scenario('editOnDisk', workspace)) : await startFakeGemini(geminiScenario('editFile', workspace));
+  const env = agent === 'claude-agent-acp' ? agentEnv(fake.url, scratch) : geminiAgentEnv(fake.url, scratch).env;
+  const rec = recorder();
+  const s = scriptedSession(workspace, {}, { name: agent, cwd: workspace, log: rec.log });
+  s.session.updateAgent({ ...s.agent, args: agent === 'gemini-cli' ? [ENTRIES[agent], '--acp'] : [ENTRIES[agent]], env: envDelta(env) });
+  try {
+    await s.session.start();
+    await promptAllowing(s, REAL_AGENT_PROMPTS[agent]);
+    const cards = cardShapes(s.session.conversation.snapshot().entries as Entry[], workspace);
+    const transcript = await rec.transcript({ agent, session: s.session.conversation.meta.sessionId }, Object.values(env));
+    return { transcript, cards, stderr: rec.store.stderrTail(agent, 200).join('\n') };
+  } finally {
+    // Waits for the process group to be gone: it writes its config folder until then.
+    await s.session.conversation.link.agentRuntime?.stop();
+    s.session.dispose();
+    rec.dispose();
+    await fake.close();
+  }
+}

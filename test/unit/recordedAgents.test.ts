@@ -1,0 +1,86 @@
+/**
+ * Recorded transcripts of real agents as regression tests (test/fixtures/transcripts, written by
+ * record.ts from claude-agent-acp 0.23.1 and the Gemini CLI against the fake model servers): each
+ * is replayed by the bundled replay agent through Tandem's real core in a fresh folder, and must
+ * produce the cards Tandem showed when it was recorded, and the same conformance findings. Then
+ * each real agent is recorded now and replayed at once: the recording path works end to end.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTranscript } from '../../src/inspector/transcript';
+import type { Entry } from '../../src/protocol/entryViews';
+import { REAL_AGENTS, recordRealAgent, promptAllowing, seedWorkspace, type RealAgent } from '../support/realAgentRuns';
+import { repoRoot } from '../support/scriptedSession';
+import { cardShapes, recorder, replaySession } from '../support/transcripts';
+
+const FIXTURES = join(repoRoot, 'test', 'fixtures', 'transcripts');
+
+/** The prompts of a transcript, in order (the replay sends the same, so the user cards match too). */
+function promptsOf(transcript: string): string[] {
+  return parseTranscript(transcript)
+    .messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt')
+    .map((m) => (m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? '');
+}
+
+/** Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings. */
+async function replay(agent: RealAgent, transcriptPath: string): Promise<{ cards: unknown[]; findings: string[]; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `tandem-replay-${agent}-`));
+  const rec = recorder();
+  const s = replaySession(dir, transcriptPath, { cwd: dir, log: rec.log });
+  try {
+    seedWorkspace(agent, dir);
+    await s.session.start();
+    for (const text of promptsOf(readFileSync(transcriptPath, 'utf8'))) await promptAllowing(s, text);
+    rec.monitor.drain();
+    return {
+      cards: cardShapes(s.session.conversation.snapshot().entries as Entry[], dir),
+      findings: rec.monitor.allWarnings().map((w) => `${w.rule}: ${w.text}`),
+      stderr: rec.store.stderrTail('Replay').join('\n'),
+    };
+  } finally {
+    await s.session.conversation.link.agentRuntime?.stop();
+    s.session.dispose();
+    rec.dispose();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+for (const agent of REAL_AGENTS) {
+  test(`${agent}: its recorded transcript replays to the cards it showed, with the same conformance findings`, { timeout: 60_000 }, async () => {
+    const file = join(FIXTURES, `${agent}.jsonl`);
+    const transcript = parseTranscript(readFileSync(file, 'utf8'));
+    assert.deepEqual(transcript.problems, []);
+    assert.equal(transcript.header?.agent?.name, agent);
+    const expected = JSON.parse(readFileSync(join(FIXTURES, `${agent}.cards.json`), 'utf8')) as unknown[];
+    const r = await replay(agent, file);
+    assert.deepEqual(r.cards, expected, r.stderr);
+    const recordedFindings = readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((l) => (l.includes('"warnings"') ? (JSON.parse(l) as { warnings: string[] }).warnings : []));
+    assert.ok(recordedFindings.length > 0, 'the real agents do send things the stable schema does not know');
+    assert.deepEqual(r.findings, recordedFindings);
+    assert.doesNotMatch(r.stderr, /diverged/);
+  });
+
+  test(`${agent}: recorded now through the core, and replayed at once, shows the same cards`, { timeout: 120_000 }, async () => {
+    const scratch = mkdtempSync(join(tmpdir(), `tandem-record-${agent}-`));
+    const workspace = join(scratch, 'workspace');
+    mkdirSync(workspace);
+    try {
+      const live = await recordRealAgent(agent, workspace, scratch);
+      assert.ok(
+        live.cards.some((c) => (c as Entry).kind === 'tool_call'),
+        `${agent} used a tool:\n${live.stderr}`,
+      );
+      const file = join(scratch, `${agent}.jsonl`);
+      writeFileSync(file, live.transcript);
+      const r = await replay(agent, file);
+      assert.deepEqual(r.cards, live.cards, r.stderr);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
+    }
+  });
+}
