@@ -5,13 +5,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AuthEntry, CompactionEntry, Entry, QuestionEntry, QuestionFieldView } from '../src/protocol/messages';
-import { button, h, icon } from './dom';
+import { article, button, h, icon } from './dom';
 import { MarkdownStream } from './markdownStream';
 import type { EntryView, ViewContext } from './viewContext';
-
-function article(kind: string, label: string): HTMLElement {
-  return h('article', { role: 'article', class: `entry entry-${kind}`, 'data-entry-kind': kind, 'aria-label': label });
-}
 
 function kindHint(kind: AuthEntry['methods'][number]['kind']): string {
   switch (kind) {

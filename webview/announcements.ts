@@ -11,7 +11,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Entry, ConversationStatus, TabView } from '../src/protocol/messages';
 import type { Announcer } from './announcer';
-import { stopReasonText } from './entries';
+import { stopReasonText } from './outcomeEntries';
 import { statusText } from './header';
 import { queueSummary } from './queueView';
 import type { Store, StoreChanges } from './store';

@@ -63,3 +63,8 @@ export function basename(path: string): string {
 export function withNodes(text: string, ...nodes: Node[]): Array<Node | string> {
   return text.split(/\{(\d+)\}/).map((part, i) => (i % 2 === 1 ? (nodes[Number(part)] ?? `{${part}}`) : part));
 }
+
+/** An entry of the thread that is content (a message, a card, a question): a labelled article. */
+export function article(kind: string, label: string): HTMLElement {
+  return h('article', { role: 'article', class: `entry entry-${kind}`, 'data-entry-kind': kind, 'aria-label': label });
+}

@@ -2,7 +2,8 @@
 import type { Entry } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/guards';
 import { AuthView, CompactionView, QuestionView } from './agentAsks';
-import { BrokenEntryView, ErrorView, MessageView, NoticeView, PlanView, ThoughtView, TurnEndView } from './entries';
+import { BrokenEntryView, MessageView, PlanView, ThoughtView } from './entries';
+import { ErrorView, NoticeView, TurnEndView } from './outcomeEntries';
 import { ToolCardView } from './toolCard';
 import type { EntryView, ViewContext } from './viewContext';
 

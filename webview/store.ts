@@ -25,7 +25,7 @@ import type {
 import { assertNever, isRecord } from '../src/protocol/guards';
 import { isChip, isEntry, parseCommands, parseModes, parseOptions, parseQueue, parseReview, parseTabs, parseUsage } from './snapshotFields';
 import type { StoreChanges } from './storeChanges';
-import { emptyChanges, markConversationChanged } from './storeChanges';
+import { anyChange, emptyChanges, markConversationChanged } from './storeChanges';
 import { addTerminals, appendTerminal, replaceTerminal } from './terminalOutputs';
 
 export type { StoreChanges, TerminalChange } from './storeChanges';
@@ -91,25 +91,7 @@ export class Store {
   }
 
   hasChanges(): boolean {
-    const c = this.changes;
-    return (
-      c.reset ||
-      c.prepended > 0 ||
-      c.entries.size > 0 ||
-      c.status ||
-      c.agents ||
-      c.follow ||
-      c.commands ||
-      c.modes ||
-      c.tabs ||
-      c.queue ||
-      c.review ||
-      c.options ||
-      c.usage ||
-      c.mentions ||
-      c.conversation ||
-      c.terminals.size > 0
-    );
+    return anyChange(this.changes);
   }
 
   /** Applies one message. Throws on a malformed message; the caller logs and goes on. */

@@ -68,3 +68,28 @@ export function markConversationChanged(changes: StoreChanges, terminalIds: Iter
   changes.options = changes.usage = changes.mentions = changes.conversation = true;
   for (const id of terminalIds) changes.terminals.set(id, { replaced: true, appended: '' });
 }
+
+type Flag = { [K in keyof StoreChanges]: StoreChanges[K] extends boolean ? K : never }[keyof StoreChanges];
+/** The yes/no parts of a set of changes; a flag added to StoreChanges and not here fails to compile. */
+const FLAGS = [
+  'reset',
+  'status',
+  'agents',
+  'follow',
+  'commands',
+  'modes',
+  'tabs',
+  'queue',
+  'review',
+  'options',
+  'usage',
+  'mentions',
+  'conversation',
+] as const satisfies readonly Flag[];
+const everyFlagListed: Exclude<Flag, (typeof FLAGS)[number]> extends never ? true : never = true;
+void everyFlagListed;
+
+/** True when there is anything for the renderer to do. */
+export function anyChange(c: StoreChanges): boolean {
+  return c.prepended > 0 || c.entries.size > 0 || c.terminals.size > 0 || FLAGS.some((flag) => c[flag]);
+}

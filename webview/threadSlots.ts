@@ -18,26 +18,9 @@ import { buildView, isDeferred, updateView } from './entryFactory';
 import { deferrable, logMetrics, Placeholder, type LogMetrics } from './entryPlaceholder';
 import type { EntryView, ViewContext } from './viewContext';
 import { ViewportWatch } from './viewportWatch';
-import {
-  elementOf,
-  BUILD_ALL_BELOW,
-  SLICE_MS,
-  NEAR_SLICE_MS,
-  EAGER_WEIGHT,
-  MAX_BUILT,
-  KEEP_TAIL,
-  mayLetGo,
-  awaitsUser,
-  farthestFirst,
-  lastScreenStart,
-  PAGE_SIZE,
-  pageEstimate,
-  showsTerminal,
-  SliceScheduler,
-  threadWeight,
-  type Page,
-  type Slot,
-} from './slotPages';
+import { BUILD_ALL_BELOW, EAGER_WEIGHT, KEEP_TAIL, MAX_BUILT, NEAR_SLICE_MS, PAGE_SIZE, SLICE_MS } from './slotPages';
+import { awaitsUser, elementOf, farthestFirst, lastScreenStart, mayLetGo, pageEstimate, showsTerminal, SliceScheduler, threadWeight } from './slotPages';
+import type { Page, Slot } from './slotPages';
 
 export class ThreadSlots {
   private readonly slots = new Map<string, Slot>();
@@ -306,10 +289,8 @@ export class ThreadSlots {
 
   /** Lets the views farthest from the viewport go back to placeholders, down to MAX_BUILT. */
   private trim(): void {
-    for (const slot of farthestFirst(this.pages, this.built, (slot) => mayLetGo(slot, this.ctx.store, this.order.length - KEEP_TAIL, this.isPinned)).slice(
-      0,
-      this.built.size - MAX_BUILT,
-    )) {
+    const letGo = (slot: Slot) => mayLetGo(slot, this.ctx.store, this.order.length - KEEP_TAIL, this.isPinned);
+    for (const slot of farthestFirst(this.pages, this.built, letGo).slice(0, this.built.size - MAX_BUILT)) {
       const entry = this.ctx.store.entry(slot.id);
       if (entry) this.setPlaceholder(slot, entry);
     }
