@@ -4,6 +4,7 @@ import { installSupervisor, ProcessSupervisor } from './util/processSupervisor';
 import { ChatViewProvider } from './views/chatViewProvider';
 import { AgentDoctor } from './vscode/agentDoctor';
 import { AgentInstaller } from './vscode/agentInstaller';
+import { describeEntry } from './agents/agentEntry';
 import { AgentSettings } from './vscode/agentSettings';
 import { Inspector } from './vscode/inspector';
 import { configureLocalization } from './vscode/localization';
@@ -37,7 +38,7 @@ export function createTandem(context: vscode.ExtensionContext): Tandem {
     },
     commandLine: (name) => {
       const agent = settings.find(name);
-      return agent ? [agent.command, ...agent.args].join(' ') : undefined;
+      return agent ? describeEntry(agent.entry) : undefined;
     },
     converseWith: async (name) => {
       await host.init();
@@ -46,6 +47,6 @@ export function createTandem(context: vscode.ExtensionContext): Tandem {
     },
   });
   context.subscriptions.push(provider, host, inspector, log);
-  const doctor = new AgentDoctor({ context, log, conformance: (name) => inspector.conformance(name) });
+  const doctor = new AgentDoctor({ context, log, conformance: (name) => inspector.conformance(name), launchConfig: (name) => host.launchConfig(name) });
   return { log, host, provider, installer: new AgentInstaller(context, log), doctor, inspector };
 }

@@ -43,7 +43,10 @@ export class AuthView implements EntryView {
       });
       b.dataset.authMethod = m.id;
       b.disabled = working || state.kind === 'done';
-      const hint = m.kind === 'envVar' && m.envVar ? l10n.t('Set {0} in the environment VS Code starts from, then press this.', m.envVar) : kindHint(m.kind);
+      const hint =
+        m.kind === 'envVar' && m.envVar
+          ? l10n.t('Asks for the key ({0}) and keeps it in VS Code’s secret storage; a key already in your environment is used as it is.', m.envVar)
+          : kindHint(m.kind);
       return h('li', { class: 'auth-method' }, b, h('span', { class: 'auth-hint' }, [m.description, hint].filter(Boolean).join(' ')));
     });
     const status =

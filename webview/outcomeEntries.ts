@@ -4,7 +4,9 @@ import type { Entry, ErrorEntry, NoticeEntry, TurnEndEntry } from '../src/protoc
 import { article, button, h, icon, keyboardScrollable } from './dom';
 import type { EntryView, ViewContext } from './viewContext';
 
-const ACTIONS = new Set<string>(['restart', 'retry', 'signIn', 'showLog', 'startFresh'] satisfies Array<NonNullable<ErrorEntry['action']>>);
+const ACTIONS = new Set<string>(['restart', 'retry', 'signIn', 'showLog', 'startFresh', 'openAgentSettings'] satisfies Array<
+  NonNullable<ErrorEntry['action']>
+>);
 
 function actionLabel(action: NonNullable<ErrorEntry['action']>): string {
   switch (action) {
@@ -18,6 +20,8 @@ function actionLabel(action: NonNullable<ErrorEntry['action']>): string {
       return l10n.t('Show log');
     case 'startFresh':
       return l10n.t('Start fresh');
+    case 'openAgentSettings':
+      return l10n.t('Open the agent’s settings');
   }
 }
 

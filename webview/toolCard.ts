@@ -84,6 +84,7 @@ export class ToolCardView implements EntryView {
   private readonly title: HTMLSpanElement;
   private readonly statusIcon: HTMLSpanElement;
   private readonly statusText: HTMLSpanElement;
+  private readonly serverBadge: HTMLSpanElement;
   // The body: built with the card, or on hydrate() when deferred (then only the header exists).
   private locations!: HTMLElement;
   private content!: HTMLElement;
@@ -113,7 +114,11 @@ export class ToolCardView implements EntryView {
     this.title = h('span', { class: 'tool-title' });
     this.statusIcon = icon('circle-large-outline');
     this.statusText = h('span', { class: 'tool-status-text' });
-    this.element.append(h('div', { class: 'tool-header' }, this.kindIcon, this.title, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)));
+    this.serverBadge = h('span', { class: 'tool-server-badge', title: l10n.t('Ran on the agent’s server') }, icon('cloud'), l10n.t('server'));
+    this.serverBadge.hidden = true;
+    this.element.append(
+      h('div', { class: 'tool-header' }, this.kindIcon, this.title, this.serverBadge, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
+    );
     if (!deferBody) this.buildBody();
     this.update(entry);
   }
@@ -159,7 +164,9 @@ export class ToolCardView implements EntryView {
     el.className = `entry tool-card status-${status}`;
     this.kindIcon.className = `codicon codicon-${codiconFor(kind)} tool-kind-icon`;
     this.title.textContent = title;
-    this.title.title = title;
+    this.title.title = entry.ranOn === 'server' ? l10n.t('{0} — ran on the agent’s server, not in this workspace', title) : title;
+    el.toggleAttribute('data-ran-on-server', entry.ranOn === 'server');
+    this.serverBadge.hidden = entry.ranOn !== 'server';
     this.statusIcon.className = `codicon codicon-${statusIcon}`;
     this.statusText.textContent = statusLabel;
     const awaiting = entry.permission?.state.kind === 'pending';

@@ -186,6 +186,11 @@ export class ProcessAgentConnection implements AgentConnection {
     await this.call(() => this.conn.agent.request<unknown, { sessionId: string; modelId: string }>('session/set_model', { sessionId, modelId }));
   }
 
+  /** An extension request (a vendor method such as `_tandem/hosted/check`), answered as the agent likes. */
+  extension(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    return this.call(() => this.conn.agent.request<unknown, Record<string, unknown>>(method, params));
+  }
+
   /** `logout`: the agent forgets its credentials. */
   async logout(): Promise<void> {
     await this.call(() => this.conn.agent.request(acp.methods.agent.logout, {}));

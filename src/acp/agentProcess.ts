@@ -19,6 +19,20 @@ export interface AgentLaunchConfig {
   env: Record<string, string>;
   /** Working directory of the agent (the first workspace folder). */
   cwd: string;
+  /**
+   * Set for an agent on another machine, reached over ACP's WebSocket or HTTP transport instead of
+   * a process (`command` and `args` are then empty).
+   */
+  remote?: RemoteAgentTarget;
+}
+
+/** Where a remote ACP agent is reached. Header values count as secrets: never logged. */
+export interface RemoteAgentTarget {
+  /** `ws://`, `wss://`, `http://` or `https://`. */
+  url: string;
+  headers: Record<string, string>;
+  /** Whether this workspace serves the agent's fs and terminal requests. */
+  clientTools: boolean;
 }
 
 /** Why an agent could not be started at all. */

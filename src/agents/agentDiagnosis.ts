@@ -81,6 +81,11 @@ export interface DoctorReport {
    * conversations in this window so far (filled in by the editor, which keeps that recording).
    */
   conformance?: { handshake: ConformanceSummary; live?: ConformanceSummary };
+  /**
+   * A hosted chat API behind the bundled bridge: what its own check found (the validation-only
+   * request and the server's tools), or why that check failed.
+   */
+  hosted?: { result: unknown } | { error: string };
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -104,7 +109,8 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
   const runtimes = checkRuntimes(target.command, resolvedCommand, env);
   if (resolvedCommand) {
     const wire: WireLine[] = [];
-    const { start, stderr } = await startAndInitialize(target, opts, wire);
+    const { start, stderr, hosted } = await startAndInitialize(target, opts, wire);
+    if (hosted) report.hosted = hosted;
     report.start = start;
     report.stderr = stderr;
     report.conformance = { handshake: checkWire(wire) };
@@ -113,7 +119,26 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
   return report;
 }
 
-async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions, wire: WireLine[]): Promise<{ start: StartOutcome; stderr: string }> {
+/** The bridge's own check, when the agent says it has one (`_meta.tandem.hosted.checkMethod` in initialize). */
+async function hostedCheck(conn: ProcessAgentConnection, stopped: Promise<StartOutcome>): Promise<DoctorReport['hosted'] | undefined> {
+  const meta = conn.initializeResult._meta as { tandem?: { hosted?: { checkMethod?: unknown } } } | undefined;
+  const method = meta?.tandem?.hosted?.checkMethod;
+  if (typeof method !== 'string' || !method.startsWith('_')) return undefined;
+  const gaveUp = stopped.then(() => ({ error: l10n.t('The check did not finish in time.') }));
+  return Promise.race([
+    conn.extension(method).then(
+      (result) => ({ result }),
+      (err: unknown) => ({ error: errorMessage(err) }),
+    ),
+    gaveUp,
+  ]);
+}
+
+async function startAndInitialize(
+  target: DoctorTarget,
+  opts: DoctorOptions,
+  wire: WireLine[],
+): Promise<{ start: StartOutcome; stderr: string; hosted?: DoctorReport['hosted'] }> {
   const log = captureWire(opts.log ?? new MemoryProtocolLog(), wire);
   let proc: AgentProcess;
   try {
@@ -148,7 +173,8 @@ async function startAndInitialize(target: DoctorTarget, opts: DoctorOptions, wir
       (err: unknown): StartOutcome => describeFailure(err),
     );
     const start = await Promise.race([answered, stopped]);
-    return { start, stderr: proc.stderrTail(40) };
+    const hosted = start.ok ? await hostedCheck(connection, stopped) : undefined;
+    return { start, stderr: proc.stderrTail(40), ...(hosted ? { hosted } : {}) };
   } catch (err) {
     return { start: describeFailure(err), stderr: proc.stderrTail(40) };
   } finally {

@@ -3,6 +3,7 @@ import { formatNumber } from '../protocol/displayLanguage';
 import type { DoctorReport } from './agentDiagnosis';
 import { code, fence, text } from '../util/markdownText';
 import { conformanceLines } from '../inspector/problemReport';
+import { hostedLines } from './hostedReport';
 
 /**
  * The doctor's findings as a markdown document the user can read, copy into an issue, or keep
@@ -73,6 +74,7 @@ export function nextSteps(report: DoctorReport): string[] {
   }
   if (start.authMethods.length > 0)
     steps.push(l10n.t('The agent announces sign-in methods: if a conversation says it needs authentication, sign in with one of them.'));
+  if (report.hosted) steps.push(...hostedLines(report.hosted).steps);
   return steps;
 }
 
@@ -114,6 +116,8 @@ export function renderDoctorReport(report: DoctorReport): string {
   } else {
     out.push(`❌ ${text(start.message)}`, '');
   }
+
+  if (report.hosted) out.push(...hostedLines(report.hosted).lines);
 
   if (report.runtimes.length > 0) {
     out.push(

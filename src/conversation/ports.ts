@@ -60,6 +60,11 @@ export interface EditorPorts {
   reviewEdits(): 'after' | 'before';
   /** Runs an agent's terminal sign-in where the user sees it; undefined: not offered to agents. */
   runSignInTerminal: RunSignInTerminal | undefined;
+  /**
+   * Asks the user for the value a sign-in method names (an API key) and keeps it for the agent,
+   * which gets it in that environment variable from its next start; false when they cancelled.
+   */
+  askSecret(agentName: string, variable: { name: string; label?: string }): Promise<boolean>;
   /** Opens a web link in the user's browser (a question's URL, after consent). */
   openExternal(url: string): void;
   /** The settings the user chose last for an agent (`tandem.rememberSessionOptions`), and recording one. */

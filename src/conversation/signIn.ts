@@ -10,6 +10,8 @@ import { type Warn } from '../thread/updateParsing';
 
 /** An auth method as parsed, with how to run it when it is a terminal method. */
 export interface ParsedAuthMethod extends AuthMethodView {
+  /** envVar methods: how the value is called, for the box that asks for it ("API key"). */
+  envLabel?: string;
   /** terminal methods: arguments appended to the agent's invocation, or a whole command (`_meta["terminal-auth"]`). */
   terminal?: { command?: string; args: string[]; env: Record<string, string> };
 }
@@ -46,6 +48,16 @@ export function parseAuthMethods(value: unknown, warn: Warn): ParsedAuthMethod[]
       // The older form: a whole command line in _meta, for clients that advertised `_meta["terminal-auth"]`.
       method.kind = 'terminal';
       method.terminal = { command: meta.command, args: stringList(meta.args), env: stringRecord(meta.env) };
+    } else if (raw.type === 'env_var') {
+      // The auth-methods RFD's shape: the client provides the variables (`vars`; older drafts `varName`).
+      const vars = Array.isArray(raw.vars) ? raw.vars.filter(isRecord) : [];
+      const first = vars.find((v) => typeof v.name === 'string' && v.name !== '');
+      const envVar = typeof first?.name === 'string' ? first.name : typeof raw.varName === 'string' ? raw.varName : undefined;
+      if (envVar && /^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar)) {
+        method.kind = 'envVar';
+        method.envVar = envVar;
+        if (typeof first?.label === 'string' && first.label !== '') method.envLabel = first.label.slice(0, 100);
+      }
     } else {
       const envVar = ENV_VAR.exec(`${name} ${method.description ?? ''}`)?.[0];
       if (envVar) {
@@ -64,8 +76,8 @@ type Retry = () => Promise<void>;
 /**
  * The sign-in card of a conversation: the agent's auth methods with a button each. Agent methods run
  * `authenticate`; terminal methods run the agent's own login command in a terminal the user sees
- * (exit code 0 → the agent is restarted and asked again); API-key methods say which variable to set
- * and where (Tandem never stores keys). Then what failed is retried.
+ * (exit code 0 → the agent is restarted and asked again); API-key methods ask for the key once
+ * and keep it in VS Code's secret storage (the agent gets it in the variable the method names). Then what failed is retried.
  */
 export class SignIn {
   private entry: AuthEntry | undefined;
@@ -83,7 +95,7 @@ export class SignIn {
     const { c, thread } = this;
     this.methods = parseAuthMethods(methods, (t) => c.log.warn(t));
     this.retry = retry;
-    const view = this.methods.map(({ terminal: _terminal, ...m }) => m);
+    const view = this.methods.map(({ terminal: _terminal, envLabel: _label, ...m }) => m);
     const shown = this.entry && thread.entries().some((e) => e.id === this.entry?.id);
     if (shown && this.entry) {
       this.entry = { ...this.entry, message, methods: view, state: { kind: 'waiting' } };
@@ -104,7 +116,9 @@ export class SignIn {
     this.setState({ kind: 'working', methodId });
     try {
       if (method.kind === 'terminal') await this.runTerminal(method);
-      else {
+      else if (method.kind === 'envVar' && method.envVar) {
+        if (!(await this.signInWithValue(method, method.envVar))) return this.setState({ kind: 'waiting' });
+      } else {
         const runtime = this.parts.runtime();
         if (!runtime?.alive) throw new Error(l10n.t('{0} is not running; restart it and try again', c.agentName));
         await runtime.connection().authenticate(methodId);
@@ -116,10 +130,35 @@ export class SignIn {
     } catch (err) {
       const hint =
         method.kind === 'envVar' && method.envVar
-          ? ` ${l10n.t('Set {0} in the environment VS Code starts from (your shell profile), then restart VS Code; Tandem does not store keys.', method.envVar)}`
+          ? ` ${l10n.t('Press it again to enter the key (it is kept in VS Code’s secret storage), or set {0} in the environment VS Code starts from.', method.envVar)}`
           : '';
       this.setState({ kind: 'failed', methodId, error: `${errorMessage(err)}.${hint}`.replace(/\.\./g, '.') });
     }
+  }
+
+  /**
+   * An API-key method: the key may already be in the agent's environment (then `authenticate`
+   * succeeds); otherwise the user enters it once, it is kept in VS Code's secret storage, and the
+   * agent starts again with it in that variable. False when the user cancelled.
+   */
+  private async signInWithValue(method: ParsedAuthMethod, envVar: string): Promise<boolean> {
+    const { c } = this;
+    const { ports } = this.parts;
+    const runtime = this.parts.runtime();
+    if (runtime?.alive) {
+      const accepted = await runtime
+        .connection()
+        .authenticate(method.id)
+        .then(
+          () => true,
+          () => false,
+        );
+      if (accepted) return true;
+    }
+    if (!(await ports.editor.askSecret(c.agentName, { name: envVar, label: method.envLabel }))) return false;
+    // A fresh process has the value in its environment.
+    await ports.restartAgent(c.agentName);
+    return true;
   }
 
   /** The agent's own login, in a terminal; a clean exit means signed in, and the agent starts again. */

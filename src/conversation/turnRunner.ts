@@ -6,7 +6,7 @@ import { AUTH_REQUIRED } from '../runtime/startFailure';
 import { describeTurnUsage } from '../thread/configOptions';
 import type { Thread } from '../thread/thread';
 import { Disposable } from '../util/disposable';
-import { errorCode, errorMessage } from '../util/errors';
+import { errorCode, errorData, errorMessage } from '../util/errors';
 import type { ConversationReview } from './conversationReview';
 import type { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
@@ -28,6 +28,15 @@ export interface TurnParts {
   ports: Pick<ConversationPorts, 'cancelGraceMs' | 'promptContext'>;
   /** A prompt went out: it names the conversation until the agent or the user gives it a title. */
   named(text: string): void;
+}
+
+/**
+ * The agent says its configuration lacks something (the hosted bridge's missing context, a missing
+ * variable): the error then offers to open the agent's settings rather than the log.
+ */
+function settingsProblem(err: unknown): boolean {
+  const data = errorData(err) as { tandem?: { kind?: unknown } } | undefined;
+  return data?.tandem?.kind === 'missingContext' || data?.tandem?.kind === 'config';
 }
 
 /** Why the queue stops sending by itself after a turn that did not simply finish. */
@@ -224,7 +233,10 @@ export class TurnRunner extends Disposable {
         } else c.fail({ message: l10n.t('{0} needs you to sign in before it can answer: {1}', c.agentName, errorMessage(err)), action: 'showLog' });
         this.finish(token, 'error');
       } else {
-        c.fail({ message: l10n.t('The agent could not complete the turn: {0}', errorMessage(err)), action: 'showLog' });
+        c.fail({
+          message: l10n.t('The agent could not complete the turn: {0}', errorMessage(err)),
+          action: settingsProblem(err) ? 'openAgentSettings' : 'showLog',
+        });
         this.finish(token, 'error');
       }
     }

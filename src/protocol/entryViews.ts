@@ -66,6 +66,8 @@ export interface ToolCallEntry {
   rawOutput?: string;
   /** The latest permission request for this call, if any. */
   permission?: PermissionView;
+  /** `server`: the tool ran on a hosted agent's server, not in this workspace (nothing here to follow or review). */
+  ranOn?: 'server';
 }
 
 export interface ErrorEntry {
@@ -76,7 +78,7 @@ export interface ErrorEntry {
   /** Extra detail such as the agent's stderr tail. */
   detail?: string;
   /** What the user can do about it; rendered as a button. */
-  action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh';
+  action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh' | 'openAgentSettings';
   /** The agent could not start: also offer `Tandem: Check Agent` (what is wrong and what to do). */
   offerCheck?: boolean;
 }

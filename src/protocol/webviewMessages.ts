@@ -103,6 +103,8 @@ export const WEBVIEW_MESSAGES = {
   openTerminal: panel('editor', { terminalId: str }),
   openLink: panel('editor', { href: str }),
   showLog: panel('editor', {}),
+  /** Open the settings at `tandem.agents` (an agent whose entry lacks something it needs). */
+  openAgentSettings: panel('editor', {}),
   /** Run `Tandem: Check Agent` for the shown conversation's agent. */
   checkAgent: panel('editor', {}),
   /** Open `Tandem: Manage Permission Rules` (at one rule). */

@@ -3,7 +3,7 @@
  * treated alike: agents repeat `tool_call` for a known id (an upsert) and send `tool_call_update` for ids
  * never announced, so only the fields an update carries change; `content` and `locations` replace the lists.
  */
-import { describe, isAbsent } from '../protocol/guards';
+import { describe, isAbsent, isRecord } from '../protocol/guards';
 import * as l10n from '@vscode/l10n';
 import type { ToolCallEntry, ToolStatus } from '../protocol/messages';
 import { contentViews, restoredContentViews, type DiffRecord } from './diffContent';
@@ -109,7 +109,12 @@ export function mergeToolCallFields(record: ToolCallRecord, fields: Record<strin
     entry.rawInput = formatRaw(fields.rawInput);
   }
   if (!isAbsent(fields.rawOutput)) entry.rawOutput = formatRaw(fields.rawOutput);
-  if (!isAbsent(fields._meta)) record.metaValue = fields._meta;
+  if (!isAbsent(fields._meta)) {
+    record.metaValue = fields._meta;
+    // Tandem's hosted bridge says where its tools ran (`_meta.tandem.ranOn`).
+    const tandem = isRecord(fields._meta) && isRecord(fields._meta.tandem) ? fields._meta.tandem : undefined;
+    if (tandem?.ranOn === 'server') entry.ranOn = 'server';
+  }
 
   // Re-inferred on every update: a later title ("Edit" → "Edit a.ts") or kind may name the tool.
   entry.toolKind = inferToolKind(record.agentKind, entry.title, record.rawInputValue);

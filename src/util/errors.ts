@@ -5,6 +5,11 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
+/** The `data` of a JSON-RPC error, when the thrown value carries one. */
+export function errorData(err: unknown): unknown {
+  return typeof err === 'object' && err !== null && 'data' in err ? (err as { data: unknown }).data : undefined;
+}
+
 /** A numeric JSON-RPC error code, when the thrown value carries one. */
 export function errorCode(err: unknown): number | undefined {
   const code = (err as { code?: unknown } | undefined)?.code;

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import type { AgentLaunchConfig } from '../acp/agentProcess';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type { ConformanceSummary } from '../inspector/conformance';
 import { diagnoseAgent } from '../agents/agentDiagnosis';
@@ -16,6 +17,8 @@ export interface AgentDoctorDeps {
   log: ProtocolLog;
   /** The conformance of the agent's conversations in this window (the protocol inspector's count). */
   conformance?(agentName: string): ConformanceSummary;
+  /** What starting the agent runs, with what the user stored for it (the editor host's launch). */
+  launchConfig?(agentName: string): AgentLaunchConfig | undefined;
 }
 
 /**
@@ -31,6 +34,7 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
   const name = agentName ?? (await pickAgent(settings));
   if (!name) return undefined;
   const agent = settings.find(name);
+  const launch = agent && deps.launchConfig?.(name);
   if (!agent) {
     void vscode.window.showErrorMessage(l10n.t('There is no agent named "{0}" in tandem.agents.', name));
     return undefined;
@@ -45,8 +49,12 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
     (_progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
+      const cwd = folder ?? os.homedir();
+      const target =
+        launch ?? (agent.entry.kind === 'command' ? { name, command: agent.entry.command, args: agent.entry.args, env: agent.entry.env } : undefined);
+      if (!target) throw new Error(l10n.t('{0} is not started by a command; it cannot be checked here.', name));
       return diagnoseAgent(
-        { name: agent.name, command: agent.command, args: agent.args, env: agent.env, cwd: folder ?? os.homedir() },
+        { name: agent.name, command: target.command, args: target.args, env: target.env, cwd },
         { clientInfo: { name: 'tandem', version: String(deps.context.extension.packageJSON.version ?? '0.0.0') }, signal: controller.signal, log: deps.log },
       );
     },

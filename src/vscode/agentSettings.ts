@@ -1,15 +1,19 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
+import { describeEntry, parseAgentEntry, type AgentEntry } from '../agents/agentEntry';
 import type { AgentChoice, AgentPreset } from '../protocol/messages';
 import { setting, updateUserSetting } from './settings';
 import { Emitter } from '../util/disposable';
 
-/** One entry of `tandem.agents` (the shape of Zed's and JetBrains' `agent_servers`). */
+/** A command entry of `tandem.agents` as Tandem writes one (the shape of Zed's and JetBrains' `agent_servers`). */
 export interface AgentServerConfig {
   command: string;
   args?: string[];
   env?: Record<string, string>;
 }
+
+/** Problems of entries already reported, so a bad entry is said once per window, not per read. */
+const reported = new Set<string>();
 
 export const DEMO_AGENT_NAME = 'Tandem Demo';
 
@@ -48,45 +52,47 @@ export function addTemporaryAgent(name: string, config: AgentServerConfig): void
   temporaryChanges.fire();
 }
 
-/** A resolved agent: what to spawn, plus where it came from. */
+/** A resolved agent: its entry (what to start or reach), plus where it came from. */
 export interface ResolvedAgent {
   name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
+  entry: AgentEntry;
   builtIn: boolean;
 }
 
+const commandEntry = (config: AgentServerConfig): AgentEntry => ({ kind: 'command', command: config.command, args: config.args ?? [], env: config.env ?? {} });
+
 /**
- * Reads `tandem.agents` defensively (settings are user-edited JSON) and adds the built-in demo agent,
- * which runs the bundled script with the editor's own Node (Electron as Node on the desktop).
+ * Reads `tandem.agents` defensively (settings are user-edited JSON; see agentEntry.ts for the three
+ * kinds of entry) and adds the built-in demo agent, which runs the bundled script with the editor's
+ * own Node (Electron as Node on the desktop).
  */
 export class AgentSettings {
-  constructor(private readonly extensionPath: string) {}
+  constructor(
+    private readonly extensionPath: string,
+    /** Where a bad entry is reported (once). */
+    private readonly warn: (text: string) => void = () => undefined,
+  ) {}
 
-  configured(): Map<string, AgentServerConfig> {
+  configured(): Map<string, AgentEntry> {
     const raw: unknown = setting('agents') ?? {};
-    const out = new Map<string, AgentServerConfig>();
+    const out = new Map<string, AgentEntry>();
     if (typeof raw !== 'object' || raw === null) return out;
     for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-      const v = value as Partial<AgentServerConfig> | null;
-      if (!v || typeof v.command !== 'string' || v.command.trim() === '') continue;
-      out.set(name, {
-        command: v.command,
-        args: Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === 'string') : [],
-        env: v.env && typeof v.env === 'object' ? Object.fromEntries(Object.entries(v.env).filter(([, x]) => typeof x === 'string')) : {},
-      });
+      const parsed = parseAgentEntry(value);
+      if ('entry' in parsed) out.set(name, parsed.entry);
+      else if (!reported.has(`${name}\u0000${parsed.problem}`)) {
+        reported.add(`${name}\u0000${parsed.problem}`);
+        this.warn(l10n.t('The agent "{0}" in tandem.agents is left out: {1}.', name, parsed.problem));
+      }
     }
     return out;
   }
 
   all(): ResolvedAgent[] {
     const agents: ResolvedAgent[] = [];
-    for (const [name, config] of this.configured()) {
-      agents.push({ name, command: config.command, args: config.args ?? [], env: config.env ?? {}, builtIn: false });
-    }
+    for (const [name, entry] of this.configured()) agents.push({ name, entry, builtIn: false });
     for (const [name, config] of temporaryAgents) {
-      if (!agents.some((a) => a.name === name)) agents.push({ name, command: config.command, args: config.args ?? [], env: config.env ?? {}, builtIn: false });
+      if (!agents.some((a) => a.name === name)) agents.push({ name, entry: commandEntry(config), builtIn: false });
     }
     if (!agents.some((a) => a.name === DEMO_AGENT_NAME)) agents.push(this.demoAgent());
     return agents;
@@ -107,7 +113,7 @@ export class AgentSettings {
   choices(): AgentChoice[] {
     return this.all().map((a) => ({
       name: a.name,
-      commandLine: a.builtIn ? builtInNote() : [a.command, ...a.args].join(' '),
+      commandLine: a.builtIn ? builtInNote() : describeEntry(a.entry),
       builtIn: a.builtIn,
     }));
   }
@@ -132,10 +138,8 @@ export class AgentSettings {
   private demoAgent(): ResolvedAgent {
     return {
       name: DEMO_AGENT_NAME,
-      command: process.execPath,
-      args: [path.join(this.extensionPath, 'dist', 'demoAgent.js')],
-      // Desktop VS Code's execPath is Electron: this makes it behave as plain Node.
-      env: { ELECTRON_RUN_AS_NODE: '1' },
+      // Desktop VS Code's execPath is Electron: ELECTRON_RUN_AS_NODE makes it behave as plain Node.
+      entry: { kind: 'command', command: process.execPath, args: [path.join(this.extensionPath, 'dist', 'demoAgent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } },
       builtIn: true,
     };
   }

@@ -48,6 +48,7 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
   },
   openLink: (m, { links }) => links.openLink(m.href),
   showLog: (_m, { log }) => log.showProtocol(),
+  openAgentSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.agents'),
   reviewOpenDiff: async (m, { manager, diffs }) => {
     const conversation = manager.get(m.conversationId);
     if (!conversation) return;

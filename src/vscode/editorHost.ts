@@ -13,6 +13,8 @@ import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
 import { isCoreCommand, runCoreCommand } from '../conversation/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
+import { launchConfigFor, entrySecrets } from './agentLaunch';
+import { AgentSecrets } from './agentSecrets';
 import { AGENT_PRESETS, AgentSettings, onTemporaryAgentsChanged } from './agentSettings';
 import { HostCommands } from './hostCommands';
 import { isEditorCommand, runEditorCommand } from './editorCommands';
@@ -44,6 +46,7 @@ export interface ChatSurface {
  */
 export class EditorHost extends Disposable {
   private readonly settings: AgentSettings;
+  private readonly secrets: AgentSecrets;
   private readonly follow: FollowAlong;
   private readonly diffs = this.register(new DiffEditor());
   private readonly mirror = this.register(new TerminalMirror());
@@ -66,7 +69,9 @@ export class EditorHost extends Disposable {
     private readonly log: OutputLog,
   ) {
     super();
-    this.settings = new AgentSettings(context.extensionPath);
+    this.settings = new AgentSettings(context.extensionPath, (text) => this.log.warn(text));
+    this.secrets = this.register(new AgentSecrets(context.secrets));
+    this.register(this.secrets.onDidChange(() => this.updateSecrets()));
     this.follow = this.register(new FollowAlong(() => this.followEnabled()));
     this.policy = new PathPolicy({
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
@@ -109,6 +114,7 @@ export class EditorHost extends Disposable {
           rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
           review: this.review,
           runSignInTerminal,
+          askSecret: (agentName, variable) => this.secrets.ask(agentName, variable),
           mcpServers: () => this.mcp.servers(),
           mcpProblems: () => this.mcp.problems(),
           contextSources: this.mentions.sources,
@@ -129,6 +135,7 @@ export class EditorHost extends Disposable {
       init: () => this.init(),
       cwd: () => this.cwd(),
       followEnabled: () => this.followEnabled(),
+      forgetSecrets: (agentName) => this.secrets.forget(agentName),
     });
     this.register(this.manager.onMessage((m) => this.changes.fire(m)));
     this.updateSecrets();
@@ -144,7 +151,10 @@ export class EditorHost extends Disposable {
   /** Loads the stored conversations and rules (once); the snapshot is complete afterwards. */
   init(): Promise<void> {
     // After the folder's storage has taken over what an earlier version kept under the URI.
-    this.initialized ??= this.storage.ready.then(() => Promise.all([this.rules.load(), this.manager.init()])).then(() => undefined);
+    // Agents' stored sign-in values are read first: starting an agent then needs no wait.
+    this.initialized ??= Promise.all([this.storage.ready, this.secrets.load(this.settings.all().map((a) => a.name))])
+      .then(() => Promise.all([this.rules.load(), this.manager.init()]))
+      .then(() => undefined);
     return this.initialized;
   }
 
@@ -189,14 +199,21 @@ export class EditorHost extends Disposable {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   }
 
-  private launchConfig(name: string): AgentLaunchConfig | undefined {
+  /** What starting `name` runs (or reaches), with the values the user stored for it; Check Agent uses it too. */
+  launchConfig(name: string): AgentLaunchConfig | undefined {
     const agent = this.settings.find(name);
-    return agent ? { ...agent, cwd: this.cwd() } : undefined;
+    if (!agent) return undefined;
+    return launchConfigFor(agent, {
+      extensionPath: this.context.extensionPath,
+      storageDir: this.context.globalStorageUri.fsPath,
+      cwd: this.cwd(),
+      secrets: this.secrets.get(name),
+    });
   }
 
   /** Every configured agent's env values are masked in the logs (several agents may run at once). */
   private updateSecrets(): void {
-    this.log.setSecrets([...this.settings.all().flatMap((a) => Object.values(a.env)), ...this.mcp.secrets()]);
+    this.log.setSecrets([...this.settings.all().flatMap(entrySecrets), ...this.secrets.values(), ...this.mcp.secrets()]);
   }
 
   private async addPreset(presetId: string): Promise<void> {

@@ -22,6 +22,8 @@ export interface CommandHost {
   init(): Promise<void>;
   cwd(): string;
   followEnabled(): boolean;
+  /** Forgets the keys kept for an agent (SecretStorage); false when there were none. */
+  forgetSecrets(agentName: string): Promise<boolean>;
 }
 
 /**
@@ -64,29 +66,37 @@ export class HostCommands {
     this.host.surface()?.reveal();
   }
 
-  /** `Tandem: Sign Out`: the shown conversation's agent forgets its credentials (when it supports that). */
+  /**
+   * `Tandem: Sign Out`: Tandem forgets the keys it keeps for the shown conversation's agent (the
+   * agent restarts without them), and the agent forgets its own credentials when it supports that.
+   */
   async signOut(): Promise<void> {
     await this.host.init();
     const conversation = this.host.manager.active;
-    const runtime = conversation?.link.agentRuntime;
-    if (!conversation || !runtime?.alive) {
-      void vscode.window.showInformationMessage(l10n.t('Tandem: the agent is not running; start a conversation with it first.'));
+    if (!conversation) return;
+    const name = conversation.agentName;
+    const forgot = await this.host.forgetSecrets(name);
+    const runtime = conversation.link.agentRuntime;
+    const canLogout = runtime?.alive === true && runtime.initializeResult?.agentCapabilities?.auth?.logout != null;
+    if (canLogout && runtime) {
+      try {
+        await runtime.connection().logout();
+        conversation.thread.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', name));
+      } catch (err) {
+        void vscode.window.showErrorMessage(l10n.t('Tandem: signing out of {0} failed: {1}', name, err instanceof Error ? err.message : String(err)));
+      }
+    }
+    if (forgot) {
+      await this.host.manager.restart(conversation.id);
+      if (!canLogout) conversation.thread.addNotice('info', l10n.t('Tandem forgot the key it kept for {0}; it asks for one again when it needs it.', name));
       return;
     }
-    if (!runtime.initializeResult?.agentCapabilities?.auth?.logout) {
-      void vscode.window.showInformationMessage(
-        l10n.t('Tandem: {0} does not support signing out from the editor; use its own command line.', conversation.agentName),
-      );
-      return;
-    }
-    try {
-      await runtime.connection().logout();
-      conversation.thread.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', conversation.agentName));
-    } catch (err) {
-      void vscode.window.showErrorMessage(
-        l10n.t('Tandem: signing out of {0} failed: {1}', conversation.agentName, err instanceof Error ? err.message : String(err)),
-      );
-    }
+    if (canLogout) return;
+    void vscode.window.showInformationMessage(
+      runtime?.alive
+        ? l10n.t('Tandem: {0} does not support signing out from the editor; use its own command line.', name)
+        : l10n.t('Tandem: the agent is not running; start a conversation with it first.'),
+    );
   }
 
   async manageRules(ruleId?: string): Promise<void> {

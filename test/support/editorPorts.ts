@@ -19,6 +19,7 @@ export function testEditorPorts(roots: readonly string[], overrides: Partial<Edi
     review: undefined,
     reviewEdits: () => 'after',
     runSignInTerminal: undefined,
+    askSecret: async () => false,
     openExternal: () => undefined,
     rememberedOptions: () => ({}),
     rememberOption: () => undefined,

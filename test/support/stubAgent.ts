@@ -22,6 +22,8 @@ export interface StubBehaviour {
   initialize: acp.InitializeResponse;
   /** session/new fails with this once (then is cleared), e.g. auth required. */
   newSessionError?: acp.RequestError;
+  /** authenticate fails with this (an API-key method whose key is not in the environment). */
+  authenticateError?: acp.RequestError;
   /** Updates the agent replays for session/load, before answering, and after answering. */
   replay?: { before: Array<Record<string, unknown>>; after: Array<Record<string, unknown>> };
   /** Answer session/cancel by ending the running turn `cancelled` (true), or ignore it (false). */
@@ -114,7 +116,10 @@ export class StubAgent {
         return initialized;
       },
       initialize: () => this.record('initialize', {}, () => (initialized = structuredClone(this.behaviour.initialize))),
-      authenticate: (methodId) => this.record('authenticate', { methodId }, () => undefined),
+      authenticate: (methodId) =>
+        this.record('authenticate', { methodId }, () => {
+          if (this.behaviour.authenticateError) throw this.behaviour.authenticateError;
+        }),
       newSession: (cwd) =>
         this.record('session/new', { cwd }, () => {
           const error = this.behaviour.newSessionError;

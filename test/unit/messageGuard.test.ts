@@ -37,6 +37,7 @@ const MINIMAL: { [T in Type]: Extract<WebviewMessage, { type: T }> } = {
   openTerminal: { type: 'openTerminal', terminalId: 't' },
   openLink: { type: 'openLink', href: 'https://example.com' },
   showLog: { type: 'showLog' },
+  openAgentSettings: { type: 'openAgentSettings' },
   signIn: { type: 'signIn' },
   setMode: { type: 'setMode', modeId: 'plan' },
   queueEdit: { type: 'queueEdit', itemId: 'q', text: 'x' },

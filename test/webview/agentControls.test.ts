@@ -120,7 +120,7 @@ test('sign-in card: one button per method with what it does; the state follows t
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: { kind: 'stopped', agentName: 'Gemini', reason: 'Sign-in required' }, entries: [card] }) });
   const article = page.locator('[data-entry-kind="auth"]');
   assert.match(String(await article.textContent()), /Gemini needs you to sign in/);
-  assert.match(String(await article.textContent()), /Set GEMINI_API_KEY in the environment VS Code starts from/);
+  assert.match(String(await article.textContent()), /Asks for the key \(GEMINI_API_KEY\) and keeps it in VS Code’s secret storage/);
   await panel.clearPosted();
   await article.getByRole('button', { name: 'Log in in a terminal' }).click();
   assert.deepEqual(await panel.posted(), [{ type: 'authenticate', methodId: 'cli', conversationId: 'c1' }]);

@@ -1,0 +1,110 @@
+/**
+ * One entry of `tandem.agents`, read defensively (settings are user-edited JSON). An entry is one of
+ * three kinds, told apart by its keys — the contract of the settings:
+ * - `command` (+ `args`, `env`): an agent process Tandem starts and speaks ACP to over stdio;
+ * - `url` + `format: "tool-events" | "ui-message-stream"` (+ `model`, `body`, `headers`, `stream`):
+ *   a hosted chat API, reached through the bundled bridge agent (dist/hostedAgent.js);
+ * - `url` with no `format`, or `format: "acp"` (+ `headers`, `clientTools`): an ACP agent on another
+ *   machine, over ACP's WebSocket or HTTP transport.
+ * `headers` values may use `${env:NAME}`. Nothing here touches the editor, so it is unit-tested.
+ */
+import { isRecord } from '../protocol/guards';
+
+export const HOSTED_FORMATS = ['tool-events', 'ui-message-stream'] as const;
+export type HostedFormat = (typeof HOSTED_FORMATS)[number];
+
+export interface CommandEntry {
+  kind: 'command';
+  /** Executable name (looked up on PATH) or path. Never run through a shell. */
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface HostedEntry {
+  kind: 'hosted';
+  url: string;
+  format: HostedFormat;
+  model?: string;
+  /** Merged into every request body (`allowedTools`, `context`, …). */
+  body?: Record<string, unknown>;
+  headers: Record<string, string>;
+  /** `false` for servers that only answer JSON. */
+  stream: boolean;
+}
+
+export interface RemoteEntry {
+  kind: 'remote';
+  /** `ws://`, `wss://`, `http://` or `https://`. */
+  url: string;
+  headers: Record<string, string>;
+  /** Whether Tandem serves the agent's fs and terminal requests from this workspace (default true). */
+  clientTools: boolean;
+}
+
+export type AgentEntry = CommandEntry | HostedEntry | RemoteEntry;
+
+export type ParsedEntry = { entry: AgentEntry } | { problem: string };
+
+function strings(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+function url(value: unknown, schemes: readonly string[]): URL | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const parsed = new URL(value.trim());
+    return schemes.includes(parsed.protocol) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entry, or why it cannot be used (shown to the user once). */
+export function parseAgentEntry(value: unknown): ParsedEntry {
+  if (!isRecord(value)) return { problem: 'not an object' };
+  if (typeof value.command === 'string' && value.command.trim() !== '') {
+    const args = Array.isArray(value.args) ? value.args.filter((a): a is string => typeof a === 'string') : [];
+    return { entry: { kind: 'command', command: value.command, args, env: strings(value.env) } };
+  }
+  if (value.url === undefined) return { problem: 'it has neither a "command" nor a "url"' };
+  const format = value.format;
+  if (format === undefined || format === 'acp') {
+    const target = url(value.url, ['ws:', 'wss:', 'http:', 'https:']);
+    if (!target) return { problem: `"url" must be a ws://, wss://, http:// or https:// address (got ${JSON.stringify(value.url)})` };
+    return { entry: { kind: 'remote', url: target.toString(), headers: strings(value.headers), clientTools: value.clientTools !== false } };
+  }
+  if (typeof format !== 'string' || !(HOSTED_FORMATS as readonly string[]).includes(format)) {
+    return { problem: `"format" must be "acp", "tool-events" or "ui-message-stream" (got ${JSON.stringify(format)})` };
+  }
+  const target = url(value.url, ['http:', 'https:']);
+  if (!target) return { problem: `"url" must be an http:// or https:// address (got ${JSON.stringify(value.url)})` };
+  const entry: HostedEntry = {
+    kind: 'hosted',
+    url: target.toString(),
+    format: format as HostedFormat,
+    headers: strings(value.headers),
+    stream: value.stream !== false,
+  };
+  if (typeof value.model === 'string' && value.model !== '') entry.model = value.model;
+  if (isRecord(value.body)) entry.body = value.body;
+  return { entry };
+}
+
+/** How the entry reads in the agent picker: the command line, or where it is reached. */
+export function describeEntry(entry: AgentEntry): string {
+  switch (entry.kind) {
+    case 'command':
+      return [entry.command, ...entry.args].join(' ');
+    case 'hosted':
+      return `${entry.url} (${entry.format})`;
+    case 'remote':
+      return entry.url;
+  }
+}
+
+/** The host an entry runs on, for the header ("local" for processes). */
+export function entryHost(entry: AgentEntry): string | undefined {
+  return entry.kind === 'command' ? undefined : new URL(entry.url).host;
+}
