@@ -74,14 +74,14 @@ export async function hostedStreamRows(runs: number, log: (text: string) => void
   const m = (rs: HostedStreamRun[], f: (r: HostedStreamRun) => number) => median(rs.map(f)).toFixed(0);
   return [
     row(
-      'Hosted bridge: 20k SSE deltas paced (~2 s) → bare client / server send time',
+      '10b. Hosted bridge alone: 20k SSE deltas paced → bare client / server send time',
       paced.map((r) => r.clientMs / r.serverMs),
       '×',
       { kind: 'max', value: 1.2 },
       `prompt → last update received vs request received → last byte written, 100 writes of 200 deltas 20 ms apart. Medians: client ${m(paced, (r) => r.clientMs)} ms, server ${m(paced, (r) => r.serverMs)} ms, prompt → request at the server ${m(paced, (r) => r.requestMs)} ms, ${m(paced, (r) => r.updates)} ACP updates.`,
     ),
     row(
-      'Hosted bridge: 20k SSE deltas at once → bare client',
+      '10c. Hosted bridge alone: 20k SSE deltas at once → bare client',
       flood.map((r) => r.clientMs),
       'ms',
       { kind: 'max', value: 1000 },

@@ -14,6 +14,8 @@ import type { DiffCase, DiffRun } from './diff';
 import { repoRoot } from './scriptedSession';
 import { failedRow, formatTable, median, row } from './stats';
 import type { Row, Target } from './stats';
+import { hostedStreamRows } from './hostedStream';
+import { runHostedPanel } from './hostedPanel';
 import { inspectorRows, runHostInspector, runPageInspector, type PageInspectorRun } from './inspector';
 import { runLongThread } from './longThread';
 import { TURNS } from './longThreadScript';
@@ -245,6 +247,21 @@ async function restore(harness: Harness): Promise<void> {
   );
 }
 
+/** Issue 18: a hosted chat API streaming 20k deltas, through the bridge alone and into the panel. */
+async function hosted(harness: Harness): Promise<void> {
+  const runs = await runHostedPanel(harness, RUNS, log);
+  rows.push(
+    row(
+      '10. Hosted: 20k SSE deltas, Enter → last painted / server send time',
+      runs.map((r) => r.paintedMs / r.serverMs),
+      '×',
+      { kind: 'max', value: 1.2 },
+      `the bundled bridge in front of the fake hosted server, 100 writes of 200 deltas 20 ms apart, into the real panel. Medians: painted ${median(runs.map((r) => r.paintedMs)).toFixed(0)} ms, server request → last byte ${median(runs.map((r) => r.serverMs)).toFixed(0)} ms, prompt → request at the server ${median(runs.map((r) => r.requestMs)).toFixed(0)} ms.`,
+    ),
+  );
+  rows.push(...(await hostedStreamRows(RUNS, log)));
+}
+
 async function inspector(harness: Harness): Promise<void> {
   const host = await runHostInspector(7, log);
   const page: PageInspectorRun[] = [];
@@ -330,6 +347,15 @@ async function main(): Promise<void> {
         ['9e. Inspector page load', 'ms', { kind: 'max', value: 3000 }],
       ],
       () => inspector(harness),
+    );
+    log('10 hosted');
+    await section(
+      [
+        ['10. Hosted streaming ratio', '×', { kind: 'max', value: 1.2 }],
+        ['10b. Hosted bridge alone', '×', { kind: 'max', value: 1.2 }],
+        ['10c. Hosted bridge flood', 'ms', { kind: 'max', value: 1000 }],
+      ],
+      () => hosted(harness),
     );
   } finally {
     await harness.close();
