@@ -15,6 +15,8 @@ export interface LaunchContext {
   cwd: string;
   /** Values the user entered through the sign-in card, by variable name (SecretStorage). */
   secrets: Record<string, string>;
+  /** The editor's `http.proxy`: the bridge's requests go through it (it wins over HTTPS_PROXY). */
+  proxy?: string;
 }
 
 /**
@@ -52,9 +54,14 @@ function hostedLaunch(name: string, entry: HostedEntry, ctx: LaunchContext): Age
     command: process.execPath,
     args: [path.join(ctx.extensionPath, 'dist', 'hostedAgent.js'), '--config-env', HOSTED_CONFIG_ENV, '--state-dir', stateDir],
     // Desktop VS Code's execPath is Electron: this makes it behave as plain Node.
-    env: { ELECTRON_RUN_AS_NODE: '1', [HOSTED_CONFIG_ENV]: JSON.stringify(config), ...ctx.secrets },
+    env: { ELECTRON_RUN_AS_NODE: '1', [HOSTED_CONFIG_ENV]: JSON.stringify(config), ...proxyEnv(ctx.proxy), ...ctx.secrets },
     cwd: ctx.cwd,
   };
+}
+
+/** The bridge honours HTTPS_PROXY / HTTP_PROXY (src/util/proxyEnv.ts); the editor's setting is handed over as those. */
+function proxyEnv(proxy: string | undefined): Record<string, string> {
+  return proxy ? { HTTPS_PROXY: proxy, HTTP_PROXY: proxy } : {};
 }
 
 /** Values of an agent's configuration that must never reach a log. */

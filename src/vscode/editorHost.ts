@@ -208,6 +208,7 @@ export class EditorHost extends Disposable {
       storageDir: this.context.globalStorageUri.fsPath,
       cwd: this.cwd(),
       secrets: this.secrets.get(name),
+      proxy: vscode.workspace.getConfiguration('http').get<string>('proxy')?.trim() || undefined,
     });
   }
 
