@@ -93,6 +93,7 @@ export class Header {
       this.waiting,
       history,
     );
+    this.controls.fitInto(this.element);
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': l10n.t('Agent status') });
     this.notice.hidden = true;
   }
@@ -118,7 +119,9 @@ export class Header {
       this.modeSelect.replaceChildren();
       return;
     }
+    const unlisted = modes.available.some((m) => m.id === modes.currentModeId) ? [] : [h('option', { value: modes.currentModeId }, modes.currentModeId)];
     this.modeSelect.replaceChildren(
+      ...unlisted,
       ...modes.available.map((m) => h('option', { value: m.id, title: m.description, selected: m.id === modes.currentModeId }, m.name)),
     );
     this.modeSelect.value = modes.currentModeId;
@@ -169,10 +172,17 @@ export class Header {
     this.waitingCount.textContent = String(count);
   }
 
-  private focusFirstPrompt(): void {
-    const first = this.root.querySelector<HTMLElement>('[role="group"][data-permission-state="pending"] button');
-    first?.scrollIntoView({ block: 'center' });
-    first?.focus();
+  /** Lands on a waiting prompt (the first, or the one of `requestId`): scrolled to, focus on its first one-time option. */
+  focusFirstPrompt(requestId?: string): boolean {
+    const pending = '[role="group"][data-permission-state="pending"]';
+    const group =
+      (requestId === undefined ? null : this.root.querySelector<HTMLElement>(`${pending}[data-request-id="${CSS.escape(requestId)}"]`)) ??
+      this.root.querySelector<HTMLElement>(pending);
+    const target = group?.querySelector<HTMLElement>('button[data-option-kind$="_once"]') ?? group?.querySelector<HTMLElement>('button');
+    if (!target) return false;
+    target.scrollIntoView({ block: 'center' });
+    target.focus();
+    return true;
   }
 
   private renderNotice(): void {
