@@ -110,6 +110,7 @@ export class Header {
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
     this.renderNotice();
+    this.controls.renderOptions();
   }
 
   renderModes(): void {
@@ -117,7 +118,7 @@ export class Header {
     this.modeSelect.hidden = modes === undefined;
     if (modes === undefined) {
       this.modeSelect.replaceChildren();
-      return;
+      return this.controls.renderOptions();
     }
     const unlisted = modes.available.some((m) => m.id === modes.currentModeId) ? [] : [h('option', { value: modes.currentModeId }, modes.currentModeId)];
     this.modeSelect.replaceChildren(
@@ -129,6 +130,7 @@ export class Header {
     this.modeSelect.title = current?.description
       ? l10n.t('Mode: {0} — {1}', current.name, current.description)
       : l10n.t('Mode: {0}', current?.name ?? modes.currentModeId);
+    this.controls.renderOptions();
   }
 
   renderStatus(): void {
@@ -167,7 +169,10 @@ export class Header {
   /** Count of prompts waiting for an answer, shown as a button that jumps to the first one. */
   renderWaiting(): void {
     const count = this.root.querySelectorAll('[role="group"][data-permission-state="pending"]').length;
+    const shownBefore = !this.waiting.hidden;
     this.waiting.hidden = count === 0;
+    // The indicator takes room in the one-row header: the pickers fit again.
+    if (shownBefore !== count > 0) this.controls.renderOptions();
     this.waiting.setAttribute('aria-label', l10n.t('{0} waiting for you', count));
     this.waitingCount.textContent = String(count);
   }

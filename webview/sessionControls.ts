@@ -95,7 +95,9 @@ export class SessionControls {
       const count = this.store.configOptions.filter((o) => HEADER_CATEGORIES.has(o.category ?? '')).length;
       this.overflow = 0;
       this.paint();
-      while (row.scrollWidth > row.clientWidth + 1 && this.overflow < count) {
+      // The group may shrink below its pickers (they would overlap the buttons after it): both count.
+      const overflowing = (): boolean => row.scrollWidth > row.clientWidth + 1 || this.pickers.scrollWidth > this.pickers.clientWidth + 1;
+      while (overflowing() && this.overflow < count) {
         this.overflow++;
         this.paint();
       }
@@ -128,7 +130,9 @@ export class SessionControls {
 
   renderUsage(): void {
     const usage = this.store.usage;
+    const shownBefore = !this.meter.hidden;
     this.meter.hidden = usage === undefined;
+    if (shownBefore !== !this.meter.hidden) this.renderOptions();
     if (!usage) return;
     const { text, title, level } = usageText(usage);
     this.meter.textContent = text;

@@ -16,6 +16,7 @@ import { failedRow, formatTable, median, row } from './stats';
 import type { Row, Target } from './stats';
 import { inspectorRows, runHostInspector, runPageInspector, type PageInspectorRun } from './inspector';
 import { runLongThread } from './longThread';
+import { observedDiffRows } from './observedDiffs';
 import { TURNS } from './longThreadScript';
 import { runRestore } from './restore';
 import { runStreaming } from './streaming';
@@ -323,6 +324,8 @@ async function main(): Promise<void> {
       ],
       () => restore(harness),
     );
+    log('10 observed diffs');
+    await section([['10. Observed diffs', 'ms', { kind: 'max', value: 100 }]], async () => void rows.push(...(await observedDiffRows(harness, 3))));
     log('9 protocol inspector');
     await section(
       [
