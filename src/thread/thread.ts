@@ -10,13 +10,13 @@ import type {
   WebviewMessage,
 } from '../protocol/messages';
 import { Emitter, type IDisposable } from '../util/disposable';
-import type { DiffRecord } from './diffContent';
+import type { DiffRecord, DiffSource } from './diffContent';
 import { SessionInfo } from './sessionInfo';
 import { diffLines, findDiff } from './threadDiffs';
 import { terminalMetaEvents, type TerminalViewEvent } from './terminalViews';
 import { ThreadReplay } from './threadReplay';
 import { ThreadView } from './threadView';
-import { ObservedDiffs, readDiskText, type DiskText } from './observedDiffs';
+import { ObservedDiffs, readDiskText, readDiskTextNow, type DiskText } from './observedDiffs';
 
 export interface ThreadPorts {
   isInWorkspace(path: string): boolean;
@@ -29,7 +29,7 @@ export interface ThreadPorts {
   titled(title: string): void;
   /** The folders paths are shown relative to (the session's working folder first); none: as sent. */
   roots?(): string[];
-  /** Reads a file for a diff observed on disk (default: the disk itself, see readDiskText). */
+  /** Reads a file for a diff observed on disk (default: the disk itself, small files' first text at once). */
   readDisk?(path: string): Promise<DiskText>;
 }
 
@@ -56,7 +56,8 @@ export class Thread {
 
   constructor(private readonly ports: ThreadPorts) {
     this.shown = this.newView();
-    this.observedDiffs = new ObservedDiffs(ports.readDisk ?? readDiskText, (id, diffs) => this.ports.emit(this.shown.reducer.addObservedDiffs(id, diffs)));
+    const deliver = (id: string, diffs: DiffSource[]): void => this.ports.emit(this.shown.reducer.addObservedDiffs(id, diffs));
+    this.observedDiffs = new ObservedDiffs(ports.readDisk ?? readDiskText, deliver, ports.readDisk ? undefined : readDiskTextNow);
     this.sessionInfo = new SessionInfo((t) => ports.warn(t));
     this.replay = new ThreadReplay({
       create: () => this.newView(),

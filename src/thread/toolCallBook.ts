@@ -22,6 +22,11 @@ export interface CallObservation {
   paths: string[];
   /** The agent sent a diff itself: nothing to observe. */
   sentDiff: boolean;
+  /**
+   * The edit the input asks for, when it names one file: if the agent wrote before Tandem read the
+   * file, the text before is the text after with this edit undone (`create`: there was none).
+   */
+  inputEdit?: { path: string; oldText?: string; newText: string; create: boolean };
 }
 
 /**
@@ -159,7 +164,13 @@ export class ToolCallBook {
     for (const l of entry.locations) if (l.inWorkspace) paths.add(l.path);
     for (const l of reading?.locations ?? []) paths.add(l.path);
     const sentDiff = (sent.content ?? []).some((c) => c.type === 'diff');
-    return { kind: entry.toolKind, status: entry.status, paths: [...paths], sentDiff };
+    const observation: CallObservation = { kind: entry.toolKind, status: entry.status, paths: [...paths], sentDiff };
+    const edit = reading?.facts.edit;
+    if (edit && reading.paths.length === 1) {
+      observation.inputEdit = { path: reading.paths[0], newText: edit.newText, create: reading.facts.operation === 'create' || edit.oldText === undefined };
+      if (edit.oldText !== undefined) observation.inputEdit.oldText = edit.oldText;
+    }
+    return observation;
   }
 
   /** Diffs seen on disk while the call ran; the changed record (undefined when unknown). */

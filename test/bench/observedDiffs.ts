@@ -14,6 +14,8 @@ import { median, row, wallNow, type Row } from './stats';
 
 export const OBSERVED_EDITS = 500;
 const LINES = 200;
+/** From announcing an edit to writing the file: a fast tool, auto-approved (25 edits a second, faster than any model writes them). */
+const TOOL_MS = 40;
 
 const original = (n: number): string => Array.from({ length: LINES }, (_, i) => `line ${i} of file ${n}`).join('\n') + '\n';
 const edited = (n: number): string => original(n).replace(`line 100 of file ${n}`, `line 100 of file ${n}, edited`);
@@ -22,6 +24,15 @@ const edited = (n: number): string => original(n).replace(`line 100 of file ${n}
 const PROBE = `(() => {
   const seen = new Map();
   window.__observedPainted = seen;
+  const arrived = new Map();
+  window.__observedArrived = arrived;
+  window.addEventListener('message', (e) => {
+    const now = performance.timeOrigin + performance.now();
+    const list = e.data && e.data.type === 'batch' ? e.data.messages : [e.data];
+    for (const m of list) {
+      if (m && m.type === 'entryUpserted' && m.entry.kind === 'tool_call' && !arrived.has(m.entry.toolCallId) && m.entry.content.some((c) => c.type === 'diff' && c.observed === 'disk')) arrived.set(m.entry.toolCallId, now);
+    }
+  }, true);
   const mo = new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) {
       if (n.nodeType !== 1) continue;
@@ -52,9 +63,9 @@ function script(): unknown {
           rawInput: { command: 'replace', path, old_text: `line 100 of file ${n}`, new_text: `line 100 of file ${n}, edited` },
         },
       },
-      // The time an agent takes to run the tool (Cline asks permission first).
-      { sleep: 3 },
-      { diskWrite: { path, content: edited(n) } },
+      // The time the tool takes before it writes (Cline also asks permission first, unless auto-approving).
+      { sleep: TOOL_MS },
+      { diskWrite: { path, content: edited(n), quiet: true } },
       {
         update: {
           sessionUpdate: 'tool_call_update',
@@ -71,6 +82,10 @@ function script(): unknown {
 export interface ObservedRun {
   /** Completion → observed diff painted, per edit. */
   perEditMs: number[];
+  /** Completion → the host emitted the card with it (reads and diff), per edit. */
+  hostMs: number[];
+  /** Emitted → the page received it (batching and posting), per edit. */
+  deliveryMs: number[];
   totalSeconds: number;
 }
 
@@ -88,16 +103,53 @@ export async function runObservedDiffs(harness: Harness): Promise<ObservedRun> {
         if (update.sessionUpdate === 'tool_call_update' && update.status === 'completed') completed.set(String(update.toolCallId), wallNow());
         apply(update);
       };
+      // When the host emits each card with its observed diff (the rest is batching, posting and painting).
+      const emitted = new Map<string, number>();
+      scripted.session.onMessage((m) => {
+        if (m.type !== 'entryUpserted' || m.entry.kind !== 'tool_call' || emitted.has(m.entry.toolCallId)) return;
+        if (m.entry.content.some((c) => c.type === 'diff' && c.observed === 'disk')) emitted.set(m.entry.toolCallId, wallNow());
+      });
       await bridge.drained();
       await bridge.page.evaluate(PROBE);
       const started = wallNow();
-      await scripted.session.prompt('edit them all');
+      const profile = process.env.TANDEM_BENCH_PROFILE ? await bridge.page.context().newCDPSession(bridge.page) : undefined;
+      if (profile) {
+        await profile.send('Profiler.enable');
+        await profile.send('Profiler.start');
+      }
+      scripted.session.conversation.prompt('edit them all');
+      await scripted.session.settled(scripted.session.conversation, 180_000);
       await until(() => completed.size === OBSERVED_EDITS, 'every edit to complete', 120_000);
-      await bridge.page.waitForFunction(
-        (count) => [...(window as unknown as { __observedPainted: Map<string, number> }).__observedPainted.values()].filter((t) => t > 0).length >= count,
-        OBSERVED_EDITS,
-        { timeout: 60_000, polling: 50 },
-      );
+      await bridge.page
+        .waitForFunction(
+          (count) => [...(window as unknown as { __observedPainted: Map<string, number> }).__observedPainted.values()].filter((t) => t > 0).length >= count,
+          OBSERVED_EDITS,
+          { timeout: 20_000, polling: 50 },
+        )
+        .catch(async (e: unknown) => {
+          const n = await bridge.page.evaluate(() => (window as unknown as { __observedPainted: Map<string, number> }).__observedPainted.size);
+          const host = scripted.session
+            .snapshotParts()
+            .entries.filter((x) => x.kind === 'tool_call' && x.content.some((c) => c.type === 'diff' && c.observed === 'disk')).length;
+          throw new Error(`${n} painted, ${host} observed on the host: ${String(e)}`);
+        });
+      if (profile) {
+        const { profile: p } = (await profile.send('Profiler.stop')) as unknown as {
+          profile: { nodes: Array<{ callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }> };
+        };
+        const self = new Map<string, number>();
+        for (const n of p.nodes) {
+          const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+          self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0));
+        }
+        console.error(
+          [...self]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 30)
+            .map(([k, v]) => `${v}\t${k}`)
+            .join('\n'),
+        );
+      }
       const painted = new Map(
         await bridge.page.evaluate(() => [...(window as unknown as { __observedPainted: Map<string, number> }).__observedPainted.entries()]),
       );
@@ -107,7 +159,12 @@ export async function runObservedDiffs(harness: Harness): Promise<ObservedRun> {
         if (shown === undefined || shown === 0) throw new Error(`no observed diff painted for ${id}`);
         return shown - at;
       });
-      return { perEditMs, totalSeconds: (wallNow() - started) / 1000 };
+      const hostMs = [...completed].map(([id, at]) => (emitted.get(id) ?? at) - at);
+      const arrived = new Map(
+        await bridge.page.evaluate(() => [...(window as unknown as { __observedArrived: Map<string, number> }).__observedArrived.entries()]),
+      );
+      const deliveryMs = [...completed].map(([id]) => (arrived.get(id) ?? 0) - (emitted.get(id) ?? 0));
+      return { perEditMs, hostMs, deliveryMs, totalSeconds: (wallNow() - started) / 1000 };
     } finally {
       await bridge.close();
     }
@@ -133,7 +190,7 @@ function observedRows(runs: ObservedRun[]): Row[] {
       'ms',
       { kind: 'max', value: 100 },
       `per run, the slowest of ${OBSERVED_EDITS} edits (${LINES}-line files, one changed line each; the agent sends no diff). ` +
-        `Median edit ${median(runs.map((r) => median(r.perEditMs))).toFixed(0)} ms, p95 ${median(p95).toFixed(0)} ms; a run of ${median(runs.map((r) => r.totalSeconds)).toFixed(1)} s.`,
+        `Median edit ${median(runs.map((r) => median(r.perEditMs))).toFixed(0)} ms, p95 ${median(p95).toFixed(0)} ms; of which the host (disk reads, diff) median ${median(runs.map((r) => median(r.hostMs))).toFixed(1)} ms, max ${Math.max(...runs.map((r) => Math.max(...r.hostMs))).toFixed(0)} ms; batching and posting median ${median(runs.map((r) => median(r.deliveryMs))).toFixed(0)} ms, max ${Math.max(...runs.map((r) => Math.max(...r.deliveryMs))).toFixed(0)} ms; a run of ${median(runs.map((r) => r.totalSeconds)).toFixed(1)} s.`,
     ),
   ];
 }

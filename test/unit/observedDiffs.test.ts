@@ -1,9 +1,9 @@
 /**
  * Diffs observed on disk for agents that write files themselves and send none: Cline's recorded
  * turn played through a real Thread over real files, the edit made on disk between the call's
- * announcement and its completion as Cline makes it. The diff comes after the completing update,
- * asynchronously (dispatch itself never reads the disk), marked `disk`, and replaces the one taken
- * from the input.
+ * announcement and its completion as Cline makes it. The diff comes after the completing update
+ * has been handled (a slow reader never holds dispatch), marked `disk`, and replaces the one taken
+ * from the input; an agent quicker than the first read still gets its real diff.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,7 +86,7 @@ test("Cline's edits: the diff is what changed on disk while the call ran, marked
   assert.equal(t.findDiff(edit()!.id, index)?.oldText, f.originalText);
 });
 
-test('the disk is read off the streaming path: dispatch returns before any read completes, a failed call observes nothing', async () => {
+test('the diff is computed off the streaming path: dispatch does not wait for a slow reader; a failed call observes nothing', async () => {
   const reads: string[] = [];
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
@@ -132,4 +132,20 @@ test('files outside the workspace, binary or too large are never diffed', async 
   t.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: 'o', status: 'completed' });
   await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(reads, []);
+});
+
+test('an agent that wrote before the first read: the text before is the text after with the input edit undone', async () => {
+  const path = join(dir, 'quick.txt');
+  writeFileSync(path, 'alpha\nbeta NEW\ngamma\n');
+  const { t } = thread();
+  // Announced and completed in one go, the file already written: nothing changed between the reads.
+  t.dispatch({ sessionUpdate: 'tool_call', toolCallId: 'q', kind: 'edit', status: 'in_progress', rawInput: { path, old_text: 'beta', new_text: 'beta NEW' } });
+  t.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: 'q', status: 'completed' });
+  await until(() => diffsOf(t.findToolCall('q'))[0]?.observed === 'disk');
+  const [diff] = diffsOf(t.findToolCall('q'));
+  assert.deepEqual(
+    diff.hunks[0].lines.map((l) => `${l.kind}:${l.text}`),
+    ['context:alpha', 'del:beta', 'add:beta NEW', 'context:gamma'],
+  );
+  assert.equal(t.findDiff(t.findToolCall('q')!.id, 0)?.oldText, 'alpha\nbeta\ngamma\n');
 });
