@@ -2,15 +2,18 @@
  * Real agents in a real ConversationManager, recorded as the extension records them: the preset
  * claude-agent-acp (0.23.1) against the fake Anthropic server, and the Gemini CLI (`gemini --acp`)
  * against the fake Gemini server, each for one turn that reads, asks permission and edits. Used to
- * write the transcripts in test/fixtures/transcripts (record.ts) and by the tests that replay them.
+ * write the transcripts in test/fixtures/transcripts (record.ts) and by the tests that replay them
+ * (replayRecorded: a transcript through the bundled replay agent and the real core).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseTranscript } from '../../src/inspector/transcript';
 import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
 import type { Entry, ToolCallEntry } from '../../src/protocol/entryViews';
 import { repoRoot, scriptedSession, type ScriptedSession } from './scriptedSession';
-import { cardShapes, recorder } from './transcripts';
+import { cardShapes, recorder, replaySession } from './transcripts';
 
 export type RealAgent = 'claude-agent-acp' | 'gemini-cli';
 export const REAL_AGENTS: readonly RealAgent[] = ['claude-agent-acp', 'gemini-cli'];
@@ -92,5 +95,35 @@ export async function recordRealAgent(agent: RealAgent, workspace: string, scrat
     s.session.dispose();
     rec.dispose();
     await fake.close();
+  }
+}
+
+/** The prompts of a transcript, in order (the replay sends the same, so the user cards match too). */
+function promptsOf(transcript: string): string[] {
+  return parseTranscript(transcript)
+    .messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt')
+    .map((m) => (m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? '');
+}
+
+/** Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings. */
+export async function replayRecorded(agent: RealAgent, transcriptPath: string): Promise<{ cards: unknown[]; findings: string[]; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `tandem-replay-${agent}-`));
+  const rec = recorder();
+  const s = replaySession(dir, transcriptPath, { cwd: dir, log: rec.log });
+  try {
+    seedWorkspace(agent, dir);
+    await s.session.start();
+    for (const text of promptsOf(readFileSync(transcriptPath, 'utf8'))) await promptAllowing(s, text);
+    rec.monitor.drain();
+    return {
+      cards: cardShapes(s.session.conversation.snapshot().entries as Entry[], dir),
+      findings: rec.monitor.allWarnings().map((w) => `${w.rule}: ${w.text}`),
+      stderr: rec.store.stderrTail('Replay').join('\n'),
+    };
+  } finally {
+    await s.session.conversation.link.agentRuntime?.stop();
+    s.session.dispose();
+    rec.dispose();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
