@@ -3,7 +3,7 @@
 // subagent (its Agent tool) against the fake Anthropic server. The test plays the user: it allows
 // every prompt once, then reads the cards as a user would.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
@@ -12,40 +12,11 @@ import { clineAgentEnv, clineScenario, clineScenarioFiles, startFakeOpenAi } fro
 import { scenario, useE2e } from './harness/e2e';
 import { repoRoot } from './harness/paths';
 import type { Chat } from './harness/workbench';
-import { waitUntil, watchTabs } from './harness/workbench';
-import { agentSettings } from './harness/workspace';
+import { allowEveryPromptOnce, waitUntil, watchTabs } from './harness/workbench';
+import { changedEnv, selectAgent } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
 
 const e2e = useE2e();
-
-/** Only what differs from the extension host's environment goes into tandem.agents (Tandem merges it over). */
-function changedEnv(full: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) env[k] = v;
-  return env;
-}
-
-function selectAgent(dir: string, name: string, config: AgentConfig): void {
-  mkdirSync(join(dir, '.vscode'), { recursive: true });
-  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(agentSettings(name, config), null, 2));
-}
-
-/** Allows every prompt once until the turn ends. */
-async function allowUntilTurnEnd(chat: Chat, ms: number): Promise<void> {
-  await waitUntil(
-    async () => {
-      const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-      if ((await allow.count()) > 0)
-        await allow
-          .first()
-          .click({ timeout: 2000 })
-          .catch(() => {});
-      return (await chat.stopReasons().count()) >= 1;
-    },
-    'the turn with its permission prompts',
-    ms,
-  );
-}
 
 /** The log's own cards (not a subagent's), by title. */
 const topCard = (chat: Chat, title: string): Locator =>
@@ -70,7 +41,7 @@ scenario(
       const { chat, workbench } = await s.open(workspace);
       const tabsSeen = await watchTabs(workbench.page);
       await chat.send('Please read the files, mark hello.txt reviewed, add a greeting, say hello and let a subagent check.');
-      await allowUntilTurnEnd(chat, 120_000);
+      await allowEveryPromptOnce(chat, 'the turn with its permission prompts', 120_000);
       assert.equal(await chat.stopReasons().first().getAttribute('data-stop-reason'), 'end_turn');
       assert.equal(readFileSync(files.helloPath, 'utf8'), files.editedText, 'Cline wrote the disk itself');
       assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
@@ -133,7 +104,7 @@ scenario(
       selectAgent(workspace.dir, 'Claude Agent (fake model)', config);
       const { chat } = await s.open(workspace);
       await chat.send('Let a subagent check the notes, then mark them reviewed.');
-      await allowUntilTurnEnd(chat, 120_000);
+      await allowEveryPromptOnce(chat, 'the turn with its permission prompts', 120_000);
       assert.equal(await chat.stopReasons().first().getAttribute('data-stop-reason'), 'end_turn');
       assert.match(readFileSync(files.notesPath, 'utf8'), /status: reviewed/);
       const cards = chat.frame.locator('.thread-page > [role="article"][data-entry-kind="tool_call"]');

@@ -41,7 +41,7 @@ export function seedWorkspace(agent: RealAgent, workspace: string): void {
 }
 
 /** Only what differs from this process's environment (the agent inherits the rest): masked values stay few. */
-function envDelta(full: Record<string, string>): Record<string, string> {
+export function envDelta(full: Record<string, string>): Record<string, string> {
   const delta: Record<string, string> = {};
   for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) delta[k] = v;
   for (const k of Object.keys(process.env)) if (!(k in full)) delta[k] = '';
@@ -126,4 +126,27 @@ export async function replayRecorded(agent: RealAgent, transcriptPath: string): 
     rec.dispose();
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
+}
+
+/** Runs `record` in a fresh scratch folder (a `workspace` inside it), removed afterwards: the recording scripts' loop body. */
+export async function inScratch<T>(prefix: string, record: (workspace: string, scratch: string) => Promise<T>): Promise<T> {
+  const scratch = mkdtempSync(join(tmpdir(), prefix));
+  const workspace = join(scratch, 'workspace');
+  mkdirSync(workspace);
+  try {
+    return await record(workspace, scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/** A recording script's end: exit 0, or print the error and exit 1. */
+export function runScript(main: () => Promise<void>): void {
+  void main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }
