@@ -147,6 +147,9 @@ export class App {
       if (changes.usage) this.header.controls.renderUsage();
       if (changes.commands) this.composer.renderCommands();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
+      // The notification's "Show": land on the prompt once it is rendered (it may come in a later frame).
+      const reveal = this.store.reveal;
+      if (reveal && (this.header.focusFirstPrompt(reveal.requestId) || Date.now() > reveal.until)) this.store.reveal = undefined;
       if (changes.entries.size > 0) this.header.noteFlow();
       this.announcements.render(changes);
       if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {

@@ -48,7 +48,21 @@ export function renderDiff(input: DiffInput, host: Host): HTMLElement {
     cls: 'secondary small',
     icon: 'diff-multiple',
   });
-  region.append(h('div', { class: 'diff-header' }, pathButton, stats, open));
+  const observed =
+    view.observed === 'disk'
+      ? h(
+          'span',
+          { class: 'diff-observed', title: l10n.t('The agent sent no diff: Tandem saw this change on disk while the tool ran.') },
+          l10n.t('seen on disk'),
+        )
+      : view.observed === 'input'
+        ? h(
+            'span',
+            { class: 'diff-observed', title: l10n.t("The agent sent no diff: this is the change the tool's input asks for.") },
+            l10n.t('from the input'),
+          )
+        : null;
+  region.append(h('div', { class: 'diff-header' }, pathButton, stats, observed, open));
   const body = keyboardScrollable(h('div', { class: 'diff-body' }), l10n.t('Lines of {0}', path));
   if (view.tooLarge) {
     body.append(

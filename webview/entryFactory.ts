@@ -63,3 +63,11 @@ export function updateView(view: EntryView, entry: Entry): EntryView | undefined
     return new BrokenEntryView(entry.kind, error instanceof Error ? error.message : error);
   }
 }
+
+/** A kept view updated to `entry`, or the placeholder shown instead when that fails (undefined stays undefined). */
+export function updatedView(view: EntryView | undefined, entry: Entry): EntryView | undefined {
+  const broken = view && updateView(view, entry);
+  if (!broken) return view;
+  view?.dispose();
+  return broken;
+}

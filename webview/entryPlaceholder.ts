@@ -33,6 +33,7 @@ function itemWeight(item: ToolContentView): number {
     case 'diff':
       return 5;
     case 'markdown':
+    case 'output':
       return String(item.text).length / 2000;
     default:
       return 2;
@@ -64,6 +65,8 @@ function itemText(item: ToolContentView, store: Store): string {
   switch (item.type) {
     case 'markdown':
       return String(item.text);
+    case 'output':
+      return `${item.label ? `${String(item.label)}\n` : ''}${String(item.text)}`;
     case 'resource_link':
       return String(item.name || item.uri);
     case 'terminal': {
@@ -125,6 +128,7 @@ export function estimateHeight(entry: Entry, metrics: LogMetrics): number {
         else if (item.type === 'diff')
           px += 40 + (Array.isArray(item.hunks) ? item.hunks.reduce((n, hunk) => n + (Array.isArray(hunk.lines) ? hunk.lines.length : 0), 0) : 0) * 18;
         else if (item.type === 'markdown') px += Math.ceil(String(item.text).length / metrics.charsPerLine + 1) * LINE_PX;
+        else if (item.type === 'output') px += 28 + Math.min(12, String(item.text).split('\n', 13).length) * LINE_PX;
         else px += 40;
       }
       return px;

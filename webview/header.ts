@@ -93,6 +93,7 @@ export class Header {
       this.waiting,
       history,
     );
+    this.controls.fitInto(this.element);
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': l10n.t('Agent status') });
     this.notice.hidden = true;
   }
@@ -109,6 +110,7 @@ export class Header {
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
     this.renderNotice();
+    this.controls.renderOptions();
   }
 
   renderModes(): void {
@@ -116,9 +118,11 @@ export class Header {
     this.modeSelect.hidden = modes === undefined;
     if (modes === undefined) {
       this.modeSelect.replaceChildren();
-      return;
+      return this.controls.renderOptions();
     }
+    const unlisted = modes.available.some((m) => m.id === modes.currentModeId) ? [] : [h('option', { value: modes.currentModeId }, modes.currentModeId)];
     this.modeSelect.replaceChildren(
+      ...unlisted,
       ...modes.available.map((m) => h('option', { value: m.id, title: m.description, selected: m.id === modes.currentModeId }, m.name)),
     );
     this.modeSelect.value = modes.currentModeId;
@@ -126,6 +130,7 @@ export class Header {
     this.modeSelect.title = current?.description
       ? l10n.t('Mode: {0} — {1}', current.name, current.description)
       : l10n.t('Mode: {0}', current?.name ?? modes.currentModeId);
+    this.controls.renderOptions();
   }
 
   renderStatus(): void {
@@ -164,15 +169,25 @@ export class Header {
   /** Count of prompts waiting for an answer, shown as a button that jumps to the first one. */
   renderWaiting(): void {
     const count = this.root.querySelectorAll('[role="group"][data-permission-state="pending"]').length;
+    const shownBefore = !this.waiting.hidden;
     this.waiting.hidden = count === 0;
+    // The indicator takes room in the one-row header: the pickers fit again.
+    if (shownBefore !== count > 0) this.controls.renderOptions();
     this.waiting.setAttribute('aria-label', l10n.t('{0} waiting for you', count));
     this.waitingCount.textContent = String(count);
   }
 
-  private focusFirstPrompt(): void {
-    const first = this.root.querySelector<HTMLElement>('[role="group"][data-permission-state="pending"] button');
-    first?.scrollIntoView({ block: 'center' });
-    first?.focus();
+  /** Lands on a waiting prompt (the first, or the one of `requestId`): scrolled to, focus on its first one-time option. */
+  focusFirstPrompt(requestId?: string): boolean {
+    const pending = '[role="group"][data-permission-state="pending"]';
+    const group =
+      (requestId === undefined ? null : this.root.querySelector<HTMLElement>(`${pending}[data-request-id="${CSS.escape(requestId)}"]`)) ??
+      this.root.querySelector<HTMLElement>(pending);
+    const target = group?.querySelector<HTMLElement>('button[data-option-kind$="_once"]') ?? group?.querySelector<HTMLElement>('button');
+    if (!target) return false;
+    target.scrollIntoView({ block: 'center' });
+    target.focus();
+    return true;
   }
 
   private renderNotice(): void {

@@ -51,6 +51,10 @@ export class SessionControls {
   readonly meter: HTMLElement;
   private readonly menuButton: HTMLButtonElement;
   private readonly menu: HTMLElement;
+  /** Header pickers moved into the options menu (the last ones) so the header stays one row. */
+  private overflow = 0;
+  private row: HTMLElement | undefined;
+  private fitting = false;
 
   constructor(
     private readonly store: Store,
@@ -77,20 +81,58 @@ export class SessionControls {
     this.meter.hidden = true;
   }
 
+  /** Keeps `row` (the header) to one row: pickers that do not fit go into the options menu, last first. */
+  fitInto(row: HTMLElement): void {
+    this.row = row;
+    new ResizeObserver(() => this.renderOptions()).observe(row);
+  }
+
   renderOptions(): void {
+    const row = this.row;
+    if (row === undefined || this.fitting || row.clientWidth === 0) return this.paint();
+    this.fitting = true;
+    try {
+      const count = this.store.configOptions.filter((o) => HEADER_CATEGORIES.has(o.category ?? '')).length;
+      this.overflow = 0;
+      this.paint();
+      // The group may shrink below its pickers (they would overlap the buttons after it): both count.
+      const overflowing = (): boolean => row.scrollWidth > row.clientWidth + 1 || this.pickers.scrollWidth > this.pickers.clientWidth + 1;
+      while (overflowing() && this.overflow < count) {
+        this.overflow++;
+        this.paint();
+      }
+    } finally {
+      this.fitting = false;
+    }
+  }
+
+  private paint(): void {
     const options = this.store.configOptions;
-    const inHeader = options.filter((o) => HEADER_CATEGORIES.has(o.category ?? ''));
-    const inMenu = options.filter((o) => !HEADER_CATEGORIES.has(o.category ?? ''));
+    const header = options.filter((o) => HEADER_CATEGORIES.has(o.category ?? ''));
+    const inHeader = header.slice(0, header.length - this.overflow);
+    const inMenu = [...header.slice(inHeader.length), ...options.filter((o) => !HEADER_CATEGORIES.has(o.category ?? ''))];
+    const focused =
+      this.pickers.contains(document.activeElement) || this.menu.contains(document.activeElement)
+        ? (document.activeElement as HTMLElement).dataset.configId
+        : undefined;
     this.pickers.replaceChildren(...inHeader.map((o) => this.control(o)), ...(inMenu.length > 0 ? [this.menuButton] : []));
     this.menu.replaceChildren(
       ...inMenu.map((o) => h('label', { class: 'option-row', title: o.description }, h('span', { class: 'option-name' }, o.name), this.control(o))),
     );
     if (inMenu.length === 0) this.toggleMenu(false);
+    // A re-render keeps the keyboard where it was.
+    if (focused !== undefined)
+      (
+        this.pickers.querySelector<HTMLElement>(`[data-config-id="${CSS.escape(focused)}"]`) ??
+        this.menu.querySelector<HTMLElement>(`[data-config-id="${CSS.escape(focused)}"]`)
+      )?.focus();
   }
 
   renderUsage(): void {
     const usage = this.store.usage;
+    const shownBefore = !this.meter.hidden;
     this.meter.hidden = usage === undefined;
+    if (shownBefore !== !this.meter.hidden) this.renderOptions();
     if (!usage) return;
     const { text, title, level } = usageText(usage);
     this.meter.textContent = text;
@@ -122,6 +164,9 @@ export class SessionControls {
     }
     const select = h('select', { class: `config-picker category-${option.category ?? 'other'}`, 'data-config-id': option.id, 'aria-label': option.name });
     const groups = new Map<string | undefined, HTMLElement[]>();
+    // A current value the agent did not list (Cline's provider) is shown as it is, not as the first choice.
+    if (!(option.choices ?? []).some((c) => c.value === option.currentValue) && option.currentValue !== undefined && option.currentValue !== '')
+      groups.set(undefined, [h('option', { value: String(option.currentValue) }, String(option.currentValue))]);
     for (const choice of option.choices ?? []) {
       const el = h('option', { value: choice.value, title: choice.description }, choice.name);
       groups.set(choice.group, [...(groups.get(choice.group) ?? []), el]);

@@ -143,3 +143,14 @@ export function showsTerminal(entry: Entry): boolean {
 export function awaitsUser(entry: Entry): boolean {
   return entry.kind === 'tool_call' && entry.permission?.state.kind === 'pending';
 }
+
+/** The views of `slots` whose entry is still in the store with the same kind; the others are disposed. */
+export function keptViews(slots: ReadonlyMap<string, Slot>, store: Store): Map<string, EntryView> {
+  const kept = new Map<string, EntryView>();
+  for (const [id, slot] of slots) {
+    const entry = store.entry(id);
+    if (slot.view && entry && entry.kind === slot.view.kind) kept.set(id, slot.view);
+    else slot.view?.dispose();
+  }
+  return kept;
+}

@@ -60,6 +60,8 @@ export class Store {
   promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean } | undefined;
   /** Chips the host asked to add to the shown conversation's composer (taken by the composer). */
   pendingChips: MentionChip[] = [];
+  /** A prompt to land on once it is shown (revealPrompt), until the time given. */
+  reveal?: { requestId: string; until: number };
   /** The latest answer to the `@` picker's query. */
   mentionResults: { requestId: number; items: MentionCandidate[] } | undefined;
   readonly terminals = new Map<string, TerminalView>();
@@ -195,6 +197,9 @@ export class Store {
         this.modes = parseModes(message.modes);
         this.changes.modes = true;
         return;
+      case 'revealPrompt':
+        this.reveal = typeof message.requestId === 'string' ? { requestId: message.requestId, until: Date.now() + 5000 } : undefined;
+        return void (this.changes.reveal = true);
       case 'batch':
         if (!Array.isArray(message.messages)) throw new Error('Malformed batch');
         for (const inner of message.messages) this.apply(inner);

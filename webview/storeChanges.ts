@@ -34,6 +34,8 @@ export interface StoreChanges {
   mentions: boolean;
   /** The shown conversation's id, session id or title changed (or another one is shown). */
   conversation: boolean;
+  /** The host asked to land on a prompt (Store.reveal). */
+  reveal: boolean;
   terminals: Map<string, TerminalChange>;
 }
 
@@ -54,6 +56,7 @@ export function emptyChanges(): StoreChanges {
     usage: false,
     mentions: false,
     conversation: false,
+    reveal: false,
     terminals: new Map(),
   };
 }
@@ -85,6 +88,7 @@ const FLAGS = [
   'usage',
   'mentions',
   'conversation',
+  'reveal',
 ] as const satisfies readonly Flag[];
 const everyFlagListed: Exclude<Flag, (typeof FLAGS)[number]> extends never ? true : never = true;
 void everyFlagListed;

@@ -13,6 +13,8 @@ import { warmUpMarkdown } from './markdown';
 import { ScrollPin } from './scrollPin';
 import type { StoreChanges } from './store';
 import { ThreadSlots } from './threadSlots';
+import { NestedCards } from './nestedCards';
+import { buildView } from './entryFactory';
 import type { ViewContext } from './viewContext';
 
 export class Thread {
@@ -27,6 +29,7 @@ export class Thread {
   private afterOlder: (() => void) | undefined;
 
   constructor(private readonly ctx: ViewContext) {
+    const nested = (ctx.nested ??= new NestedCards(ctx.store, (entry) => buildView(entry, ctx)));
     // A log that is not live: read on demand, while the announcer says when a turn ends (a live log
     // would read every streamed chunk).
     this.element = h('div', { role: 'log', id: 'tandem-thread', class: 'thread', 'aria-label': l10n.t('Conversation'), 'aria-live': 'off', tabindex: 0 });
@@ -50,6 +53,7 @@ export class Thread {
       ctx,
       () => this.showBusy(),
       (view) => view === this.streamingThought,
+      nested,
     );
     // While the panel waits for its snapshot.
     setTimeout(() => warmUpMarkdown(), 0);

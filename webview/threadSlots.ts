@@ -11,15 +11,17 @@
  * A small thread is then built whole in time slices, newest first (bodies of tool cards after all
  * headers). A long one (weight above EAGER_WEIGHT) builds views near the viewport only, closest
  * first, and lets the views farthest away go back to placeholders once more than MAX_BUILT are built.
+ * A subagent's entries have no slot: their parent's card shows them (nestedCards.ts).
  */
 import type { Entry } from '../src/protocol/messages';
 import { h } from './dom';
-import { buildView, isDeferred, updateView } from './entryFactory';
+import { buildView, isDeferred, updatedView, updateView } from './entryFactory';
 import { deferrable, logMetrics, Placeholder, type LogMetrics } from './entryPlaceholder';
 import type { EntryView, ViewContext } from './viewContext';
+import type { NestedCards } from './nestedCards';
 import { ViewportWatch } from './viewportWatch';
 import { BUILD_ALL_BELOW, EAGER_WEIGHT, KEEP_TAIL, MAX_BUILT, NEAR_SLICE_MS, PAGE_SIZE, SLICE_MS } from './slotPages';
-import { awaitsUser, elementOf, farthestFirst, lastScreenStart, mayLetGo, pageEstimate, showsTerminal, SliceScheduler, threadWeight } from './slotPages';
+import { elementOf, farthestFirst, keptViews, lastScreenStart, mayLetGo, pageEstimate, showsTerminal, SliceScheduler, threadWeight } from './slotPages';
 import type { Page, Slot } from './slotPages';
 
 export class ThreadSlots {
@@ -51,6 +53,8 @@ export class ThreadSlots {
     private readonly ctx: ViewContext,
     private readonly onBusy: (busy: boolean) => void,
     private readonly isPinned: (view: EntryView) => boolean,
+    /** Subagents' entries, shown in their parents' cards. */
+    private readonly nested: NestedCards,
   ) {
     this.watch = new ViewportWatch(scroller, () => {
       if (this.watch.wanted.size > 0 || this.overBuilt()) this.slices.schedule();
@@ -72,9 +76,16 @@ export class ThreadSlots {
     else this.whenComplete.push(done);
   }
 
-  /** An entry changed, or a new one arrived (placed after all others, built at once). */
+  /** An entry changed, or a new one arrived (placed after all others, built at once; a subagent's: in its parent's card). */
   change(entry: Entry): void {
     const slot = this.slots.get(entry.id);
+    if (!slot && this.nested.isChild(entry)) {
+      this.nested.changed(entry);
+      // A prompt inside a card: the card is built with its body.
+      const root = this.nested.asks(entry) ? this.slots.get(this.nested.rootOf(entry.id)) : undefined;
+      if (root?.placeholder || root?.deferred) this.buildSlot(root, false);
+      return;
+    }
     if (!slot) {
       let page = this.pages[this.pages.length - 1];
       if (!page || page.slots.length >= PAGE_SIZE) {
@@ -87,16 +98,13 @@ export class ThreadSlots {
     }
     if (slot.placeholder) {
       // A prompt waiting for the user is never left unbuilt.
-      if (!deferrable(entry.kind) || awaitsUser(entry)) this.setView(slot, buildView(entry, this.ctx));
+      if (!deferrable(entry.kind) || this.nested.asks(entry)) this.setView(slot, buildView(entry, this.ctx));
       else slot.placeholder.update(entry, this.ctx.store);
       return;
     }
-    const view = slot.view!;
-    if (view.kind !== entry.kind) this.setView(slot, buildView(entry, this.ctx));
-    else {
-      const broken = updateView(view, entry);
-      if (broken) this.setView(slot, broken);
-    }
+    // Another kind gets a new view; a view that fails to update, its placeholder.
+    const replacement = slot.view!.kind !== entry.kind ? buildView(entry, this.ctx) : updateView(slot.view!, entry);
+    if (replacement) this.setView(slot, replacement);
   }
 
   /**
@@ -109,17 +117,13 @@ export class ThreadSlots {
     this.backlog = [];
     this.unhydrated = [];
     this.built.clear();
-    const kept = new Map<string, EntryView>();
-    for (const [id, slot] of this.slots) {
-      const entry = this.ctx.store.entry(id);
-      if (slot.view && entry && entry.kind === slot.view.kind) kept.set(id, slot.view);
-      else slot.view?.dispose();
-    }
+    const kept = keptViews(this.slots, this.ctx.store);
     this.slots.clear();
     this.order = [];
     for (const page of this.pages) page.element.remove();
     this.pages = [];
     this.metrics = logMetrics();
+    entries = this.nested.topLevel(entries, true);
     this.weight = threadWeight(entries);
     // Entries still on their way (`older`, see prepend) make a thread long before they are here.
     this.lazy = this.weight > EAGER_WEIGHT || older > BUILD_ALL_BELOW;
@@ -143,7 +147,8 @@ export class ThreadSlots {
    * as placeholders (built as they near the viewport, or in the background in a small thread).
    */
   prepend(entries: Entry[]): void {
-    const fresh = entries.filter((entry) => !this.slots.has(entry.id));
+    const unseen = entries.filter((entry) => !this.slots.has(entry.id));
+    const fresh = this.nested.topLevel(unseen, false);
     if (fresh.length === 0) return;
     for (const slot of this.order) slot.index += fresh.length;
     const laid = this.layOut(fresh, new Map(), fresh.length, 0);
@@ -169,13 +174,7 @@ export class ThreadSlots {
     for (let i = 0; i < entries.length; i++) {
       if (i % PAGE_SIZE === 0) pages.push(this.newPage());
       const entry = entries[i];
-      let view = kept.get(entry.id);
-      const broken = view && updateView(view, entry);
-      if (broken) {
-        view?.dispose();
-        view = broken;
-      }
-      slots.push(this.addSlot(entry, pages[pages.length - 1], first + i, i >= buildFrom, view));
+      slots.push(this.addSlot(entry, pages[pages.length - 1], first + i, i >= buildFrom, updatedView(kept.get(entry.id), entry)));
     }
     for (const page of pages) {
       page.element.style.containIntrinsicSize = `auto ${Math.round(pageEstimate(page, this.ctx.store, this.metrics))}px`;
@@ -195,7 +194,7 @@ export class ThreadSlots {
     this.slots.set(entry.id, slot);
     page.slots.push(slot);
     if (kept) this.setView(slot, kept);
-    else if (buildNow || !deferrable(entry.kind) || awaitsUser(entry)) this.setView(slot, buildView(entry, this.ctx));
+    else if (buildNow || !deferrable(entry.kind) || this.nested.asks(entry)) this.setView(slot, buildView(entry, this.ctx));
     else this.setPlaceholder(slot, entry);
     page.element.append(elementOf(slot));
     return slot;
@@ -289,7 +288,7 @@ export class ThreadSlots {
 
   /** Lets the views farthest from the viewport go back to placeholders, down to MAX_BUILT. */
   private trim(): void {
-    const letGo = (slot: Slot) => mayLetGo(slot, this.ctx.store, this.order.length - KEEP_TAIL, this.isPinned);
+    const letGo = (slot: Slot) => mayLetGo(slot, this.ctx.store, this.order.length - KEEP_TAIL, this.isPinned) && !this.nested.subtreeAwaits(slot.id);
     for (const slot of farthestFirst(this.pages, this.built, letGo).slice(0, this.built.size - MAX_BUILT)) {
       const entry = this.ctx.store.entry(slot.id);
       if (entry) this.setPlaceholder(slot, entry);

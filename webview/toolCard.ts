@@ -11,64 +11,10 @@ import { basename, button, h, icon, keyboardScrollable } from './dom';
 import { renderDiff } from './diffView';
 import { renderMarkdown } from './markdown';
 import { renderPermission } from './permission';
-import type { TerminalPanel } from './terminalView';
+import { SubagentGroup } from './subagentGroup';
+import { locationLabel, RASTER, sameItem, STATUS_ICONS, statusLabelOf, titleTooltip, type RenderedItem } from './toolCardParts';
+import { renderOutput } from './toolOutputView';
 import type { EntryView, ViewContext } from './viewContext';
-
-const STATUS_ICONS: Record<ToolStatus, string> = {
-  pending: 'circle-large-outline',
-  in_progress: 'loading codicon-modifier-spin',
-  completed: 'check',
-  failed: 'error',
-  cancelled: 'circle-slash',
-};
-
-function statusLabelOf(status: ToolStatus): string {
-  switch (status) {
-    case 'pending':
-      return l10n.t('Pending');
-    case 'in_progress':
-      return l10n.t('Running');
-    case 'completed':
-      return l10n.t('Completed');
-    case 'failed':
-      return l10n.t('Failed');
-    case 'cancelled':
-      return l10n.t('Cancelled');
-  }
-}
-
-const RASTER = /^image\/(?:png|jpeg|jpg|gif|webp|bmp)$/i;
-
-/** "Open src/app.ts at line 4 (outside the workspace)": a location link's accessible name. */
-function locationLabel(loc: LocationView): string {
-  if (loc.inWorkspace) return loc.line ? l10n.t('Open {0} at line {1}', loc.path, loc.line) : l10n.t('Open {0}', loc.path);
-  return loc.line ? l10n.t('Open {0} at line {1} (outside the workspace)', loc.path, loc.line) : l10n.t('Open {0} (outside the workspace)', loc.path);
-}
-
-interface RenderedItem {
-  item: ToolContentView;
-  element: HTMLElement;
-  terminal?: TerminalPanel;
-}
-
-function sameItem(a: ToolContentView, b: ToolContentView): boolean {
-  if (a.type !== b.type) return false;
-  switch (a.type) {
-    case 'diff':
-      // The host gives every distinct content its own id (and keeps the id while the texts stay).
-      return b.type === 'diff' && a.diffId === b.diffId && a.path === b.path;
-    case 'terminal':
-      return b.type === 'terminal' && a.terminalId === b.terminalId;
-    case 'markdown':
-      return b.type === 'markdown' && a.text === b.text;
-    case 'image':
-      return b.type === 'image' && a.mimeType === b.mimeType && a.data === b.data;
-    case 'resource_link':
-      return b.type === 'resource_link' && a.uri === b.uri && a.name === b.name;
-    default:
-      return assertNever(a);
-  }
-}
 
 /** Focuses a permission part: a prompt's tab stop, or the answer itself (focusable for that only). */
 function focusWithin(part: HTMLElement): void {
@@ -90,6 +36,9 @@ export class ToolCardView implements EntryView {
   private content!: HTMLElement;
   private permission!: HTMLElement;
   private raw!: HTMLDetailsElement;
+  /** A subagent's steps, once the card has any (see subagentGroup.ts). */
+  private group: SubagentGroup | undefined;
+  private readonly makeGroup = (): void => this.ensureGroup();
   private items: RenderedItem[] = [];
   private previous: ToolCallEntry | undefined;
 
@@ -137,6 +86,20 @@ export class ToolCardView implements EntryView {
     });
     this.element.append(this.locations, this.content, this.permission, this.raw);
     if (ctx.host.expanded(`${entryId}:raw`) === true) this.raw.open = true;
+    ctx.nested?.offer(entryId, this.makeGroup);
+    if ((ctx.nested?.childIds(entryId).length ?? 0) > 0) this.ensureGroup();
+  }
+
+  /** The group of a subagent's steps, placed before the prompt and Details. */
+  private ensureGroup(): void {
+    if (this.group || !this.hydrated || !this.ctx.nested) return;
+    this.group = new SubagentGroup(this.entryId, this.ctx);
+    this.content.after(this.group.element);
+  }
+
+  /** The subagent's steps are shown (a search or a prompt lands inside them). */
+  openGroup(): void {
+    this.group?.setOpen(true);
   }
 
   get isHydrated(): boolean {
@@ -164,7 +127,8 @@ export class ToolCardView implements EntryView {
     el.className = `entry tool-card status-${status}`;
     this.kindIcon.className = `codicon codicon-${codiconFor(kind)} tool-kind-icon`;
     this.title.textContent = title;
-    this.title.title = entry.ranOn === 'server' ? l10n.t('{0} — ran on the agent’s server, not in this workspace', title) : title;
+    const tooltip = titleTooltip(entry);
+    this.title.title = entry.ranOn === 'server' ? l10n.t('{0} — ran on the agent’s server, not in this workspace', tooltip) : tooltip;
     el.toggleAttribute('data-ran-on-server', entry.ranOn === 'server');
     this.serverBadge.hidden = entry.ranOn !== 'server';
     this.statusIcon.className = `codicon codicon-${statusIcon}`;
@@ -191,7 +155,7 @@ export class ToolCardView implements EntryView {
       // The prompt the keyboard was in became its answer: focus stays there, not on the page.
       if (hadFocus && part) focusWithin(part);
     }
-    this.raw.hidden = entry.rawInput === undefined && entry.rawOutput === undefined;
+    this.raw.hidden = entry.rawInput === undefined && entry.rawOutput === undefined && !entry.agentTitle;
     this.bodyShown = entry;
     if (this.raw.open) this.fillRaw(entry);
   }
@@ -203,7 +167,7 @@ export class ToolCardView implements EntryView {
         const b = button(label, () => this.ctx.host.post({ type: 'openLocation', path: loc.path, line: loc.line }), {
           cls: `link location${loc.inWorkspace ? '' : ' outside'}`,
           icon: 'go-to-file',
-          title: loc.inWorkspace ? loc.path : l10n.t('{0} (outside the workspace)', loc.path),
+          title: loc.inWorkspace ? (loc.shown ?? loc.path) : l10n.t('{0} (outside the workspace)', loc.path),
           // Starts with what the button shows (WCAG 2.5.3), then says where it goes.
           label: l10n.t('{0} — {1}', label, locationLabel(loc)),
         });
@@ -254,6 +218,8 @@ export class ToolCardView implements EntryView {
         }
         case 'resource_link':
           return { item, element: this.resourceLink(item.uri, item.name) };
+        case 'output':
+          return { item, element: renderOutput(item, `${entryId}:out:${index}`, this.ctx.host) };
         case 'diff':
           return { item, element: renderDiff({ view: item, entryId, index }, this.ctx.host) };
         case 'terminal': {
@@ -288,6 +254,8 @@ export class ToolCardView implements EntryView {
 
   private fillRaw(entry: ToolCallEntry): void {
     const parts: HTMLElement[] = [h('summary', {}, l10n.t('Details'))];
+    if (typeof entry.agentTitle === 'string' && entry.agentTitle !== '')
+      parts.push(h('div', { class: 'raw-label' }, l10n.t("The agent's title")), h('pre', { class: 'raw-json agent-title' }, entry.agentTitle));
     if (entry.rawInput !== undefined)
       parts.push(h('div', { class: 'raw-label' }, l10n.t('Input')), keyboardScrollable(h('pre', { class: 'raw-json' }, entry.rawInput), l10n.t('Input')));
     if (entry.rawOutput !== undefined)
@@ -298,5 +266,8 @@ export class ToolCardView implements EntryView {
   dispose(): void {
     for (const item of this.items) item.terminal?.dispose();
     this.items = [];
+    this.ctx.nested?.withdraw(this.entryId, this.makeGroup);
+    this.group?.dispose();
+    this.group = undefined;
   }
 }

@@ -1,6 +1,7 @@
 /** What entry views share: the host channel, the store, and the terminal registry. */
 import type { Entry, EntryKind } from '../src/protocol/messages';
 import type { ColdSections } from './coldSections';
+import type { NestedCards } from './nestedCards';
 import type { Store } from './store';
 import type { TerminalRegistry } from './terminalView';
 import type { Host } from './vscodeApi';
@@ -11,6 +12,8 @@ export interface ViewContext {
   terminals: TerminalRegistry;
   /** Where streamed markdown far above the visible end waits to be laid out (markdownStream.ts). */
   cold?: ColdSections;
+  /** Subagents' entries, shown inside their parents' cards (set by the thread). */
+  nested?: NestedCards;
 }
 
 /** One rendered thread entry. `update` gets the new entry for the same id and patches the DOM. */

@@ -77,6 +77,7 @@ export class Conversation extends Disposable implements ConversationState {
     this.statusValue = ports.blocked() ?? { kind: 'idle', agentName: meta.agentName };
     this.thread = new Thread({
       isInWorkspace: (p) => editor.policy.isInWorkspace(p),
+      roots: () => editor.policy.roots(),
       warn: (text) => this.log.warn(text),
       emit: (changes) => this.emit(changes),
       // Only live turns move the editor: a replayed or restored history must not open files.

@@ -27,6 +27,8 @@ export interface AgentMessageEntry {
   id: string;
   /** Accumulated markdown; grows through `textAppended`. */
   text: string;
+  /** Said by a subagent: the entry id of its parent tool call card (the panel shows it inside). */
+  parentId?: string;
 }
 
 export interface ThoughtEntry {
@@ -34,6 +36,8 @@ export interface ThoughtEntry {
   id: string;
   /** Accumulated markdown; grows through `textAppended`. */
   text: string;
+  /** Thought by a subagent: the entry id of its parent tool call card. */
+  parentId?: string;
 }
 
 export interface PlanItemView {
@@ -54,7 +58,17 @@ export interface ToolCallEntry {
   id: string;
   /** The agent's toolCallId. */
   toolCallId: string;
+  /** What the card says it did, in the user's words (derived from the input when the agent's title says little). */
   title: string;
+  /** The agent's own title, when it differs from `title` (shown as the title's tooltip and in Details). */
+  agentTitle?: string;
+  /**
+   * A subagent's call: the entry id of the parent card (a Task/Agent/spawn_agent call), which shows
+   * it inside, collapsed. Set when the parent was known as the call arrived; never a cycle.
+   */
+  parentId?: string;
+  /** The call starts subagents (its children nest under it). */
+  subagent?: true;
   /** Icon kind: the ACP kind, or one inferred from a recognisable tool name, else `other`. */
   toolKind: ToolKind;
   status: ToolStatus;

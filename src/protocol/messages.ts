@@ -7,7 +7,7 @@
  * Bump PROTOCOL_VERSION when a shape changes so a stale webview can tell.
  */
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 export * from './agentViews';
 export * from './entryViews';
@@ -193,4 +193,9 @@ export type HostMessage =
   /** Chips to add to a conversation's composer (Add Selection / Add File commands, drops the host resolved). */
   | { type: 'mentionsAdded'; conversationId: string; chips: MentionChip[] }
   /** Several messages coalesced by the host; applied in order. */
+  /**
+   * Land on a waiting permission prompt (the user chose "Show" on its notification): the panel, once
+   * it shows the conversation, scrolls to the prompt and focuses its first one-time option.
+   */
+  | { type: 'revealPrompt'; conversationId: string; requestId: string }
   | { type: 'batch'; messages: HostMessage[] };

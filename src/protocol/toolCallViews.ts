@@ -71,6 +71,33 @@ export interface LocationView {
   line?: number;
   /** False when the path lies outside every workspace folder (shown, never auto-opened). */
   inWorkspace: boolean;
+  /** The path in the user's words: workspace-relative inside the workspace, absolute outside it. */
+  shown?: string;
+  /** Not sent by the agent: Tandem took it from the call's input (rawInput). */
+  fromInput?: true;
+}
+
+/** Most characters of one output item sent to the panel; the whole text stays in Details. */
+export const OUTPUT_VIEW_LIMIT_CHARS = 64 * 1024;
+
+/**
+ * Plain output of a tool (text without markdown, a command's output, a result the agent sent only
+ * as rawOutput): shown preformatted and collapsible, never as markdown paragraphs.
+ */
+export interface OutputContentView {
+  type: 'output';
+  /** The text as the tool produced it (model-only parts such as `<system-reminder>` removed). */
+  text: string;
+  /** What the output is of, when a call has several (a file, a command, a query). */
+  label?: string;
+  /** The stream, when the agent told them apart. */
+  stream?: 'stdout' | 'stderr';
+  /** The command's exit code, when the agent reported one. */
+  exitCode?: number;
+  /** The text was longer than OUTPUT_VIEW_LIMIT_CHARS: this is its start. */
+  truncated?: true;
+  /** The item failed (a read that did not succeed, an error result). */
+  failed?: true;
 }
 
 /** One item of a tool call's `content`. */
@@ -94,6 +121,7 @@ export type ToolContentView =
       name: string;
     }
   | DiffContentView
+  | OutputContentView
   | {
       /** Live output of a terminal; the output itself lives in `PanelSnapshot.terminals`. */
       type: 'terminal';
@@ -159,6 +187,11 @@ export interface DiffContentView {
    * Code's diff editor) still shows it.
    */
   tooLarge?: { bytes: number; limit: number };
+  /**
+   * Not sent by the agent: Tandem saw it — `disk`: what changed on disk while the call ran (agents
+   * that write the disk themselves); `input`: the old and new text of the call's input.
+   */
+  observed?: 'disk' | 'input';
 }
 
 /** Largest old or new text (UTF-8 bytes) diffed inline; bigger ones only offer "Open diff". */

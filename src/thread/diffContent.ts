@@ -15,6 +15,8 @@ export interface DiffSource {
   path: string;
   oldText: string | null;
   newText: string;
+  /** Not sent by the agent (see DiffContentView.observed). */
+  observed?: 'disk' | 'input';
 }
 
 /** Tool call content as parsed from an update: the panel's views, except that diffs are still texts. */
@@ -61,10 +63,17 @@ export class DiffRecord {
       const { type, path, isNew, added, removed, hunks, collapsedAfter, tooLarge } = stored;
       this.view = { type, path, diffId: nextDiffId++, isNew, added, removed, hunks, collapsedAfter };
       if (tooLarge) this.view.tooLarge = tooLarge;
+      if (source.observed) this.view.observed = source.observed;
       return;
     }
     const bytes = Math.max(utf8Bytes(source.oldText ?? ''), utf8Bytes(source.newText));
-    const base = { type: 'diff' as const, path: source.path, diffId: nextDiffId++, isNew: source.oldText === null };
+    const base = {
+      type: 'diff' as const,
+      path: source.path,
+      diffId: nextDiffId++,
+      isNew: source.oldText === null,
+      ...(source.observed ? { observed: source.observed } : {}),
+    };
     if (bytes > DIFF_INLINE_MAX_BYTES) {
       this.view = { ...base, added: 0, removed: 0, hunks: [], collapsedAfter: 0, tooLarge: { bytes, limit: DIFF_INLINE_MAX_BYTES } };
       return;
@@ -75,7 +84,12 @@ export class DiffRecord {
 
   /** True when `source` has the same path and texts (an agent resending a diff with a status change). */
   sameAs(source: DiffSource): boolean {
-    return this.source.path === source.path && this.source.oldText === source.oldText && this.source.newText === source.newText;
+    return (
+      this.source.path === source.path &&
+      this.source.oldText === source.oldText &&
+      this.source.newText === source.newText &&
+      this.source.observed === source.observed
+    );
   }
 
   /** `count` rows from `row` (both clamped to the diff), for a panel that asked for diff `diffId`. */
@@ -232,6 +246,7 @@ export function restoredContentViews(stored: unknown): { content: ToolContentVie
         oldText: typeof raw.oldText === 'string' && raw.oldText !== '' ? raw.oldText : null,
         newText: raw.newText,
       };
+      if (raw.observed === 'disk' || raw.observed === 'input') source.observed = raw.observed;
       const record = new DiffRecord(source, reusableView(raw));
       content.push(record.view);
       diffs.push(record);

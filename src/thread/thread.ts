@@ -10,12 +10,13 @@ import type {
   WebviewMessage,
 } from '../protocol/messages';
 import { Emitter, type IDisposable } from '../util/disposable';
-import type { DiffRecord } from './diffContent';
+import type { DiffRecord, DiffSource } from './diffContent';
 import { SessionInfo } from './sessionInfo';
 import { diffLines, findDiff } from './threadDiffs';
 import { terminalMetaEvents, type TerminalViewEvent } from './terminalViews';
 import { ThreadReplay } from './threadReplay';
 import { ThreadView } from './threadView';
+import { ObservedDiffs, readDiskText, readDiskTextNow, type DiskText } from './observedDiffs';
 
 export interface ThreadPorts {
   isInWorkspace(path: string): boolean;
@@ -26,6 +27,10 @@ export interface ThreadPorts {
   follow(path: string, line: number | undefined): void;
   /** The agent named the session (`session_info_update`). */
   titled(title: string): void;
+  /** The folders paths are shown relative to (the session's working folder first); none: as sent. */
+  roots?(): string[];
+  /** Reads a file for a diff observed on disk (default: the disk itself, small files' first text at once). */
+  readDisk?(path: string): Promise<DiskText>;
 }
 
 /** What the rest of the conversation may read of the session's settings; changing them goes through the Thread. */
@@ -47,9 +52,12 @@ export class Thread {
   private readonly replay: ThreadReplay;
   private readonly sessionInfo: SessionInfo;
   private readonly terminalOutput = new Emitter<{ terminalId: string; text: string }>();
+  private readonly observedDiffs: ObservedDiffs;
 
   constructor(private readonly ports: ThreadPorts) {
     this.shown = this.newView();
+    const deliver = (id: string, diffs: DiffSource[]): void => this.ports.emit(this.shown.reducer.addObservedDiffs(id, diffs));
+    this.observedDiffs = new ObservedDiffs(ports.readDisk ?? readDiskText, deliver, ports.readDisk ? undefined : readDiskTextNow);
     this.sessionInfo = new SessionInfo((t) => ports.warn(t));
     this.replay = new ThreadReplay({
       create: () => this.newView(),
@@ -88,7 +96,7 @@ export class Thread {
     }
     if (view !== this.shown) return this.replay.applied();
     this.ports.emit(changes);
-    this.followLocations(update);
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.toolCallChanged(update);
   }
 
   /** A terminal the agent created through Tandem changed. */
@@ -151,11 +159,13 @@ export class Thread {
 
   /** Stop, or the agent went away: no open tool call or prompt keeps its spinner. */
   markCancelling(): void {
+    this.observedDiffs.clear();
     this.ports.emit(this.shown.reducer.markCancelling());
   }
 
   attachPermission(toolCall: unknown, requestId: string, options: unknown): void {
     this.ports.emit(this.shown.reducer.attachPermission(toolCall, requestId, options));
+    this.toolCallChanged(toolCall, false);
   }
 
   resolvePermission(requestId: string, state: PermissionView['state']): void {
@@ -267,19 +277,23 @@ export class Thread {
   // --- internals -------------------------------------------------------------------------------
 
   private newView(): ThreadView {
-    const view = new ThreadView({ isInWorkspace: (p) => this.ports.isInWorkspace(p), warn: (t) => this.ports.warn(t) });
+    const { ports } = this;
+    const view = new ThreadView({ isInWorkspace: (p) => ports.isInWorkspace(p), warn: (t) => ports.warn(t), roots: () => ports.roots?.() ?? [] });
     view.terminals.onAppend((terminalId, text) => {
       if (view === this.shown) this.terminalOutput.fire({ terminalId, text });
     });
     return view;
   }
 
-  /** Follow-along from tool call locations: agents that edit the disk themselves only report these. */
-  private followLocations(update: Record<string, unknown>): void {
-    const locations = update.locations;
-    if (!Array.isArray(locations) || locations.length === 0) return;
-    const last = locations[locations.length - 1] as { path?: unknown; line?: unknown };
-    if (typeof last?.path !== 'string' || !this.ports.isInWorkspace(last.path)) return;
-    this.ports.follow(last.path, typeof last.line === 'number' ? last.line : undefined);
+  /** A live call changed: its files are observed (ObservedDiffs); follow-along goes to its last location (sent or from input). */
+  private toolCallChanged(update: unknown, follow = true): void {
+    const { toolCallId: id, locations, rawInput } = (update ?? {}) as Record<string, unknown>;
+    if (typeof id !== 'string') return;
+    this.observedDiffs.update(id, this.shown.reducer.observation(id));
+    if (!follow || (locations === undefined && rawInput === undefined)) return;
+    const shown = this.shown.reducer.findToolCall(id)?.locations ?? [];
+    const last = shown[shown.length - 1];
+    if (last === undefined || !last.inWorkspace) return;
+    this.ports.follow(last.path, last.line);
   }
 }

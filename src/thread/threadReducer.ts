@@ -10,16 +10,17 @@
 import type { ConversationChange, Entry, PermissionView } from '../protocol/messages';
 import type { CompactionEntry, MentionView, PlanEntry, ToolCallEntry, TurnEndEntry, UserEntry } from '../protocol/messages';
 import { toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
-import { ToolCallBook } from './toolCallBook';
+import { ToolCallBook, type CallObservation } from './toolCallBook';
+import type { DiffSource } from './diffContent';
+import { displayPathsOf } from './presentation/displayPaths';
+import { metaParentId } from './presentation/subagentLinks';
 import { EntryList } from './entryList';
 import { TextStream, type TextEntry } from './textStream';
+import { appendChunk } from './textChunks';
 import type { DiffRecord } from './diffContent';
-import { withoutInternalMarkup } from './replayText';
 import type * as acp from '@agentclientprotocol/sdk';
-import { replayedMention } from '../context/blockMentions';
 import { compactionFor, parseNotice } from './agentNotices';
 import { isRecord, describe } from '../protocol/guards';
-import { contentBlockToMarkdown } from './updateParsing';
 import { parsePermissionOptions, parsePlanItems } from './updateParsing';
 
 export interface ReducerOptions {
@@ -27,6 +28,8 @@ export interface ReducerOptions {
   isInWorkspace(path: string): boolean;
   /** Where dropped or malformed parts of updates are reported (the protocol log). */
   warn(text: string): void;
+  /** The workspace folders paths are shown relative to (none: paths stay as sent). */
+  roots?(): string[];
 }
 
 /** The `session/update` kinds of the ACP SDK Tandem is built against. */
@@ -42,7 +45,21 @@ export class ThreadReducer extends EntryList {
 
   constructor(private readonly opts: ReducerOptions) {
     super((text) => opts.warn(text));
-    this.toolCalls = new ToolCallBook({ isInWorkspace: (path) => opts.isInWorkspace(path), warn: this.warn });
+    const display = displayPathsOf(() => opts.roots?.() ?? []);
+    this.toolCalls = new ToolCallBook({ isInWorkspace: (path) => opts.isInWorkspace(path), warn: this.warn, display });
+  }
+
+  /** What ObservedDiffs needs of a call after an update (undefined: unknown id). */
+  observation(toolCallId: string): CallObservation | undefined {
+    return this.toolCalls.observation(toolCallId);
+  }
+
+  /** Shows the diffs seen on disk while a call ran (when the agent sent none). */
+  addObservedDiffs(toolCallId: string, diffs: DiffSource[]): ConversationChange[] {
+    return this.guarded(() => {
+      const record = this.toolCalls.observed(toolCallId, diffs);
+      return record ? [this.upserted(record.entry)] : [];
+    });
   }
 
   /** True while a permission prompt on a card waits for an answer. */
@@ -226,35 +243,20 @@ export class ThreadReducer extends EntryList {
     return found ? [found.created ? this.push(found.entry) : this.upserted(found.entry)] : [];
   }
 
-  /**
-   * Streams a chunk into the last entry when it is the same kind of text (and, when the agent sends
-   * messageIds, the same message); otherwise starts a new entry. O(chunk): only the chunk is sent.
-   * A replayed user mention (a file, a selection, problems…) becomes a chip, not its whole text.
-   */
+  /** A text chunk: streamed into the last entry or a new one (see textChunks.ts). */
   private appendChunk(kind: TextEntry['kind'], update: Record<string, unknown>): ConversationChange[] {
-    const mention = kind === 'user' ? replayedMention(update.content) : undefined;
-    const raw = mention ? '' : contentBlockToMarkdown(update.content, this.warn);
-    // A user chunk comes from a replayed history (session/load): agents leave internal markup in it.
-    const text = kind === 'user' && raw !== undefined ? withoutInternalMarkup(raw) : raw;
-    if (!mention && (text === undefined || text.length === 0)) return [];
-    const messageId = typeof update.messageId === 'string' ? update.messageId : undefined;
-    const open = this.stream.continuing(kind, messageId);
-    if (open && mention) {
-      const user = open as UserEntry;
-      user.mentions = [...(user.mentions ?? []), mention];
-      return [this.upserted(user)];
-    }
-    if (open) {
-      open.text += text ?? '';
-      return [{ type: 'textAppended', id: open.id, text: text ?? '' }];
-    }
-    const id = this.newId();
-    const entry: TextEntry = mention ? { kind: 'user', id, text: '', mentions: [mention] } : ({ kind, id, text: text ?? '' } as TextEntry);
-    // A replayed user message starts a turn, like one from the composer: a new plan follows.
-    if (kind === 'user') this.plan = undefined;
-    const message = this.push(entry);
-    this.stream.started(entry, messageId);
-    return [message];
+    return appendChunk(kind, update, {
+      stream: this.stream,
+      warn: this.warn,
+      parentOf: (meta) => this.toolCalls.get(metaParentId(meta) ?? '')?.entry.id,
+      add: (entry) => {
+        // A replayed user message starts a turn, like one from the composer: a new plan follows.
+        if (entry.kind === 'user') this.plan = undefined;
+        return this.push(entry);
+      },
+      newId: () => this.newId(),
+      upserted: (entry) => this.upserted(entry),
+    });
   }
 
   private applyPlan(value: unknown): ConversationChange[] {

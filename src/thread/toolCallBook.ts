@@ -1,13 +1,32 @@
 import type { PermissionView } from '../protocol/messages';
 import type { PermissionOptionView } from '../protocol/messages';
-import { isOpenStatus, mergeToolCallFields, newToolCallRecord, restoredRecord, storedToolCall, type ToolCallRecord } from './toolCallMerge';
-import type { DiffRecord } from './diffContent';
-import type { Entry, ToolCallEntry } from '../protocol/messages';
+import {
+  addObservedDiffs,
+  isOpenStatus,
+  mergeToolCallFields,
+  newToolCallRecord,
+  restoredRecord,
+  storedToolCall,
+  type MergeContext,
+  type ToolCallRecord,
+} from './toolCallMerge';
+import type { DiffRecord, DiffSource } from './diffContent';
+import type { Entry, ToolCallEntry, ToolKind, ToolStatus } from '../protocol/messages';
+import { SubagentLinks, type LinkCard } from './presentation/subagentLinks';
 
-/** How merging reads paths and reports dropped fields. */
-export interface MergeContext {
-  isInWorkspace(path: string): boolean;
-  warn(text: string): void;
+/** What ObservedDiffs needs to know of a call after an update. */
+export interface CallObservation {
+  kind: ToolKind;
+  status: ToolStatus;
+  /** Absolute paths the call touches, inside the workspace (its locations and its input's paths). */
+  paths: string[];
+  /** The agent sent a diff itself: nothing to observe. */
+  sentDiff: boolean;
+  /**
+   * The edit the input asks for, when it names one file: if the agent wrote before Tandem read the
+   * file, the text before is the text after with this edit undone (`create`: there was none).
+   */
+  inputEdit?: { path: string; oldText?: string; newText: string; create: boolean };
 }
 
 /**
@@ -23,6 +42,9 @@ export class ToolCallBook {
   private readonly permissionOwners = new Map<string, string>();
   /** toolCallIds whose card shows a prompt that is still pending. */
   private readonly pendingCards = new Set<string>();
+  private readonly links = new SubagentLinks();
+  /** Restored cards' toolCallIds by entry id, to find a restored child's parent. */
+  private readonly restoredIds = new Map<string, string>();
 
   constructor(private readonly merge: MergeContext) {}
 
@@ -75,6 +97,7 @@ export class ToolCallBook {
     let record = this.records.get(toolCallId);
     if (record === undefined) {
       record = newToolCallRecord(entryId(), toolCallId);
+      this.link(record, fields._meta);
       this.records.set(toolCallId, record);
       created(record.entry);
     }
@@ -132,14 +155,68 @@ export class ToolCallBook {
     return [...changed].map((id) => this.records.get(id)).filter((r): r is ToolCallRecord => r !== undefined);
   }
 
+  /** What ObservedDiffs needs of a call, or undefined when unknown. */
+  observation(toolCallId: string): CallObservation | undefined {
+    const record = this.records.get(toolCallId);
+    if (record === undefined) return undefined;
+    const { entry, sent, reading } = record;
+    const paths = new Set<string>();
+    for (const l of entry.locations) if (l.inWorkspace) paths.add(l.path);
+    for (const l of reading?.locations ?? []) paths.add(l.path);
+    const sentDiff = (sent.content ?? []).some((c) => c.type === 'diff');
+    const observation: CallObservation = { kind: entry.toolKind, status: entry.status, paths: [...paths], sentDiff };
+    const edit = reading?.facts.edit;
+    if (edit && reading.paths.length === 1) {
+      observation.inputEdit = { path: reading.paths[0], newText: edit.newText, create: reading.facts.operation === 'create' || edit.oldText === undefined };
+      if (edit.oldText !== undefined) observation.inputEdit.oldText = edit.oldText;
+    }
+    return observation;
+  }
+
+  /** Diffs seen on disk while the call ran; the changed record (undefined when unknown). */
+  observed(toolCallId: string, diffs: DiffSource[]): ToolCallRecord | undefined {
+    const record = this.records.get(toolCallId);
+    if (record === undefined || diffs.length === 0) return undefined;
+    addObservedDiffs(record, diffs, this.merge);
+    return record;
+  }
+
+  /** The parent card of a new record, when it is a subagent's call (see SubagentLinks). */
+  private link(record: ToolCallRecord, meta: unknown): void {
+    const card = (r: ToolCallRecord): LinkCard => ({
+      toolCallId: r.entry.toolCallId,
+      parentToolCallId: r.parentToolCallId,
+      subagent: r.entry.subagent === true,
+      open: isOpenStatus(r.entry.status),
+      inProgress: r.entry.status === 'in_progress',
+    });
+    const find = (id: string): LinkCard | undefined => {
+      const found = this.records.get(id);
+      return found === undefined ? undefined : card(found);
+    };
+    const open = (): LinkCard[] => [...this.openCalls].map(find).filter((c): c is LinkCard => c !== undefined);
+    const parent = this.links.parentOf(record.entry.toolCallId, meta, find, open);
+    const parentRecord = parent === undefined ? undefined : this.records.get(parent);
+    if (parentRecord === undefined) return;
+    record.parentToolCallId = parent;
+    record.entry.parentId = parentRecord.entry.id;
+  }
+
   /** A stored card shown again: known by id, open and pending as it was saved (settle next). */
   restore(entry: ToolCallEntry): void {
-    this.records.set(entry.toolCallId, restoredRecord(entry));
+    const record = restoredRecord(entry);
+    const parent = typeof entry.parentId === 'string' ? this.restoredIds.get(entry.parentId) : undefined;
+    if (parent !== undefined) record.parentToolCallId = parent;
+    else delete entry.parentId;
+    this.restoredIds.set(entry.id, entry.toolCallId);
+    this.records.set(entry.toolCallId, record);
     if (isOpenStatus(entry.status)) this.openCalls.add(entry.toolCallId);
     if (entry.permission?.state.kind === 'pending') this.pendingCards.add(entry.toolCallId);
   }
 
   clear(): void {
+    this.links.clear();
+    this.restoredIds.clear();
     this.records.clear();
     this.openCalls.clear();
     this.permissionOwners.clear();

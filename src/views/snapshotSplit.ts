@@ -50,7 +50,7 @@ function approximateSize(entry: Entry): number {
     case 'tool_call': {
       let size = 500 + entry.title.length;
       for (const item of entry.content) {
-        if (item.type === 'markdown') size += item.text.length;
+        if (item.type === 'markdown' || item.type === 'output') size += item.text.length;
         else if (item.type === 'diff') size += item.hunks.reduce((n, h) => n + h.lines.reduce((m, l) => m + l.text.length + 40, 0), 0);
         else size += 200;
       }

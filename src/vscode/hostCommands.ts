@@ -165,6 +165,8 @@ export class HostCommands {
       if (choice === showPanel) {
         this.host.manager.show(conversation.id);
         this.host.surface()?.reveal();
+        // The panel lands on the prompt itself (in a collapsed subagent too), focus on its first one-time option.
+        this.host.post({ type: 'revealPrompt', conversationId: conversation.id, requestId });
       }
       const option = options.find((o) => o.name === choice);
       if (option) conversation.permissions.respond(requestId, option.optionId);

@@ -18,6 +18,7 @@ import { hostedStreamRows } from './hostedStream';
 import { runHostedPanel } from './hostedPanel';
 import { inspectorRows, runHostInspector, runPageInspector, type PageInspectorRun } from './inspector';
 import { runLongThread } from './longThread';
+import { observedDiffRows } from './observedDiffs';
 import { TURNS } from './longThreadScript';
 import { runRestore } from './restore';
 import { runStreaming } from './streaming';
@@ -340,6 +341,8 @@ async function main(): Promise<void> {
       ],
       () => restore(harness),
     );
+    log('11 observed diffs');
+    await section([['11. Observed diffs', 'ms', { kind: 'max', value: 100 }]], async () => void rows.push(...(await observedDiffRows(harness, 3))));
     log('9 protocol inspector');
     await section(
       [

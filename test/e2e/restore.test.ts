@@ -16,7 +16,7 @@ import { scenario } from './harness/e2e';
 import type { E2e } from './harness/e2e';
 import { repoRoot, vsixPath } from './harness/paths';
 import { storedConversations } from './harness/storage';
-import { waitUntil } from './harness/workbench';
+import { allowEveryPromptOnce, waitUntil } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
 import { after, before } from 'node:test';
@@ -158,19 +158,7 @@ scenario(
       let { chat } = await s.open(workspace);
       await chat.send(REMEMBER_NAME.firstPrompt);
       // A read of notes.txt may ask permission; allow it.
-      await waitUntil(
-        async () => {
-          const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-          if ((await allow.count()) > 0)
-            await allow
-              .first()
-              .click()
-              .catch(() => {});
-          return (await chat.stopReasons().count()) >= 1;
-        },
-        'the first turn',
-        90_000,
-      );
+      await allowEveryPromptOnce(chat, 'the first turn', 90_000);
       assert.match(await chat.threadText(), new RegExp(REMEMBER_NAME.greeting));
       const sessionId = await chat.log.getAttribute('data-session-id');
       assert.ok(sessionId);

@@ -3,7 +3,7 @@
 // files to before this turn", the real claude-agent-acp editing the disk itself (its changes are
 // listed and undone), and the real Gemini CLI creating a new file through Tandem.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
@@ -13,8 +13,8 @@ import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } 
 import { scenario, useE2e } from './harness/e2e';
 import { repoRoot } from './harness/paths';
 import type { Chat } from './harness/workbench';
-import { waitUntil } from './harness/workbench';
-import { agentSettings, say } from './harness/workspace';
+import { allowEveryPromptOnce, waitUntil } from './harness/workbench';
+import { agentSettings, changedEnv, say, selectAgent } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
 
 const e2e = useE2e();
@@ -34,19 +34,6 @@ function run(id: string, command: string): Array<Record<string, unknown>> {
 
 const card = (chat: Chat, toolCallId: string): Locator => chat.frame.locator(`[data-tool-call-id="${toolCallId}"]`);
 const pendingIn = (chat: Chat, toolCallId: string): Locator => card(chat, toolCallId).locator('[role="group"][data-permission-state="pending"]');
-
-/** Writes .vscode/settings.json selecting `config` as the only agent. */
-function selectAgent(dir: string, name: string, config: AgentConfig, extra: Record<string, unknown> = {}): void {
-  mkdirSync(join(dir, '.vscode'), { recursive: true });
-  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ ...agentSettings(name, config), ...extra }, null, 2));
-}
-
-/** Only what differs from the extension host's environment goes into tandem.agents (Tandem merges it over). */
-function changedEnv(full: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) env[k] = v;
-  return env;
-}
 
 scenario(
   e2e,
@@ -154,19 +141,7 @@ scenario(
       selectAgent(workspace.dir, 'Claude Code (fake model)', config);
       const { chat } = await s.open(workspace);
       await chat.send('Review the notes and add a greeting.');
-      await waitUntil(
-        async () => {
-          const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-          if ((await allow.count()) > 0)
-            await allow
-              .first()
-              .click()
-              .catch(() => {});
-          return (await chat.stopReasons().count()) >= 1;
-        },
-        'the turn with its permission prompts',
-        90_000,
-      );
+      await allowEveryPromptOnce(chat, 'the turn with its permission prompts', 90_000);
       assert.match(readFileSync(files.notesPath, 'utf8'), /status: reviewed/, 'the agent changed the disk itself');
       assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
       const strip = chat.frame.getByRole('region', { name: 'Files changed in this conversation' });
@@ -200,19 +175,7 @@ scenario(
       selectAgent(workspace.dir, 'Gemini CLI (fake model)', config);
       const { chat } = await s.open(workspace);
       await chat.send('Create notes/new.txt');
-      await waitUntil(
-        async () => {
-          const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
-          if ((await allow.count()) > 0)
-            await allow
-              .first()
-              .click()
-              .catch(() => {});
-          return (await chat.stopReasons().count()) >= 1;
-        },
-        'the turn',
-        120_000,
-      );
+      await allowEveryPromptOnce(chat, 'the turn', 120_000);
       assert.equal(readFileSync(files.newPath, 'utf8'), files.newText);
       assert.doesNotMatch(await chat.threadText(), /Error checking existing file/);
       assert.equal(await chat.frame.locator('.tool-card.status-failed').count(), 0, 'no failed tool call');

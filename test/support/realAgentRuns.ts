@@ -2,15 +2,18 @@
  * Real agents in a real ConversationManager, recorded as the extension records them: the preset
  * claude-agent-acp (0.23.1) against the fake Anthropic server, and the Gemini CLI (`gemini --acp`)
  * against the fake Gemini server, each for one turn that reads, asks permission and edits. Used to
- * write the transcripts in test/fixtures/transcripts (record.ts) and by the tests that replay them.
+ * write the transcripts in test/fixtures/transcripts (record.ts) and by the tests that replay them
+ * (replayRecorded: a transcript through the bundled replay agent and the real core).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseTranscript } from '../../src/inspector/transcript';
 import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
 import type { Entry, ToolCallEntry } from '../../src/protocol/entryViews';
 import { repoRoot, scriptedSession, type ScriptedSession } from './scriptedSession';
-import { cardShapes, recorder } from './transcripts';
+import { cardShapes, recorder, replaySession } from './transcripts';
 
 export type RealAgent = 'claude-agent-acp' | 'gemini-cli';
 export const REAL_AGENTS: readonly RealAgent[] = ['claude-agent-acp', 'gemini-cli'];
@@ -38,7 +41,7 @@ export function seedWorkspace(agent: RealAgent, workspace: string): void {
 }
 
 /** Only what differs from this process's environment (the agent inherits the rest): masked values stay few. */
-function envDelta(full: Record<string, string>): Record<string, string> {
+export function envDelta(full: Record<string, string>): Record<string, string> {
   const delta: Record<string, string> = {};
   for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) delta[k] = v;
   for (const k of Object.keys(process.env)) if (!(k in full)) delta[k] = '';
@@ -93,4 +96,57 @@ export async function recordRealAgent(agent: RealAgent, workspace: string, scrat
     rec.dispose();
     await fake.close();
   }
+}
+
+/** The prompts of a transcript, in order (the replay sends the same, so the user cards match too). */
+function promptsOf(transcript: string): string[] {
+  return parseTranscript(transcript)
+    .messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt')
+    .map((m) => (m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? '');
+}
+
+/** Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings. */
+export async function replayRecorded(agent: RealAgent, transcriptPath: string): Promise<{ cards: unknown[]; findings: string[]; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `tandem-replay-${agent}-`));
+  const rec = recorder();
+  const s = replaySession(dir, transcriptPath, { cwd: dir, log: rec.log });
+  try {
+    seedWorkspace(agent, dir);
+    await s.session.start();
+    for (const text of promptsOf(readFileSync(transcriptPath, 'utf8'))) await promptAllowing(s, text);
+    rec.monitor.drain();
+    return {
+      cards: cardShapes(s.session.conversation.snapshot().entries as Entry[], dir),
+      findings: rec.monitor.allWarnings().map((w) => `${w.rule}: ${w.text}`),
+      stderr: rec.store.stderrTail('Replay').join('\n'),
+    };
+  } finally {
+    await s.session.conversation.link.agentRuntime?.stop();
+    s.session.dispose();
+    rec.dispose();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/** Runs `record` in a fresh scratch folder (a `workspace` inside it), removed afterwards: the recording scripts' loop body. */
+export async function inScratch<T>(prefix: string, record: (workspace: string, scratch: string) => Promise<T>): Promise<T> {
+  const scratch = mkdtempSync(join(tmpdir(), prefix));
+  const workspace = join(scratch, 'workspace');
+  mkdirSync(workspace);
+  try {
+    return await record(workspace, scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/** A recording script's end: exit 0, or print the error and exit 1. */
+export function runScript(main: () => Promise<void>): void {
+  void main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -12,41 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTranscript } from '../../src/inspector/transcript';
 import type { Entry } from '../../src/protocol/entryViews';
-import { REAL_AGENTS, recordRealAgent, promptAllowing, seedWorkspace, type RealAgent } from '../support/realAgentRuns';
+import { REAL_AGENTS, recordRealAgent, replayRecorded as replay } from '../support/realAgentRuns';
 import { repoRoot } from '../support/scriptedSession';
-import { cardShapes, recorder, replaySession } from '../support/transcripts';
 
 const FIXTURES = join(repoRoot, 'test', 'fixtures', 'transcripts');
-
-/** The prompts of a transcript, in order (the replay sends the same, so the user cards match too). */
-function promptsOf(transcript: string): string[] {
-  return parseTranscript(transcript)
-    .messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt')
-    .map((m) => (m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? '');
-}
-
-/** Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings. */
-async function replay(agent: RealAgent, transcriptPath: string): Promise<{ cards: unknown[]; findings: string[]; stderr: string }> {
-  const dir = mkdtempSync(join(tmpdir(), `tandem-replay-${agent}-`));
-  const rec = recorder();
-  const s = replaySession(dir, transcriptPath, { cwd: dir, log: rec.log });
-  try {
-    seedWorkspace(agent, dir);
-    await s.session.start();
-    for (const text of promptsOf(readFileSync(transcriptPath, 'utf8'))) await promptAllowing(s, text);
-    rec.monitor.drain();
-    return {
-      cards: cardShapes(s.session.conversation.snapshot().entries as Entry[], dir),
-      findings: rec.monitor.allWarnings().map((w) => `${w.rule}: ${w.text}`),
-      stderr: rec.store.stderrTail('Replay').join('\n'),
-    };
-  } finally {
-    await s.session.conversation.link.agentRuntime?.stop();
-    s.session.dispose();
-    rec.dispose();
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
-  }
-}
 
 for (const agent of REAL_AGENTS) {
   test(`${agent}: its recorded transcript replays to the cards it showed, with the same conformance findings`, { timeout: 60_000 }, async () => {

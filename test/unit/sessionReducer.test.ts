@@ -320,7 +320,8 @@ test('tool call content items: markdown, image, link, diffs (new files), termina
     { type: 'markdown', text: '**done**' },
     { type: 'image', mimeType: 'image/png', data: 'iVBO' },
     { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts' },
-    { type: 'markdown', text: '\n```\nbody\n```\n' },
+    // An embedded text resource is fenced text: shown as the tool's output, preformatted.
+    { type: 'output', text: 'body' },
     {
       ...diffOf('/ws/a.ts', false, [
         ['del', 'old'],

@@ -39,6 +39,23 @@ export async function waitUntil(check: () => Promise<boolean>, what: string, tim
   }
 }
 
+/** Plays the user through a turn: allows every prompt once until `turns` turns have ended. */
+export async function allowEveryPromptOnce(chat: Chat, what: string, timeoutMs: number, turns = 1): Promise<void> {
+  await waitUntil(
+    async () => {
+      const allow = chat.frame.locator('[role="group"][data-permission-state="pending"] button[data-option-kind="allow_once"]');
+      if ((await allow.count()) > 0)
+        await allow
+          .first()
+          .click({ timeout: 2000 })
+          .catch(() => {});
+      return (await chat.stopReasons().count()) >= turns;
+    },
+    what,
+    timeoutMs,
+  );
+}
+
 export type EntryKind = 'user' | 'agent' | 'thought' | 'tool_call' | 'plan' | 'error';
 
 /** The Tandem chat webview: two nested iframes, the inner one holding the panel's document. */

@@ -75,6 +75,19 @@ export function agentSettings(name: string, config: AgentConfig): Record<string,
   return { 'tandem.agents': { [name]: config }, 'tandem.defaultAgent': name };
 }
 
+/** Writes `dir`/.vscode/settings.json selecting `config` as the only agent (plus `extra` settings). */
+export function selectAgent(dir: string, name: string, config: AgentConfig, extra: Record<string, unknown> = {}): void {
+  mkdirSync(join(dir, '.vscode'), { recursive: true });
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ ...agentSettings(name, config), ...extra }, null, 2));
+}
+
+/** Only what differs from the extension host's environment goes into tandem.agents (Tandem merges it over). */
+export function changedEnv(full: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) env[k] = v;
+  return env;
+}
+
 /** Shorthand for an `agent_message_chunk` step of a script. */
 export function say(text: string): Record<string, unknown> {
   return { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } };
