@@ -34,6 +34,8 @@ export interface StoreChanges {
   mentions: boolean;
   /** The shown conversation's id, session id or title changed (or another one is shown). */
   conversation: boolean;
+  /** Its worktree or review notes changed, or whether new conversations can have a worktree. */
+  worktree: boolean;
   terminals: Map<string, TerminalChange>;
 }
 
@@ -54,6 +56,7 @@ export function emptyChanges(): StoreChanges {
     usage: false,
     mentions: false,
     conversation: false,
+    worktree: false,
     terminals: new Map(),
   };
 }
@@ -65,7 +68,7 @@ export function markConversationChanged(changes: StoreChanges, terminalIds: Iter
   changes.entries.clear();
   changes.terminals.clear();
   changes.status = changes.commands = changes.modes = changes.queue = changes.review = true;
-  changes.options = changes.usage = changes.mentions = changes.conversation = true;
+  changes.options = changes.usage = changes.mentions = changes.conversation = changes.worktree = true;
   for (const id of terminalIds) changes.terminals.set(id, { replaced: true, appended: '' });
 }
 
@@ -85,6 +88,7 @@ const FLAGS = [
   'usage',
   'mentions',
   'conversation',
+  'worktree',
 ] as const satisfies readonly Flag[];
 const everyFlagListed: Exclude<Flag, (typeof FLAGS)[number]> extends never ? true : never = true;
 void everyFlagListed;

@@ -115,8 +115,8 @@ export class StubAgent {
       },
       initialize: () => this.record('initialize', {}, () => (initialized = structuredClone(this.behaviour.initialize))),
       authenticate: (methodId) => this.record('authenticate', { methodId }, () => undefined),
-      newSession: (cwd) =>
-        this.record('session/new', { cwd }, () => {
+      newSession: (cwd, _mcp, dirs) =>
+        this.record('session/new', dirs?.length ? { cwd, additionalDirectories: dirs } : { cwd }, () => {
           const error = this.behaviour.newSessionError;
           if (error) {
             this.behaviour.newSessionError = undefined;
