@@ -7,6 +7,7 @@ import type {
   ConversationStatus,
   MentionChip,
   PromptCapabilitiesView,
+  ReviewView,
   TabView,
   WorktreeView,
 } from '../protocol/messages';
@@ -80,7 +81,12 @@ export class Conversation extends Disposable implements ConversationState {
       titled: (title) => this.setTitle(title, 'agent'),
     });
     this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
-    this.review = this.register(new ConversationReview(editor.review, this.log, (review) => this.emit([{ type: 'reviewChanged', review }])));
+    const reviewChanged = (review: ReviewView) => {
+      this.emit([{ type: 'reviewChanged', review }]);
+      // What the strip shows changed on disk: so may what is unapplied.
+      this.worktree?.refreshSoon();
+    };
+    this.review = this.register(new ConversationReview(editor.review, this.log, reviewChanged));
     this.notes = new ReviewNoteDesk({
       roots: () => editor.policy.roots(),
       hunkAt: (path, start, end) => this.review.hunkAt(path, start, end),

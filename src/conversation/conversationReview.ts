@@ -2,8 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { CheckpointStore } from '../review/checkpointStore';
 import type { RestoreStep } from '../review/checkpointTypes';
 import { computeHunks, revertHunks } from '../review/hunks';
-import { hunkText } from '../review/reviewNotes';
-import type { ChangedFileView, HunkView, ReviewView } from '../protocol/messages';
+import { unifiedHunk, type ChangedFileView, type HunkView, type ReviewView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 import type { ProtocolLog } from '../acp/protocolLog';
 
@@ -217,7 +216,7 @@ export class ConversationReview {
     if (!store || this.baseline === undefined) return undefined;
     const hunks = await this.hunksOf(store, this.baseline, path);
     const hit = hunks.find((h) => h.newStart <= endLine && startLine <= h.newStart + Math.max(h.newLines, 1) - 1);
-    return hit && hunkText(hit);
+    return hit && unifiedHunk(hit);
   }
 
   /** What to tell the agent with the next prompt (once). */

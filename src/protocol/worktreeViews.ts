@@ -67,3 +67,8 @@ export function isReviewNoteView(v: unknown): v is ReviewNoteView {
     (n.state === 'pending' || n.state === 'sent')
   );
 }
+
+/** A hunk as unified text (`@@ -a,b +c,d @@` then its `-`/`+`/` ` lines), as a note carries it. */
+export function unifiedHunk(hunk: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: readonly string[] }): string {
+  return [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n');
+}

@@ -1,5 +1,4 @@
 import { isReviewNoteView, type ReviewNoteView } from '../protocol/messages';
-import type { Hunk } from './hunks';
 
 /**
  * Review notes: what the user wrote on lines of a diff, kept in the order written, sent to the agent
@@ -117,9 +116,4 @@ export function notesPrompt(notes: readonly ReviewNoteView[]): string {
 export function notesSummary(notes: readonly ReviewNoteView[]): string {
   const one = (n: ReviewNoteView) => `${n.relPath} ${lines(n)}: “${n.text.length > 80 ? `${n.text.slice(0, 80)}…` : n.text}”`;
   return `${notes.length === 1 ? '1 review note' : `${notes.length} review notes`} — ${notes.map(one).join('; ')}`;
-}
-
-/** A hunk as unified text (`@@ -a,b +c,d @@` then its lines), for a note made where only the range is known. */
-export function hunkText(hunk: Pick<Hunk, 'oldStart' | 'oldLines' | 'newStart' | 'newLines' | 'lines'>): string {
-  return [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n');
 }
