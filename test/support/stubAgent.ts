@@ -58,6 +58,12 @@ export class StubAgent {
     return this.prompts[0];
   }
 
+  /** The client's handlers, for requests the agent makes (fs, terminals) in a test. */
+  get client(): ClientHandlers {
+    if (!this.handlers) throw new Error('not connected');
+    return this.handlers;
+  }
+
   methods(): string[] {
     return this.received.map((r) => r.method);
   }

@@ -114,7 +114,11 @@ test('review notes: on a strip hunk (lines by click), listed under it, gathered 
   const hunk = strip.locator('.hunk');
   await hunk.getByRole('button', { name: 'Add a review note on lines 2–4' }).click();
   const form = hunk.getByRole('group', { name: 'New review note' });
-  assert.equal(await form.getByRole('textbox', { name: 'Note for the agent' }).evaluate((el) => el === document.activeElement), true, 'the form takes the focus it was opened for');
+  assert.equal(
+    await form.getByRole('textbox', { name: 'Note for the agent' }).evaluate((el) => el === document.activeElement),
+    true,
+    'the form takes the focus it was opened for',
+  );
   // A click on "+two" picks line 3; Shift+click on "+three" makes it 3–4.
   await hunk.locator('[data-new-line="3"]').click();
   await hunk.locator('[data-new-line="4"]').click({ modifiers: ['Shift'] });
@@ -179,6 +183,10 @@ test("review notes on a card's diff: the added lines by default, Escape closes t
   assert.deepEqual([added.startLine, added.endLine], [2, 3]);
   assert.match(String(added.hunk), /^@@ -1,3 \+1,4 @@\n a\n-b\n\+B\n\+BB\n c$/);
   // Notes arriving later show under the card's hunk too.
-  await panel.post({ type: 'notesChanged', conversationId: 'c1', notes: [note({ path: '/w/src/a.ts', relPath: 'src/a.ts', startLine: 2, endLine: 2, text: 'why two lines?' })] });
+  await panel.post({
+    type: 'notesChanged',
+    conversationId: 'c1',
+    notes: [note({ path: '/w/src/a.ts', relPath: 'src/a.ts', startLine: 2, endLine: 2, text: 'why two lines?' })],
+  });
   await region.getByRole('list', { name: 'Review notes on lines 2–3' }).getByText('why two lines?').waitFor();
 });
