@@ -214,3 +214,52 @@ scenario(
   },
   240_000,
 );
+
+scenario(
+  e2e,
+  "a review note written in VS Code's diff editor (the comments API) joins the composer's notes, reaches the agent, and its thread shows resolved",
+  async (s) => {
+    const { agent, workspace } = repoWithAgent(s);
+    const { chat } = await s.open(workspace);
+    await newInWorktree(chat, 1);
+    await chat.send('delta');
+    assert.equal(await chat.waitForTurnEnd(1, 60_000), 'end_turn');
+    await waitUntil(async () => /1 file changed/.test((await strip(chat).textContent()) ?? ''), 'the strip');
+    await strip(chat).getByRole('button', { name: 'Show the changed files' }).click();
+    await strip(chat).getByRole('button', { name: 'f.txt', exact: true }).click();
+    const page = chat.page;
+    const modified = page.locator('.monaco-diff-editor .editor.modified');
+    await modified.locator('.view-line').first().waitFor({ timeout: 30_000 });
+    await modified.locator('.view-line').first().click();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Comments: Add Comment on Current Selection');
+    const box = page.locator('.review-widget textarea, .comment-form textarea').first();
+    await box.waitFor({ timeout: 30_000 });
+    await box.fill('say why delta');
+    await page.getByRole('button', { name: 'Add Review Note' }).first().click();
+
+    await chat.frame.getByRole('button', { name: '1 review note' }).waitFor({ timeout: 30_000 });
+    // VS Code's Comments panel lists the note's thread, unresolved until it is sent.
+    const row = page.locator('.monaco-list-row', { hasText: 'say why delta' }).first();
+    await row.locator('.codicon-comment-unresolved').waitFor({ timeout: 30_000 });
+    await chat.send('revise');
+    assert.equal(await chat.waitForTurnEnd(2, 60_000), 'end_turn');
+    const prompts = readFileSync(agent.logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { method?: string; params?: { prompt?: Array<{ text?: string }> } })
+      .filter((m) => m.method === 'session/prompt');
+    const notes = prompts
+      .at(-1)!
+      .params!.prompt!.map((b) => b.text ?? '')
+      .find((b) => b.startsWith('[Review notes'));
+    assert.match(notes ?? '', /1\. f\.txt, line 3 .*\n```diff\n@@ -3,1 \+3,1 @@\n-three\n\+delta\n```\nNote: say why delta/);
+    await waitUntil(
+      async () => (await row.locator('.codicon-comment').count()) === 1 && (await row.locator('.codicon-comment-unresolved').count()) === 0,
+      'the thread resolved',
+    );
+  },
+  180_000,
+);
