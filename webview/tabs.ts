@@ -61,15 +61,17 @@ export class Tabs {
 
   /** Whether new conversations can have a worktree here (the button says why not). */
   renderOffer(): void {
-    const { available, reason } = this.store.worktrees.offer;
-    const name = l10n.t('New conversation in a worktree');
+    const { available } = this.store.worktrees.offer;
+    const reason = this.store.worktrees.offer.reason ?? l10n.t('Worktrees are not available here.');
+    const name = l10n.t('Conversation in a new worktree');
     this.inWorktree.setAttribute('aria-label', name);
     // aria-disabled keeps it focusable, so the reason can be read.
     this.inWorktree.setAttribute('aria-disabled', String(!available));
     this.inWorktree.title = available
       ? l10n.t('New conversation on its own branch, in a git worktree outside the workspace')
-      : l10n.t('{0}: {1}', name, reason ?? '');
-    this.inWorktree.setAttribute('aria-description', available ? '' : (reason ?? ''));
+      : l10n.t('{0}: {1}', name, reason);
+    if (available) this.inWorktree.removeAttribute('aria-description');
+    else this.inWorktree.setAttribute('aria-description', reason);
   }
 
   render(): void {

@@ -51,7 +51,7 @@ scenario(
       assert.match(body, /does not start agents here/);
       assert.equal(await chat.button('Send').isEnabled(), false, 'no prompt can be sent');
       // No worktrees either (git is not run here), and the button says why.
-      const inWorktree = chat.frame.getByRole('button', { name: 'New conversation in a worktree' });
+      const inWorktree = chat.frame.getByRole('button', { name: 'Conversation in a new worktree' });
       assert.equal(await inWorktree.getAttribute('aria-disabled'), 'true');
       assert.match((await inWorktree.getAttribute('title')) ?? '', /not trusted, so Tandem does not run git/);
       // Give a wrongly started agent time to show up before concluding none was spawned.

@@ -76,9 +76,9 @@ function repoWithAgent(s: Scenario) {
   return { agent, workspace };
 }
 
-/** Clicks "New conversation in a worktree" once it is offered, and waits for the new conversation's bar. */
+/** Clicks "Conversation in a new worktree" once it is offered, and waits for the new conversation's bar. */
 async function newInWorktree(chat: Chat, tabs: number): Promise<Locator> {
-  const button = chat.frame.getByRole('button', { name: 'New conversation in a worktree' });
+  const button = chat.frame.getByRole('button', { name: 'Conversation in a new worktree' });
   await waitUntil(async () => (await button.getAttribute('aria-disabled')) === 'false', 'worktrees to be offered');
   await button.click();
   await chat.waitForCount(chat.frame.locator('[role="tab"][data-branch]'), tabs, 'a tab on a worktree branch', 60_000);

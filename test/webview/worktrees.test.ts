@@ -82,7 +82,7 @@ test('new conversation in a worktree: offered, or off with the reason (and then 
   const panel = await harness().open();
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ worktrees: { available: true, byDefault: false } }) });
-  const button = page.getByRole('button', { name: 'New conversation in a worktree' });
+  const button = page.getByRole('button', { name: 'Conversation in a new worktree' });
   await panel.clearPosted();
   await button.click();
   assert.equal((await posted(panel, 'newConversationInWorktree')).length, 1);
