@@ -24,6 +24,16 @@ interface Mounted {
   target: NoteTarget;
 }
 
+/** An open form's state, so a re-render of its diff (the strip refreshes often) brings it back as it was. */
+interface Draft {
+  text: string;
+  from: string;
+  to: string;
+  focused: boolean;
+}
+
+const keyOf = (target: NoteTarget): string => `${target.path}\0${target.startLine}\0${target.endLine}\0${target.hunk ?? ''}`;
+
 function linesText(start: number, end: number): string {
   return start === end ? l10n.t('line {0}', start) : l10n.t('lines {0}–{1}', start, end);
 }
@@ -35,6 +45,7 @@ function overlaps(note: ReviewNoteView, target: NoteTarget): boolean {
 
 export class NoteBoard {
   private mounted: Mounted[] = [];
+  private readonly drafts = new Map<string, Draft>();
 
   constructor(
     private readonly host: Host,
@@ -66,6 +77,8 @@ export class NoteBoard {
       label: l10n.t('Add a review note on {0}', linesText(target.startLine, target.endLine)),
       title: l10n.t('Leave a note for the agent on these lines; it goes with your next message'),
     });
+    // The diff was built again while a form was open on it: the form comes back, draft and focus kept.
+    if (this.drafts.has(keyOf(target))) this.openForm(target, slot, lines, open);
     return open;
   }
 
@@ -98,17 +111,23 @@ export class NoteBoard {
       slot.querySelector<HTMLTextAreaElement>('.note-form textarea')?.focus();
       return;
     }
-    const number = (value: number, label: string) =>
+    const key = keyOf(target);
+    const draft: Draft = this.drafts.get(key) ?? { text: '', from: String(target.startLine), to: String(target.endLine), focused: true };
+    this.drafts.set(key, draft);
+    const number = (value: string, label: string) =>
       h('input', { type: 'number', class: 'note-line', min: 1, value, 'aria-label': label, inputmode: 'numeric' }) as HTMLInputElement;
-    const from = number(target.startLine, l10n.t('First line'));
-    const to = number(target.endLine, l10n.t('Last line'));
+    const from = number(draft.from, l10n.t('First line'));
+    const to = number(draft.to, l10n.t('Last line'));
     const text = h('textarea', {
       class: 'note-text',
       rows: 2,
       'aria-label': l10n.t('Note for the agent'),
       placeholder: l10n.t('What should the agent change here?'),
     });
+    text.value = draft.text;
+    const keep = () => Object.assign(draft, { text: text.value, from: from.value, to: to.value });
     const close = () => {
+      this.drafts.delete(key);
       form.remove();
       lines.classList.remove('picking-lines');
       lines.removeEventListener('click', pick);
@@ -137,6 +156,7 @@ export class NoteBoard {
       if (!Number.isInteger(line) || line < 1) return;
       if (event.shiftKey) to.value = String(line);
       else from.value = to.value = String(line);
+      keep();
     };
     lines.classList.add('picking-lines');
     lines.addEventListener('click', pick);
@@ -164,8 +184,14 @@ export class NoteBoard {
         button(l10n.t('Add Note'), save, { cls: 'small primary', title: l10n.t('Add the note (Ctrl+Enter)') }),
       ),
     );
+    for (const field of [text, from, to]) field.addEventListener('input', keep);
+    form.addEventListener('focusin', () => (draft.focused = true));
+    form.addEventListener('focusout', (event) => {
+      if (!(event.relatedTarget instanceof Node && form.contains(event.relatedTarget))) draft.focused = false;
+    });
     slot.append(form);
-    text.focus();
+    // Focus when the user opened it, or it had focus before a re-render (then once it is in the page).
+    if (draft.focused) queueMicrotask(() => text.focus());
   }
 }
 

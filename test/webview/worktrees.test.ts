@@ -123,7 +123,16 @@ test('review notes: on a strip hunk (lines by click), listed under it, gathered 
   await hunk.locator('[data-new-line="3"]').click();
   await hunk.locator('[data-new-line="4"]').click({ modifiers: ['Shift'] });
   assert.deepEqual([await form.getByLabel('First line').inputValue(), await form.getByLabel('Last line').inputValue()], ['3', '4']);
-  await form.getByRole('textbox', { name: 'Note for the agent' }).fill('name these consistently');
+  await form.getByRole('textbox', { name: 'Note for the agent' }).fill('name these');
+  // The strip refreshes under the open form (the agent wrote, a watcher fired): the draft, its lines and focus stay.
+  await panel.post({ type: 'reviewChanged', conversationId: 'c1', review: { files: [{ ...file }] } });
+  await page.waitForFunction(
+    () => document.querySelector('.hunk .note-form') !== null && !document.querySelector('.hunk .note-form textarea')?.matches(':placeholder-shown'),
+  );
+  assert.equal(await form.getByRole('textbox', { name: 'Note for the agent' }).inputValue(), 'name these');
+  assert.deepEqual([await form.getByLabel('First line').inputValue(), await form.getByLabel('Last line').inputValue()], ['3', '4']);
+  assert.equal(await form.getByRole('textbox', { name: 'Note for the agent' }).evaluate((el) => el === document.activeElement), true);
+  await page.keyboard.type(' consistently');
   await panel.clearPosted();
   await page.keyboard.press('Control+Enter');
   const [added] = await posted(panel, 'reviewNoteAdd');
