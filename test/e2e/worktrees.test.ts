@@ -6,47 +6,17 @@
 // is back in its worktree. This file restarts its own code-server (the run's shared one cannot be).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import type { Browser, Locator } from 'playwright-core';
-import { launchChromium } from './harness/browser';
-import { freePort, startCodeServer } from './harness/codeServer';
-import type { CodeServer } from './harness/codeServer';
-import { scenario, type E2e } from './harness/e2e';
-import { vsixPath } from './harness/paths';
+import type { Locator } from 'playwright-core';
+import { scenario } from './harness/e2e';
+import { useRestartableE2e } from './harness/restartable';
 import { storedConversations } from './harness/storage';
 import { runCommand, waitUntil, type Chat } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 import type { Scenario } from './harness/e2e';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let dir = '';
-let port = 0;
-const e2e: E2e = {
-  get server(): CodeServer {
-    if (!server) throw new Error('code-server is not running');
-    return server;
-  },
-  get browser(): Browser {
-    if (!browser) throw new Error('Chromium is not running');
-    return browser;
-  },
-};
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tandem-worktrees-'));
-  port = await freePort();
-  server = await startCodeServer({ dir, port, vsix: [vsixPath] });
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close().catch(() => {});
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const e2e = useRestartableE2e('tandem-worktrees-');
 
 const LINES = ['one', 'two', 'three', 'four', 'five'].map((l) => `${l}\n`).join('');
 const git = (cwd: string, ...args: string[]) =>
@@ -86,6 +56,22 @@ async function newInWorktree(chat: Chat, tabs: number): Promise<Locator> {
   await bar.waitFor({ timeout: 30_000 });
   return bar;
 }
+
+/** What the scripted agent received, by method (its received-messages log). */
+function received<P>(logFile: string, method: string): P[] {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { method?: string; params: P })
+    .filter((m) => m.method === method)
+    .map((m) => m.params);
+}
+
+/** The text blocks of the last prompt the agent received. */
+const lastPrompt = (logFile: string): string[] =>
+  received<{ prompt: Array<{ text?: string }> }>(logFile, 'session/prompt')
+    .at(-1)!
+    .prompt.map((b) => b.text ?? '');
 
 const strip = (chat: Chat) => chat.frame.getByRole('region', { name: 'Files changed in this conversation' });
 
@@ -172,12 +158,7 @@ scenario(
     await chat.send('please revise');
     assert.equal(await chat.waitForTurnEnd(2, 60_000), 'end_turn');
 
-    const prompts = readFileSync(agent.logFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { method?: string; params?: { prompt?: Array<{ text?: string }> } })
-      .filter((m) => m.method === 'session/prompt');
-    const blocks = prompts.at(-1)!.params!.prompt!.map((b) => b.text ?? '');
+    const blocks = lastPrompt(agent.logFile);
     assert.equal(blocks.at(-1), 'please revise');
     const notes = blocks.find((b) => b.startsWith('[Review notes from the user'));
     assert.ok(notes, `a review-notes block in ${JSON.stringify(blocks)}`);
@@ -190,11 +171,10 @@ scenario(
     const branch = (await bar.locator('.worktree-branch').textContent())!;
     // Killing VS Code skips the last save: wait for the binding, the second turn and the sent note to be on disk.
     await waitUntil(async () => {
-      const stored = storedConversations(join(dir, 'user-data'));
+      const stored = storedConversations(e2e.userDataDir);
       return [`"branch":"${branch}"`, '"text":"revised"', '"state":"sent"'].every((t) => stored.includes(t));
     }, 'the binding and the thread stored');
-    await server!.stop();
-    server = await startCodeServer({ dir, port });
+    await e2e.restart();
     ({ chat } = await s.open(workspace));
     const again = chat.frame.getByRole('region', { name: 'Worktree of this conversation' });
     await again.waitFor({ timeout: 60_000 });
@@ -205,12 +185,8 @@ scenario(
     assert.equal(await chat.waitForTurnEnd(3, 60_000), 'end_turn');
     assert.match(readFileSync(join(worktree, 'f.txt'), 'utf8'), /still there\?/);
     assert.equal(readFileSync(workspace.path('f.txt'), 'utf8'), LINES, 'the workspace is untouched');
-    const opened = readFileSync(agent.logFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { method?: string; params?: { cwd?: string } })
-      .filter((m) => m.method === 'session/new');
-    assert.equal(opened.at(-1)!.params!.cwd, worktree, 'the session after the restart works in the worktree');
+    const opened = received<{ cwd: string }>(agent.logFile, 'session/new');
+    assert.equal(opened.at(-1)!.cwd, worktree, 'the session after the restart works in the worktree');
   },
   240_000,
 );
@@ -246,15 +222,7 @@ scenario(
     await row.locator('.codicon-comment-unresolved').waitFor({ timeout: 30_000 });
     await chat.send('revise');
     assert.equal(await chat.waitForTurnEnd(2, 60_000), 'end_turn');
-    const prompts = readFileSync(agent.logFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { method?: string; params?: { prompt?: Array<{ text?: string }> } })
-      .filter((m) => m.method === 'session/prompt');
-    const notes = prompts
-      .at(-1)!
-      .params!.prompt!.map((b) => b.text ?? '')
-      .find((b) => b.startsWith('[Review notes'));
+    const notes = lastPrompt(agent.logFile).find((b) => b.startsWith('[Review notes'));
     assert.match(notes ?? '', /1\. f\.txt, line 3 .*\n```diff\n@@ -3,1 \+3,1 @@\n-three\n\+delta\n```\nNote: say why delta/);
     await waitUntil(
       async () => (await row.locator('.codicon-comment').count()) === 1 && (await row.locator('.codicon-comment-unresolved').count()) === 0,

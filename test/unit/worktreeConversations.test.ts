@@ -5,21 +5,17 @@
 // until it is recreated, closing asks keep or remove, and the binding survives the index.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { newConversationInWorktree } from '../../src/conversation/worktreeLifecycle';
 import { parseIndex, serialiseIndex } from '../../src/store/conversationFormat';
 import { stubSession, type StubRig } from '../support/stubSession';
+import { git, GIT_IDENTITY, tempDir } from '../support/gitRepo';
 import { diskWorktreeHost, type DiskWorktreeHost } from '../support/worktreeHost';
 
 type T = { after: (fn: () => void) => void };
 
-Object.assign(process.env, { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' });
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+Object.assign(process.env, GIT_IDENTITY);
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -33,8 +29,7 @@ const LINES = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n') + 
 
 /** A workspace that is a git repository with one commit, a worktrees folder, and a conversation in a worktree. */
 async function rig(t: T): Promise<{ rig: StubRig; host: DiskWorktreeHost; sessionId: string }> {
-  const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-wtc-')));
-  t.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+  const scratch = tempDir(t, 'tandem-wtc-');
   const host = diskWorktreeHost(path.join(scratch, 'worktrees'), path.join(scratch, 'storage'));
   const r = stubSession({ editor: { worktrees: host } });
   t.after(() => r.manager.dispose());

@@ -3,9 +3,7 @@
 // edits, conflicting), commit, discard, a worktree deleted by hand, and removal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyPlanOnDisk } from '../../src/review/restorePlan';
 import type { WorktreeBinding } from '../../src/store/conversationMeta';
@@ -13,25 +11,12 @@ import { applySteps, type ApplyPlan } from '../../src/worktree/applyPlan';
 import { slugOf } from '../../src/worktree/branchNames';
 import { WorktreeError } from '../../src/worktree/worktreeGit';
 import { WorktreeService } from '../../src/worktree/worktreeService';
+import { git, GIT_IDENTITY, tempDir } from '../support/gitRepo';
 
 type T = { after: (fn: () => void) => void };
 
 // The service commits with the user's identity; a test machine may have none.
-Object.assign(process.env, { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' });
-
-function tempDir(t: T, prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+Object.assign(process.env, GIT_IDENTITY);
 
 function write(root: string, rel: string, content: string): void {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
