@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PathPolicy } from '../../src/client/pathPolicy';
 import { newConversationInWorktree } from '../../src/conversation/worktreeLifecycle';
 import { parseIndex, serialiseIndex } from '../../src/store/conversationFormat';
 import { stubSession, type StubRig } from '../support/stubSession';
@@ -28,10 +29,17 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 const LINES = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 /** A workspace that is a git repository with one commit, a worktrees folder, and a conversation in a worktree. */
-async function rig(t: T): Promise<{ rig: StubRig; host: DiskWorktreeHost; sessionId: string }> {
+async function rig(t: T, opts: { otherRoot?: boolean } = {}): Promise<{ rig: StubRig; host: DiskWorktreeHost; sessionId: string; other: string }> {
   const scratch = tempDir(t, 'tandem-wtc-');
   const host = diskWorktreeHost(path.join(scratch, 'worktrees'), path.join(scratch, 'storage'));
-  const r = stubSession({ editor: { worktrees: host } });
+  // A second workspace folder outside the repository (a multi-root workspace).
+  const other = path.join(scratch, 'other');
+  fs.mkdirSync(other);
+  let dir = '';
+  const policy = opts.otherRoot ? new PathPolicy({ roots: () => [dir, other], allowOutside: () => false, askOutside: async () => false }) : undefined;
+  const r = stubSession({ editor: policy ? { worktrees: host, policy } : { worktrees: host } });
+  dir = r.dir;
+  if (opts.otherRoot) r.agent.behaviour.initialize.agentCapabilities = { loadSession: true, sessionCapabilities: { additionalDirectories: {} } };
   t.after(() => r.manager.dispose());
   git(r.dir, 'init', '-q');
   fs.writeFileSync(path.join(r.dir, 'f.txt'), LINES);
@@ -40,7 +48,7 @@ async function rig(t: T): Promise<{ rig: StubRig; host: DiskWorktreeHost; sessio
   await r.manager.init();
   await newConversationInWorktree(r.manager, host, r.dir, 'Stub');
   await waitFor(() => r.conversation.meta.sessionId !== undefined, 'the session');
-  return { rig: r, host, sessionId: r.conversation.meta.sessionId! };
+  return { rig: r, host, sessionId: r.conversation.meta.sessionId!, other };
 }
 
 async function turn(r: StubRig, text: string, work: () => Promise<void> = async () => undefined): Promise<void> {
@@ -72,6 +80,13 @@ test('the session works in the worktree: cwd, files, terminals; the main tree st
   assert.equal(fs.readFileSync(path.join(r.dir, 'f.txt'), 'utf8'), LINES, "the workspace's file is untouched");
   await waitFor(() => binding.branch === 'tandem/fix-the-totals', 'the branch named after the first prompt');
   assert.equal(git(binding.path, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'tandem/fix-the-totals');
+});
+
+test('other workspace folders go as additionalDirectories when the agent takes them, beside the worktree as cwd', async (t) => {
+  const { rig: r, other } = await rig(t, { otherRoot: true });
+  const opened = r.agent.received.filter((m) => m.method === 'session/new').at(-1)!.params as { cwd: string; additionalDirectories?: string[] };
+  assert.equal(opened.cwd, r.conversation.meta.worktree!.path);
+  assert.deepEqual(opened.additionalDirectories, [other], 'the repository folder itself is replaced by the worktree, not added');
 });
 
 test('review notes go with the next prompt as one block (file, lines, hunk, note) in the order written, then are sent', async (t) => {
