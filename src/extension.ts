@@ -28,6 +28,10 @@ export function activate(context: vscode.ExtensionContext): void {
       { webviewOptions: { retainContextWhenHidden: false } },
     ),
     command('tandem.newConversation', (t) => t.host.commands.newConversation()),
+    command('tandem.newConversationInWorktree', (t) => t.host.commands.newConversationInWorktree()),
+    // The comment box's button and a note thread's delete button (VS Code passes the reply or the thread).
+    registerCommand('tandem.reviewNote.add', (reply?: unknown) => load().host.comments.add(reply as vscode.CommentReply)),
+    registerCommand('tandem.reviewNote.remove', (thread?: unknown) => load().host.comments.remove(thread as vscode.CommentThread)),
     command('tandem.closeConversation', (t) => t.host.commands.closeConversation()),
     command('tandem.nextConversation', (t) => t.host.commands.cycleConversation(1)),
     command('tandem.previousConversation', (t) => t.host.commands.cycleConversation(-1)),

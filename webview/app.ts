@@ -14,6 +14,8 @@ import { h } from './dom';
 import { Header } from './header';
 import { installPermissionShortcuts } from './permission';
 import { ChangedFiles } from './changedFiles';
+import { NoteBoard, setNoteBoard } from './reviewNotes';
+import { WorktreeBar } from './worktreeBar';
 import { QueueView } from './queueView';
 import { Store } from './store';
 import { Tabs } from './tabs';
@@ -33,6 +35,8 @@ export class App {
   private readonly tabs: Tabs;
   private readonly queue: QueueView;
   private readonly changedFiles: ChangedFiles;
+  private readonly worktreeBar: WorktreeBar;
+  private readonly notes: NoteBoard;
   private readonly announcements: Announcements;
   /** The page's heading (for screen readers' heading navigation): the shown conversation's title. */
   private readonly heading: HTMLElement;
@@ -51,7 +55,10 @@ export class App {
     this.composer = new Composer(this.store, this.host);
     this.tabs = new Tabs(this.store, this.host);
     this.queue = new QueueView(this.store, this.host);
+    this.notes = new NoteBoard(this.host, () => this.store.worktrees.notes);
+    setNoteBoard(this.notes);
     this.changedFiles = new ChangedFiles(this.store, this.host);
+    this.worktreeBar = new WorktreeBar(this.store, this.host);
     const announcer = new Announcer();
     this.announcements = new Announcements(this.store, announcer);
     this.root.append(
@@ -61,6 +68,7 @@ export class App {
       this.header.controls.menuElement,
       this.header.notice,
       this.thread.element,
+      this.worktreeBar.element,
       this.changedFiles.element,
       this.queue.element,
       this.composer.element,
@@ -136,6 +144,13 @@ export class App {
       if (changes.tabs || changes.status || changes.conversation) this.tabs.render();
       if (changes.queue || changes.status) this.queue.render();
       if (changes.review) this.changedFiles.render();
+      if (changes.worktree) {
+        this.worktreeBar.render();
+        this.header.renderWorktree();
+        this.tabs.renderOffer();
+        this.notes.refresh();
+        this.composer.notesChanged();
+      }
       if (changes.status || changes.reset) {
         this.header.renderStatus();
         this.composer.render();

@@ -4,9 +4,10 @@
  * demand, each with Keep or Undo. Keep all / Undo all at the top. Collapsed to one line by default.
  */
 import * as l10n from '@vscode/l10n';
-import type { ChangedFileView, HunkView } from '../src/protocol/messages';
+import { unifiedHunk, type ChangedFileView, type HunkView } from '../src/protocol/messages';
 import { button, h, icon, keyboardScrollable } from './dom';
 import type { Store } from './store';
+import { noteBoard } from './reviewNotes';
 import type { Host } from './vscodeApi';
 
 function statusOf(status: ChangedFileView['status']): [icon: string, label: string] {
@@ -128,13 +129,26 @@ export class ChangedFiles {
     const keep = button(l10n.t('Keep'), () => act('accept'), { cls: 'small', label: l10n.t('Keep the change at {0}', where) });
     const undo = button(l10n.t('Undo'), () => act('reject'), { cls: 'small', label: l10n.t('Undo the change at {0}', where) });
     keep.disabled = undo.disabled = busy;
-    const lines = hunk.lines.map((line) => h('span', { class: line.startsWith('+') ? 'line-added' : line.startsWith('-') ? 'line-removed' : '' }, `${line}\n`));
+    // Added lines carry their line number in the file, so a note's lines can be picked by clicking.
+    let newLine = hunk.newStart;
+    const lines = hunk.lines.map((line) => {
+      const added = line.startsWith('+');
+      return h(
+        'span',
+        { class: added ? 'line-added' : line.startsWith('-') ? 'line-removed' : '', 'data-new-line': added ? newLine++ : undefined },
+        `${line}\n`,
+      );
+    });
     const code = keyboardScrollable(h('pre', { class: 'hunk-lines' }, ...lines), where);
-    return h(
-      'li',
-      { class: 'hunk', 'data-hunk-index': hunk.index },
-      h('div', { class: 'hunk-head' }, h('span', {}, where), h('span', { class: 'spacer' }), keep, undo),
-      code,
-    );
+    const head = h('div', { class: 'hunk-head' }, h('span', {}, where), h('span', { class: 'spacer' }));
+    const item = h('li', { class: 'hunk', 'data-hunk-index': hunk.index }, head, code);
+    const board = noteBoard();
+    if (board) {
+      const target = { path: file.path, startLine: hunk.newStart, endLine: hunk.newStart + Math.max(hunk.newLines, 1) - 1, hunk: unifiedHunk(hunk) };
+      head.append(board.addButton(target, item, code));
+      item.append(board.list(target));
+    }
+    head.append(keep, undo);
+    return item;
   }
 }

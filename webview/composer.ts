@@ -14,6 +14,7 @@ import { ChipTray } from './chipTray';
 import { CommandMenu } from './commandMenu';
 import { button, h, icon } from './dom';
 import { MentionPicker } from './mentionPicker';
+import { NotesChip } from './notesChip';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
@@ -28,6 +29,8 @@ export class Composer {
   private readonly menu: CommandMenu;
   private readonly picker: MentionPicker;
   private readonly tray: ChipTray;
+  /** Review notes that go with the next message. */
+  private readonly notes: NotesChip;
   /** What will not be sent and why (the agent does not accept images, …). */
   private readonly warning: HTMLElement;
   /** A short-lived message: something pasted or dropped was not added. */
@@ -77,12 +80,14 @@ export class Composer {
     this.warning = h('div', { class: 'composer-warning', 'aria-live': 'polite' });
     this.message = h('div', { class: 'composer-message', role: 'status' });
     this.message.hidden = true;
+    this.notes = new NotesChip(store, host);
     const field = h('div', { class: 'composer-field' }, this.menu.element, this.picker.element, this.textarea);
     this.element = h(
       'div',
       { class: 'composer' },
       this.warning,
       this.message,
+      this.notes.element,
       this.tray.element,
       field,
       h('div', { class: 'composer-buttons' }, this.stop, this.send),
@@ -108,6 +113,12 @@ export class Composer {
     if (pending.length > 0) this.addChips(pending);
     this.tray.refresh();
     this.renderWarning();
+    this.renderButtons();
+  }
+
+  /** The review notes changed (added, sent, discarded). */
+  notesChanged(): void {
+    this.notes.render();
     this.renderButtons();
   }
 
@@ -186,9 +197,9 @@ export class Composer {
     return this.store.hasSnapshot && kind !== 'no_agent' && kind !== 'untrusted';
   }
 
-  /** Text, or at least one chip the agent accepts: a prompt may be only chips. */
+  /** Text, or at least one chip the agent accepts, or review notes: a prompt may be only chips or notes. */
   private hasContent(): boolean {
-    return this.textarea.value.trim() !== '' || this.tray.sendable().length > 0;
+    return this.textarea.value.trim() !== '' || this.tray.sendable().length > 0 || this.notes.pending.length > 0;
   }
 
   private submit(): void {

@@ -6,11 +6,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../src/protocol/displayLanguage';
-import type { DiffContentView } from '../src/protocol/messages';
+import { unifiedHunk, type DiffContentView } from '../src/protocol/messages';
 import { basename, button, h, icon, keyboardScrollable } from './dom';
 import { firstChangedLine, numberRows, segmentsOf } from './diffModel';
 import type { DiffGap, DiffRow } from './diffModel';
 import { requestDiffLines } from './diffRequests';
+import { noteBoard, type NoteBoard } from './reviewNotes';
 import type { Host } from './vscodeApi';
 
 /** Unchanged lines revealed per click on a collapsed region. */
@@ -84,12 +85,36 @@ export function renderDiff(input: DiffInput, host: Host): HTMLElement {
       const hunk = h('div', { class: 'diff-hunk' });
       for (const row of segment.rows) hunk.append(rowElement(row));
       body.append(hunk);
+      const board = noteBoard();
+      if (board) body.append(notesFoot(board, path, segment.rows, hunk));
     } else {
       body.append(gapElement(segment, input, host));
     }
   }
   region.append(body);
   return region;
+}
+
+/** Under a hunk: "Note" (a review note on its lines, for the agent) and the notes already there. */
+function notesFoot(board: NoteBoard, path: string, rows: readonly DiffRow[], hunk: HTMLElement): HTMLElement {
+  const added = rows.filter((r) => r.type === 'added' && r.newNo !== undefined).map((r) => r.newNo!);
+  const first = rows.find((r) => r.newNo !== undefined)?.newNo ?? 1;
+  const sign = { added: '+', removed: '-', context: ' ' } as const;
+  const target = {
+    path,
+    startLine: added.length > 0 ? Math.min(...added) : first,
+    endLine: added.length > 0 ? Math.max(...added) : first,
+    hunk: unifiedHunk({
+      oldStart: rows.find((r) => r.oldNo !== undefined)?.oldNo ?? 0,
+      oldLines: rows.filter((r) => r.type !== 'added').length,
+      newStart: first,
+      newLines: rows.filter((r) => r.type !== 'removed').length,
+      lines: rows.map((r) => `${sign[r.type]}${r.text}`),
+    }),
+  };
+  const foot = h('div', { class: 'diff-hunk-notes' });
+  foot.append(board.addButton(target, foot, hunk), board.list(target));
+  return foot;
 }
 
 function megabytes(bytes: number): string {
@@ -110,7 +135,7 @@ function rowElement(row: DiffRow): HTMLElement {
   const sign = row.type === 'added' ? '+' : row.type === 'removed' ? '-' : ' ';
   return h(
     'div',
-    { class: `diff-line diff-${row.type}`, 'data-line-type': row.type },
+    { class: `diff-line diff-${row.type}`, 'data-line-type': row.type, 'data-new-line': row.newNo },
     h('span', { class: 'diff-ln', 'aria-hidden': 'true' }, row.oldNo === undefined ? '' : String(row.oldNo)),
     h('span', { class: 'diff-ln', 'aria-hidden': 'true' }, row.newNo === undefined ? '' : String(row.newNo)),
     h('span', { class: 'diff-sign' }, sign),

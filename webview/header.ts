@@ -46,6 +46,8 @@ export class Header {
   private readonly select: HTMLSelectElement;
   private readonly modeSelect: HTMLSelectElement;
   private readonly status: HTMLElement;
+  /** The branch of the shown conversation's worktree (absent: it works in the workspace folder). */
+  private readonly branch: HTMLElement;
   private readonly waiting: HTMLButtonElement;
   private readonly waitingCount: HTMLElement;
   /** Session settings (pickers, options menu) and the usage meter. */
@@ -64,6 +66,8 @@ export class Header {
     this.modeSelect.hidden = true;
     // Read on demand, not live: the announcer says the changes worth hearing (ready, stopped, a turn's end).
     this.status = h('span', { class: 'status-text', role: 'status', 'aria-live': 'off' });
+    this.branch = h('span', { class: 'header-branch' });
+    this.branch.hidden = true;
     this.waiting = button('', () => this.focusFirstPrompt(), {
       cls: 'waiting-indicator',
       icon: 'bell-dot',
@@ -86,6 +90,7 @@ export class Header {
       { class: 'header' },
       this.select,
       this.status,
+      this.branch,
       this.controls.meter,
       h('span', { class: 'spacer' }),
       this.modeSelect,
@@ -131,6 +136,16 @@ export class Header {
       ? l10n.t('Mode: {0} — {1}', current.name, current.description)
       : l10n.t('Mode: {0}', current?.name ?? modes.currentModeId);
     this.controls.renderOptions();
+  }
+
+  /** The shown conversation's worktree branch, next to its status. */
+  renderWorktree(): void {
+    const worktree = this.store.worktrees.worktree;
+    this.branch.hidden = worktree === undefined;
+    if (!worktree) return;
+    this.branch.replaceChildren(icon('git-branch'), h('span', {}, worktree.branch));
+    this.branch.title = l10n.t('Works in the worktree {0} (branch {1})', worktree.path, worktree.branch);
+    this.branch.setAttribute('aria-label', l10n.t('Worktree branch {0}', worktree.branch));
   }
 
   renderStatus(): void {

@@ -26,7 +26,9 @@ import { assertNever, isRecord } from '../src/protocol/guards';
 import { isChip, isEntry, parseCommands, parseModes, parseOptions, parseQueue, parseReview, parseTabs, parseUsage } from './snapshotFields';
 import type { StoreChanges } from './storeChanges';
 import { anyChange, emptyChanges, markConversationChanged } from './storeChanges';
+import { prependOlder } from './olderEntries';
 import { addTerminals, appendTerminal, replaceTerminal } from './terminalOutputs';
+import { WorktreeState } from './worktreeState';
 
 export type { StoreChanges, TerminalChange } from './storeChanges';
 
@@ -65,6 +67,8 @@ export class Store {
   /** The latest answer to the `@` picker's query. */
   mentionResults: { requestId: number; items: MentionCandidate[] } | undefined;
   readonly terminals = new Map<string, TerminalView>();
+  /** The shown conversation's worktree and review notes, and whether new conversations can have a worktree. */
+  readonly worktrees = new WorktreeState();
   private order: string[] = [];
   private readonly byId = new Map<string, Entry>();
   private changes: StoreChanges = emptyChanges();
@@ -200,6 +204,11 @@ export class Store {
       case 'revealPrompt':
         this.reveal = typeof message.requestId === 'string' ? { requestId: message.requestId, until: Date.now() + 5000 } : undefined;
         return void (this.changes.reveal = true);
+      case 'worktreeChanged':
+      case 'notesChanged':
+      case 'worktreeOfferChanged':
+        this.changes.worktree = this.worktrees.apply(message);
+        return;
       case 'batch':
         if (!Array.isArray(message.messages)) throw new Error('Malformed batch');
         for (const inner of message.messages) this.apply(inner);
@@ -219,6 +228,7 @@ export class Store {
     this.presets = Array.isArray(s.presets) ? s.presets : [];
     this.followAgent = s.followAgent !== false;
     this.tabs = parseTabs(s.tabs);
+    this.worktrees.showPanel(s);
     this.hasSnapshot = true;
     this.changes.agents = true;
     this.changes.follow = true;
@@ -253,28 +263,15 @@ export class Store {
     this.configOptions = parseOptions(c.configOptions);
     this.usage = parseUsage(c.usage);
     this.promptCapabilities = isRecord(c.promptCapabilities) ? c.promptCapabilities : undefined;
+    this.worktrees.showConversation(c);
     markConversationChanged(this.changes, this.terminals.keys());
   }
 
   private prependEntries(entries: unknown, terminals: unknown): void {
-    if (!Array.isArray(entries)) throw new Error('Malformed olderEntries');
-    const ids: string[] = [];
-    let changedMeanwhile = false;
-    for (const entry of entries) {
-      if (!isEntry(entry)) continue;
-      // Changed since the snapshot (a permission answered, say): the version here is newer, in the wrong place.
-      if (this.byId.has(entry.id)) changedMeanwhile = true;
-      else this.byId.set(entry.id, entry);
-      ids.push(entry.id);
-    }
-    if (changedMeanwhile) {
-      const older = new Set(ids);
-      this.order = ids.concat(this.order.filter((id) => !older.has(id)));
-      this.changes.reset = true;
-    } else {
-      this.order = ids.concat(this.order);
-      this.changes.prepended += ids.length;
-    }
+    const older = prependOlder(this.order, this.byId, entries);
+    this.order = older.order;
+    if (older.reset) this.changes.reset = true;
+    else this.changes.prepended += older.prepended;
     // A terminal already here is as new or newer (changes after the snapshot update it).
     for (const id of addTerminals(this.terminals, terminals)) this.changes.terminals.set(id, { replaced: true, appended: '' });
     this.olderPending = 0;

@@ -36,6 +36,8 @@ export interface StoreChanges {
   conversation: boolean;
   /** The host asked to land on a prompt (Store.reveal). */
   reveal: boolean;
+  /** Its worktree or review notes changed, or whether new conversations can have a worktree. */
+  worktree: boolean;
   terminals: Map<string, TerminalChange>;
 }
 
@@ -57,6 +59,7 @@ export function emptyChanges(): StoreChanges {
     mentions: false,
     conversation: false,
     reveal: false,
+    worktree: false,
     terminals: new Map(),
   };
 }
@@ -68,7 +71,7 @@ export function markConversationChanged(changes: StoreChanges, terminalIds: Iter
   changes.entries.clear();
   changes.terminals.clear();
   changes.status = changes.commands = changes.modes = changes.queue = changes.review = true;
-  changes.options = changes.usage = changes.mentions = changes.conversation = true;
+  changes.options = changes.usage = changes.mentions = changes.conversation = changes.worktree = true;
   for (const id of terminalIds) changes.terminals.set(id, { replaced: true, appended: '' });
 }
 
@@ -89,6 +92,7 @@ const FLAGS = [
   'mentions',
   'conversation',
   'reveal',
+  'worktree',
 ] as const satisfies readonly Flag[];
 const everyFlagListed: Exclude<Flag, (typeof FLAGS)[number]> extends never ? true : never = true;
 void everyFlagListed;

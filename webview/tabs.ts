@@ -33,6 +33,8 @@ const BUSY = new Set<TabView['status']>(['starting', 'running', 'cancelling']);
 export class Tabs {
   readonly element: HTMLElement;
   private readonly list: HTMLElement;
+  /** New conversation in its own git worktree; disabled (with the reason) where there can be none. */
+  private readonly inWorktree: HTMLButtonElement;
 
   constructor(
     private readonly store: Store,
@@ -46,7 +48,30 @@ export class Tabs {
       label: l10n.t('New conversation'),
       title: l10n.t('New conversation'),
     });
-    this.element = h('div', { class: 'tab-strip' }, this.list, add);
+    this.inWorktree = button(
+      '',
+      () => {
+        if (this.store.worktrees.offer.available) host.post({ type: 'newConversationInWorktree' });
+      },
+      { cls: 'icon-button', icon: 'git-branch' },
+    );
+    this.element = h('div', { class: 'tab-strip' }, this.list, add, this.inWorktree);
+    this.renderOffer();
+  }
+
+  /** Whether new conversations can have a worktree here (the button says why not). */
+  renderOffer(): void {
+    const { available } = this.store.worktrees.offer;
+    const reason = this.store.worktrees.offer.reason ?? l10n.t('Worktrees are not available here.');
+    const name = l10n.t('Conversation in a new worktree');
+    this.inWorktree.setAttribute('aria-label', name);
+    // aria-disabled keeps it focusable, so the reason can be read.
+    this.inWorktree.setAttribute('aria-disabled', String(!available));
+    this.inWorktree.title = available
+      ? l10n.t('New conversation on its own branch, in a git worktree outside the workspace')
+      : l10n.t('{0}: {1}', name, reason);
+    if (available) this.inWorktree.removeAttribute('aria-description');
+    else this.inWorktree.setAttribute('aria-description', reason);
   }
 
   render(): void {
@@ -61,7 +86,8 @@ export class Tabs {
   private renderTab(tab: TabView, selected: boolean): HTMLElement {
     const attention = !selected && tab.attention ? attentionOf(tab.attention) : undefined;
     const extras = [BUSY.has(tab.status) ? l10n.t('working') : undefined, attention?.[1]].filter((e) => e !== undefined);
-    const label = extras.reduce((text, extra) => l10n.t('{0}, {1}', text, extra), l10n.t('{0} — {1}', tab.title, tab.agentName || l10n.t('no agent')));
+    const where = tab.branch ? l10n.t('{0}, in worktree {1}', tab.title, tab.branch) : tab.title;
+    const label = extras.reduce((text, extra) => l10n.t('{0}, {1}', text, extra), l10n.t('{0} — {1}', where, tab.agentName || l10n.t('no agent')));
     const element = h('div', {
       role: 'tab',
       class: `tab${selected ? ' selected' : ''}`,
@@ -74,9 +100,11 @@ export class Tabs {
       'data-conversation-id': tab.id,
       'data-status': tab.status,
       'data-attention': attention ? tab.attention : undefined,
+      'data-branch': tab.branch,
     });
     // The shown conversation's work is in the header and the thread; a spinner there would only cost frames.
     if (BUSY.has(tab.status) && !selected) element.append(icon('loading', 'codicon-modifier-spin tab-busy'));
+    if (tab.branch) element.append(icon('git-branch', 'tab-branch'));
     element.append(h('span', { class: 'tab-title' }, tab.title));
     if (attention) element.append(h('span', { class: `tab-badge attention-${tab.attention}` }, icon(attention[0])));
     const close = icon('close', 'tab-close');

@@ -138,18 +138,18 @@ export class ProcessAgentConnection implements AgentConnection {
     await this.call(() => this.conn.agent.request(acp.methods.agent.authenticate, { methodId }));
   }
 
-  newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers }));
+  newSession(cwd: string, mcpServers: acp.McpServer[] = [], additionalDirectories: string[] = []): Promise<acp.NewSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers, ...roots(additionalDirectories) }));
   }
 
   /** `session/load`: the agent replays the history as session/update notifications (some after answering). */
-  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers }));
+  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = [], additionalDirectories: string[] = []): Promise<acp.LoadSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers, ...roots(additionalDirectories) }));
   }
 
   /** `session/resume`: the session continues without a replay. */
-  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
-    return this.call(() => this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
+  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = [], additionalDirectories: string[] = []): Promise<acp.ResumeSessionResponse> {
+    return this.call(() => this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers, ...roots(additionalDirectories) }));
   }
 
   /** One page of `session/list`. */
@@ -246,4 +246,9 @@ export class ProcessAgentConnection implements AgentConnection {
 
 function delay(ms: number): Promise<undefined> {
   return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}
+
+/** The `additionalDirectories` field, left out when there are none (agents that do not know it see nothing new). */
+function roots(additionalDirectories: string[]): { additionalDirectories?: string[] } {
+  return additionalDirectories.length > 0 ? { additionalDirectories } : {};
 }

@@ -45,11 +45,12 @@ export interface AgentConnection {
   readonly initializeResult: acp.InitializeResponse;
   initialize(): Promise<acp.InitializeResponse>;
   authenticate(methodId: string): Promise<void>;
-  newSession(cwd: string, mcpServers?: acp.McpServer[]): Promise<acp.NewSessionResponse>;
+  /** `additionalDirectories` (roots besides `cwd`) only when the agent advertised them and there are any. */
+  newSession(cwd: string, mcpServers?: acp.McpServer[], additionalDirectories?: string[]): Promise<acp.NewSessionResponse>;
   /** `session/load`: the agent replays the history as session/update notifications (some after answering). */
-  loadSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[]): Promise<acp.LoadSessionResponse>;
+  loadSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[], additionalDirectories?: string[]): Promise<acp.LoadSessionResponse>;
   /** `session/resume`: the session continues without a replay. */
-  resumeSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[]): Promise<acp.ResumeSessionResponse>;
+  resumeSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[], additionalDirectories?: string[]): Promise<acp.ResumeSessionResponse>;
   /** One page of `session/list`. */
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse>;
   closeSession(sessionId: string): Promise<void>;

@@ -28,6 +28,11 @@ const MAX_LINK_HOPS = 40;
 export class PathPolicy {
   constructor(private readonly opts: PathPolicyOptions) {}
 
+  /** The same policy (consent, the outside-access setting) over other roots: a session in its own worktree. */
+  withRoots(roots: () => string[]): PathPolicy {
+    return new PathPolicy({ ...this.opts, roots });
+  }
+
   /** The workspace folders as configured now. */
   roots(): string[] {
     return this.opts.roots();

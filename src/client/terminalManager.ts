@@ -73,7 +73,8 @@ export class TerminalManager implements IDisposable {
     return this.emitter.event(listener);
   }
 
-  async create(p: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+  /** `scope`: the session's own folder and roots (a conversation in its own worktree); default: the manager's. */
+  async create(p: acp.CreateTerminalRequest, scope?: { cwd: string; policy: PathPolicy }): Promise<acp.CreateTerminalResponse> {
     if (typeof p.command !== 'string' || p.command.trim() === '') {
       throw new RequestError(-32602, 'Invalid params: command must be a non-empty string');
     }
@@ -81,7 +82,7 @@ export class TerminalManager implements IDisposable {
     if (!Number.isInteger(limit) || limit < 0) {
       throw new RequestError(-32602, `Invalid params: outputByteLimit must be an integer ≥ 0, got ${limit}`);
     }
-    const cwd = await this.resolveCwd(p.cwd ?? undefined);
+    const cwd = await this.resolveCwd(p.cwd ?? undefined, scope);
     const platform = process.platform;
     const env = mergeEnv(this.opts.baseEnv, p.env ?? [], platform);
     const run = shellInvocation({
@@ -184,12 +185,13 @@ export class TerminalManager implements IDisposable {
     return term;
   }
 
-  private async resolveCwd(requested: string | undefined): Promise<string> {
-    if (requested === undefined || requested === '') return this.opts.defaultCwd;
+  private async resolveCwd(requested: string | undefined, scope: { cwd: string; policy: PathPolicy } | undefined): Promise<string> {
+    if (requested === undefined || requested === '') return scope?.cwd ?? this.opts.defaultCwd;
     if (!nodePath.isAbsolute(requested)) {
       throw new RequestError(-32602, `cwd must be an absolute path, got ${requested}`, { cwd: requested });
     }
-    const cwd = this.opts.policy ? await this.opts.policy.check(requested, 'write') : nodePath.normalize(requested);
+    const policy = scope?.policy ?? this.opts.policy;
+    const cwd = policy ? await policy.check(requested, 'write') : nodePath.normalize(requested);
     const stat = await fs.promises.stat(cwd).catch(() => undefined);
     if (!stat?.isDirectory()) {
       throw new RequestError(-32602, `cwd ${requested} does not exist or is not a directory`, { cwd: requested });

@@ -5,36 +5,30 @@ import type {
   ConversationChange,
   ConversationSnapshot,
   ConversationStatus,
-  Entry,
   MentionChip,
   PromptCapabilitiesView,
-  QueuedPromptView,
+  ReviewView,
   TabView,
-  TerminalView,
+  WorktreeView,
 } from '../protocol/messages';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
 import { Thread } from '../thread/thread';
 import { Disposable, Emitter } from '../util/disposable';
 import { ConversationReview } from './conversationReview';
+import { conversationSnapshot, conversationTab, conversationTranscript, promptCapabilities, type ConversationTranscript } from './conversationViews';
+import { ConversationWorktree } from './conversationWorktree';
 import { stoppedStatus, type Failure } from './failure';
 import { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
 import { PromptQueue } from './promptQueue';
 import { QuestionDesk } from './questionDesk';
+import { ReviewNoteDesk } from './reviewNoteDesk';
 import { SessionLink } from './sessionLink';
 import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
 import { TurnRunner } from './turnRunner';
 
-/** What a stored transcript holds (see ConversationStore). */
-export interface ConversationTranscript {
-  /** Diff items carry both texts here (StoredDiffContent); restoring strips them again. */
-  entries: Entry[];
-  terminals: Record<string, TerminalView>;
-  queue?: QueuedPromptView[];
-  /** The review's baseline checkpoint, so the changed-files strip survives a restart. */
-  review?: { baseline?: string };
-}
+export type { ConversationTranscript } from './conversationViews';
 
 /**
  * One conversation: its thread, its agent's ACP session (through a SessionLink to a shared
@@ -58,6 +52,9 @@ export class Conversation extends Disposable implements ConversationState {
   readonly link: SessionLink;
   readonly turns: TurnRunner;
   readonly review: ConversationReview;
+  readonly notes: ReviewNoteDesk;
+  /** The git worktree it works in, when it has one. */
+  readonly worktree: ConversationWorktree | undefined;
   readonly signIn: SignIn;
   readonly questions: QuestionDesk;
   readonly permissions: PermissionDesk;
@@ -85,7 +82,18 @@ export class Conversation extends Disposable implements ConversationState {
       titled: (title) => this.setTitle(title, 'agent'),
     });
     this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
-    this.review = this.register(new ConversationReview(editor.review, this.log, (review) => this.emit([{ type: 'reviewChanged', review }])));
+    const reviewChanged = (review: ReviewView) => {
+      this.emit([{ type: 'reviewChanged', review }]);
+      // What the strip shows changed on disk: so may what is unapplied.
+      this.worktree?.refreshSoon();
+    };
+    this.review = this.register(new ConversationReview(editor.review, this.log, reviewChanged));
+    this.notes = new ReviewNoteDesk({
+      roots: () => editor.policy.roots(),
+      hunkAt: (path, start, end) => this.review.hunkAt(path, start, end),
+      changed: (notes) => this.emit([{ type: 'notesChanged', notes }]),
+    });
+    this.worktree = this.worktreePart();
     this.questions = new QuestionDesk(this, this.thread, (url) => editor.openExternal(url));
     this.permissions = this.register(new PermissionDesk(this, this.thread, editor.rules, (notice) => editor.permissionRequested(this.id, notice)));
     this.link = this.register(
@@ -114,6 +122,7 @@ export class Conversation extends Disposable implements ConversationState {
         thread: this.thread,
         queue: this.queue,
         review: this.review,
+        notes: this.notes,
         link: this.link,
         permissions: this.permissions,
         questions: this.questions,
@@ -147,53 +156,31 @@ export class Conversation extends Disposable implements ConversationState {
     this.thread.restore(transcript.entries, transcript.terminals);
     if (transcript.queue?.length) this.queue.restore(transcript.queue);
     this.review.restore(transcript.review);
+    this.notes.restore(transcript.notes);
   }
 
   transcript(): ConversationTranscript {
-    return { entries: this.thread.storedEntries(), terminals: this.thread.terminals(), queue: this.queue.view().items, review: this.review.state() };
+    return conversationTranscript(this);
   }
 
   snapshot(): ConversationSnapshot {
-    const { session } = this.thread;
-    const snapshot: ConversationSnapshot = {
-      conversationId: this.id,
-      title: this.meta.title,
-      status: this.statusValue,
-      entries: this.thread.entries(),
-      terminals: this.thread.terminals(),
-      commands: session.commands(),
-      modes: session.modes(),
-      configOptions: session.configOptions(),
-      queue: this.queue.view(),
-      review: this.review.view(),
-    };
-    const usage = session.usage();
-    if (usage) snapshot.usage = usage;
-    if (this.meta.sessionId !== undefined) snapshot.sessionId = this.meta.sessionId;
-    const caps = this.promptCapabilities();
-    if (caps) snapshot.promptCapabilities = caps;
-    return snapshot;
+    return conversationSnapshot(this);
   }
 
   /** What the agent takes in a prompt besides text and links; undefined until it initialized. */
   promptCapabilities(): PromptCapabilitiesView | undefined {
-    const init = this.link.agentRuntime?.initializeResult;
-    if (!init) return undefined;
-    const p = init.agentCapabilities?.promptCapabilities;
-    return { image: p?.image === true, audio: p?.audio === true, embeddedContext: p?.embeddedContext === true };
+    return promptCapabilities(this);
   }
 
   tab(): TabView {
-    const tab: TabView = { id: this.id, title: this.meta.title, agentName: this.agentName, status: this.statusValue.kind };
-    // A waiting prompt is a state, not an event: it shows for as long as it waits.
-    const attention = this.thread.hasPendingPermission ? 'permission' : this.attentionValue;
-    if (attention) tab.attention = attention;
-    return tab;
+    return conversationTab(this);
   }
 
   /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
   prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
-    const id = this.queue.add(text, mentions);
+    // Review notes alone are a prompt too: the agent is asked to address them.
+    const said = text.trim() === '' && mentions.length === 0 && this.notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
+    const id = this.queue.add(said, mentions);
     if (id === undefined) {
       this.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
       return false;
@@ -252,6 +239,7 @@ export class Conversation extends Disposable implements ConversationState {
     this.meta.title = title;
     this.meta.titleSource = source;
     this.conversationChanged();
+    void this.worktree?.titled(title);
   }
 
   setSessionId(sessionId: string | undefined): void {
@@ -280,6 +268,19 @@ export class Conversation extends Disposable implements ConversationState {
       this.queue.resume();
       await this.link.connect();
     });
+  }
+
+  /** The worktree part, for a conversation that has one (and an editor that offers them). */
+  private worktreePart(): ConversationWorktree | undefined {
+    const host = this.ports.editor.worktrees;
+    if (!this.meta.worktree || !host) return undefined;
+    const changed = (worktree: WorktreeView) => this.emit([{ type: 'worktreeChanged', worktree }]);
+    const recreated = () => {
+      this.setStatus({ kind: 'idle', agentName: this.agentName });
+      this.turns.pump();
+    };
+    const parts = { host, thread: this.thread, review: this.review, changed, saved: () => this.conversationChanged(), recreated };
+    return this.register(new ConversationWorktree(this, this.meta.worktree, parts));
   }
 
   private followLive(path: string, line: number | undefined): void {

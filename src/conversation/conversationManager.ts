@@ -9,6 +9,7 @@ import { newMeta, renameMeta, type ConversationMeta } from '../store/conversatio
 import { ConversationKeeper } from './conversationKeeper';
 import { RuntimePool } from '../runtime/runtimePool';
 import { TabStrip } from './tabStrip';
+import { forgetWorktree } from './worktreeLifecycle';
 import { clientCapabilities, conversationPorts, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 
 /**
@@ -76,9 +77,15 @@ export class ConversationManager extends Disposable {
     if (visible) this.active?.clearAttention();
   }
 
-  /** A new conversation with `agentName` (default: the default agent), shown and connected. */
-  newConversation(agentName = this.deps.agents.defaultName() ?? ''): Conversation {
-    const conversation = this.adopt(newMeta(randomUUID(), agentName, this.deps.cwd));
+  /**
+   * A new conversation with `agentName` (default: the default agent), shown and connected; `place`
+   * sets its id, folder and worktree (see `newConversationInWorktree`) or the agent session it opens.
+   */
+  newConversation(
+    agentName = this.deps.agents.defaultName() ?? '',
+    place: Partial<Pick<ConversationMeta, 'id' | 'cwd' | 'worktree' | 'sessionId' | 'updatedAt'>> = {},
+  ): Conversation {
+    const conversation = this.adopt({ ...newMeta(place.id ?? randomUUID(), agentName, place.cwd ?? this.deps.cwd), ...place });
     this.show(conversation.id);
     return conversation;
   }
@@ -113,22 +120,21 @@ export class ConversationManager extends Disposable {
       void this.reopen(known.meta.id);
       return;
     }
-    const meta = newMeta(randomUUID(), agentName, this.deps.cwd);
-    meta.sessionId = sessionId;
-    if (updatedAt !== undefined) meta.updatedAt = updatedAt;
-    const conversation = this.adopt(meta);
+    const conversation = this.newConversation(agentName, updatedAt === undefined ? { sessionId } : { sessionId, updatedAt });
     if (title) conversation.setTitle(title, 'agent');
-    this.show(conversation.id);
   }
 
-  /** Closes a tab: the agent's session is closed (when it supports that); the conversation stays in history. */
-  async close(id: string): Promise<void> {
+  /** Closes a tab (its agent session too); it stays in history. A worktree's keep-or-remove is asked first (false: kept open). */
+  async close(id: string, deleting = false): Promise<boolean> {
     const conversation = this.strip.get(id);
-    if (!conversation) return;
+    if (!conversation) return true;
+    const asked = await conversation.worktree?.ask(deleting);
+    if (asked?.decision === 'cancel' || !this.strip.has(id)) return false;
     const { wasShown, next } = this.strip.remove(id);
     this.closed.push(conversation.meta);
     this.keeper.transcriptChanged(conversation, true);
     await conversation.link.close();
+    if (asked?.decision === 'remove' && (await conversation.worktree?.remove(asked.status))) delete conversation.meta.worktree;
     conversation.dispose();
     this.stopUnusedRuntimes();
     if (wasShown) {
@@ -138,6 +144,7 @@ export class ConversationManager extends Disposable {
       this.fireTabs();
       this.saveIndex();
     }
+    return true;
   }
 
   rename(id: string, title: string): void {
@@ -149,8 +156,11 @@ export class ConversationManager extends Disposable {
 
   /** Deletes a conversation and its transcript (closing its tab first). */
   async delete(id: string): Promise<ConversationMeta | undefined> {
-    if (this.strip.has(id)) await this.close(id);
+    const open = this.strip.has(id);
+    if (open && !(await this.close(id, true))) return undefined;
     const meta = this.closed.find((m) => m.id === id);
+    // A closed conversation whose worktree was kept is asked again now that it goes.
+    if (!open && meta && (await forgetWorktree(this.deps.editor.worktrees, meta)) === 'cancel') return undefined;
     this.closed = this.closed.filter((m) => m.id !== id);
     this.saveIndex();
     await this.keeper.delete(id);
@@ -276,16 +286,8 @@ export class ConversationManager extends Disposable {
   }
 
   private saveIndex(): void {
-    this.keeper.indexChanged(() => this.index());
-  }
-
-  private index(): ConversationIndex {
-    return indexOf(
-      this.strip.conversations().map((c) => c.meta),
-      this.closed,
-      [...this.strip.ids()],
-      this.strip.activeId,
-    );
+    const open = () => this.strip.conversations().map((c) => c.meta);
+    this.keeper.indexChanged((): ConversationIndex => indexOf(open(), this.closed, [...this.strip.ids()], this.strip.activeId));
   }
 
   private fireTabs(): void {

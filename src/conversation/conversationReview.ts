@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { CheckpointStore } from '../review/checkpointStore';
 import type { RestoreStep } from '../review/checkpointTypes';
 import { computeHunks, revertHunks } from '../review/hunks';
-import type { ChangedFileView, HunkView, ReviewView } from '../protocol/messages';
+import { unifiedHunk, type ChangedFileView, type HunkView, type ReviewView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 import type { ProtocolLog } from '../acp/protocolLog';
 
@@ -208,6 +208,15 @@ export class ConversationReview {
     const store = await this.store();
     if (!store || this.baseline === undefined) return undefined;
     return store.readAt(this.baseline, path, { state: 'baseline' });
+  }
+
+  /** The changed hunk of `path` over lines `startLine`–`endLine` (as changed), as unified text; undefined: none there. */
+  async hunkAt(path: string, startLine: number, endLine: number): Promise<string | undefined> {
+    const store = await this.store();
+    if (!store || this.baseline === undefined) return undefined;
+    const hunks = await this.hunksOf(store, this.baseline, path);
+    const hit = hunks.find((h) => h.newStart <= endLine && startLine <= h.newStart + Math.max(h.newLines, 1) - 1);
+    return hit && unifiedHunk(hit);
   }
 
   /** What to tell the agent with the next prompt (once). */

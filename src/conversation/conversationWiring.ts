@@ -1,12 +1,15 @@
+import * as l10n from '@vscode/l10n';
 import { stat } from 'node:fs/promises';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { RuntimePoolDeps } from '../runtime/runtimePool';
+import type { ConversationStatus } from '../protocol/messages';
 import type { ConversationMeta } from '../store/conversationMeta';
 import type { ConversationStore } from '../store/conversationStore';
 import type { ConversationPorts, EditorPorts } from './ports';
 import type { PromptContext } from './promptPreparer';
+import { conversationEditor } from './worktreePorts';
 
 /** The agents Tandem can start (settings), as the core needs them. */
 export interface AgentCatalog {
@@ -42,7 +45,8 @@ export interface ManagerHooks {
 
 /** One conversation's ports: the editor's, bound to it, and the manager's own services. */
 export function conversationPorts(meta: ConversationMeta, deps: ConversationManagerDeps, hooks: ManagerHooks): ConversationPorts {
-  const { editor } = deps;
+  // A conversation in its own worktree sees the editor rooted there.
+  const { editor, rebase } = conversationEditor(deps.editor, meta);
   return {
     editor,
     // Warnings quote agent input, which may echo env values: masked with the agent's current ones.
@@ -53,10 +57,16 @@ export function conversationPorts(meta: ConversationMeta, deps: ConversationMana
     follow: (path, line) => {
       if (hooks.isShown(meta.id)) editor.follow(path, line);
     },
-    promptContext: hooks.promptContext,
+    promptContext: rebase ? { ...editorPromptContext(editor), rebase } : hooks.promptContext,
     cancelGraceMs: deps.cancelGraceMs ?? 10_000,
-    blocked: () => (meta.agentName === '' ? (editor.blocked() ?? { kind: 'no_agent' }) : editor.blocked()),
+    blocked: () => (meta.agentName === '' ? (editor.blocked() ?? { kind: 'no_agent' }) : (editor.blocked() ?? worktreeMissing(meta, editor))),
   };
+}
+
+/** A conversation whose worktree was deleted by hand cannot start its agent there: stopped, saying why. */
+function worktreeMissing(meta: ConversationMeta, editor: EditorPorts): ConversationStatus | undefined {
+  if (!meta.worktree || !editor.worktrees || editor.worktrees.service.exists(meta.worktree)) return undefined;
+  return { kind: 'stopped', agentName: meta.agentName, reason: l10n.t('The worktree is missing') };
 }
 
 /**

@@ -29,7 +29,6 @@ const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
     if (!conversation) warn(`Permission ${m.requestId}: its conversation is closed.`);
     else conversation.permissions.respond(m.requestId, m.optionId);
   },
-  newConversation: (_m, { manager }) => manager.newConversation(manager.active?.agentName || undefined),
   selectConversation: (m, { manager }) => manager.show(m.conversationId),
   closeConversation: (m, { manager }) => manager.close(m.conversationId),
   restart: (_m, { manager, conversation }) => manager.restart(conversation?.id),
@@ -57,6 +56,15 @@ const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
   reviewUndo: (m, { conversation }) => conversation?.review.undo(m.paths),
   reviewHunks: (m, { conversation }) => conversation?.review.toggleHunks(m.path, m.open),
   reviewHunk: (m, { conversation }) => conversation?.review.hunk(m.path, m.index, m.action),
+  reviewNoteAdd: async (m, { conversation }) => {
+    await conversation?.notes.add({ path: m.path, startLine: m.startLine, endLine: m.endLine, text: m.text, hunk: m.hunk });
+  },
+  reviewNoteRemove: (m, { conversation }) => conversation?.notes.remove(m.noteId),
+  reviewNotesClear: (_m, { conversation }) => conversation?.notes.clearPending(),
+  worktreeApply: (_m, { conversation }) => conversation?.worktree?.apply(),
+  worktreeCommit: (_m, { conversation }) => conversation?.worktree?.commit(),
+  worktreeDiscard: (_m, { conversation }) => conversation?.worktree?.discard(),
+  worktreeRecreate: (_m, { conversation }) => conversation?.worktree?.recreate(),
   rewind: async (m, { conversation, warn }) => {
     const entry = conversation?.thread.entries().find((e) => e.id === m.entryId);
     if (!conversation || entry?.kind !== 'user' || entry.checkpoint === undefined) {

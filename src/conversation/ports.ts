@@ -11,6 +11,7 @@ import type { ReviewHost } from './conversationReview';
 import type { Failure } from './failure';
 import type { McpDropped, McpServerSpec } from './mcpServers';
 import type { PromptContext } from './promptPreparer';
+import type { WorktreeHost } from './worktreeHost';
 
 /** What the desk needs besides its conversation: the rules, and where they apply. */
 export interface PermissionRules {
@@ -75,6 +76,8 @@ export interface EditorPorts {
   mcpProblems(): McpDropped[];
   /** Diagnostics, terminal output and the git diff for `@` mentions. */
   contextSources: ContextSources;
+  /** Conversations in their own git worktree; undefined: not offered (no folder, tests). */
+  worktrees: WorktreeHost | undefined;
 }
 
 /** What the manager lends one conversation: the editor's ports, bound to it, and its own services. */

@@ -19,6 +19,8 @@ export interface PromptContext {
   workspaceRoots(): string[];
   pathStyle: PathStyle;
   limits?: Partial<PromptLimits>;
+  /** Points a chip's paths where the conversation works (a worktree's copy of a workspace file). */
+  rebase?: (spec: MentionSpec) => MentionSpec;
 }
 
 /** A prompt ready for `session/prompt`, and what the thread shows for it. */
@@ -53,7 +55,7 @@ export async function preparePrompt(
   const notes: string[] = [];
   for (const chip of chips) {
     try {
-      mentions.push(await specToMention(chip.spec, context.sources));
+      mentions.push(await specToMention(context.rebase ? context.rebase(chip.spec) : chip.spec, context.sources));
     } catch (err) {
       // A failing source (git missing, say) costs this chip only; the prompt still goes.
       notes.push(l10n.t('{0} was not sent: {1}', chip.view.label, errorMessage(err)));

@@ -7,8 +7,10 @@ import type { LinkParts } from './sessionLink';
  * file touches to follow-along. Everything of a connect attempt that is over (`live` false) is
  * dropped, or answered `cancelled`.
  */
-export function sessionEndpoint(parts: LinkParts, live: () => boolean): SessionEndpoint {
+export function sessionEndpoint(parts: LinkParts, live: () => boolean, cwd: string): SessionEndpoint {
   return {
+    // The conversation's own roots: its worktree, when it has one.
+    scope: { policy: parts.ports.editor.policy, cwd },
     update: (update) => {
       if (live()) parts.thread.dispatch(update);
     },

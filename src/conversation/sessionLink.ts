@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../acp/agentPort';
+import { isWithin } from '../client/pathPolicy';
 import type { AgentRuntime, RuntimeExit, SessionEndpoint } from '../runtime/agentRuntime';
 import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from '../runtime/startFailure';
 import type { Thread } from '../thread/thread';
@@ -163,6 +164,8 @@ export class SessionLink extends Disposable {
     );
     parts.permissions.reset();
     thread.sessionClosed();
+    // Other roots of the conversation (a multi-root workspace) go as additionalDirectories, when the agent takes them.
+    const roots = parts.ports.editor.policy.roots().filter((root) => !isWithin(root, c.meta.cwd));
     let created = true;
     try {
       if (previous !== undefined && (support.resume || support.load)) {
@@ -171,12 +174,12 @@ export class SessionLink extends Disposable {
         const resume = support.resume && !(support.load && thread.size === 0);
         c.setStatus({ kind: 'starting', agentName: c.agentName, detail: resume ? l10n.t('Resuming the conversation…') : l10n.t('Loading the conversation…') });
         if (resume) {
-          const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token), mcp);
+          const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token), mcp, roots);
           if (token !== this.token) return;
           thread.sessionOpened(result);
         } else {
           thread.beginReplay();
-          const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token), mcp);
+          const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token), mcp, roots);
           if (token !== this.token) return;
           thread.sessionOpened(result);
           thread.replayAnswered();
@@ -186,7 +189,7 @@ export class SessionLink extends Disposable {
       } else {
         const spoken = thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
         c.setStatus({ kind: 'starting', agentName: c.agentName, detail: l10n.t('Opening a session…') });
-        const result = await runtime.newSession(c.meta.cwd, this.endpoint(token), mcp);
+        const result = await runtime.newSession(c.meta.cwd, this.endpoint(token), mcp, roots);
         if (token !== this.token) return;
         this.attached = result.sessionId;
         c.setSessionId(result.sessionId);
@@ -262,7 +265,7 @@ export class SessionLink extends Disposable {
   }
 
   private endpoint(token: number): SessionEndpoint {
-    return sessionEndpoint(this.parts, () => token === this.token);
+    return sessionEndpoint(this.parts, () => token === this.token, this.c.meta.cwd);
   }
 
   private onExit(runtime: AgentRuntime, exit: RuntimeExit): void {

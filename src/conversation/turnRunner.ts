@@ -13,6 +13,7 @@ import type { ConversationPorts, ConversationState } from './ports';
 import { preparePrompt, type PreparedPrompt } from './promptPreparer';
 import type { PromptQueue } from './promptQueue';
 import type { QuestionDesk } from './questionDesk';
+import type { ReviewNoteDesk } from './reviewNoteDesk';
 import type { SessionLink } from './sessionLink';
 import type { SignIn } from './signIn';
 
@@ -21,6 +22,8 @@ export interface TurnParts {
   thread: Pick<Thread, 'finishReplay' | 'addUserMessage' | 'endTurn' | 'markCancelling'>;
   queue: Pick<PromptQueue, 'size' | 'paused' | 'takeNext' | 'unsend' | 'promote' | 'pause' | 'resume'>;
   review: Pick<ConversationReview, 'beginTurn' | 'takeNotes' | 'refreshSoon'>;
+  /** The user's review notes: the pending ones go with the prompt. */
+  notes: Pick<ReviewNoteDesk, 'take'>;
   link: Pick<SessionLink, 'connect' | 'connection' | 'sessionId' | 'agentRuntime'>;
   permissions: Pick<PermissionDesk, 'cancelAll'>;
   questions: Pick<QuestionDesk, 'cancelAll'>;
@@ -194,7 +197,10 @@ export class TurnRunner extends Disposable {
       queue.unsend(item, l10n.t('The agent stopped before this prompt was sent.'));
       return;
     }
-    const note = parts.review.takeNotes();
+    // Review notes go only with a prompt that is sent (then they are marked sent).
+    const reviewNotes = prepared.blocks.length > 0 ? parts.notes.take() : undefined;
+    const told = parts.review.takeNotes();
+    const note = [told, reviewNotes?.summary].filter((n) => n !== undefined).join('\n') || undefined;
     const extras = { checkpoint, note, mentions: prepared.mentions, contextNotes: prepared.notes };
     if (prepared.blocks.length === 0) {
       // Only chips, none of which the agent takes (an image to a text-only agent): nothing to send.
@@ -208,8 +214,11 @@ export class TurnRunner extends Disposable {
     thread.addUserMessage(text, extras);
     parts.named(text || (prepared.mentions[0]?.label ?? ''));
     c.touch();
-    const blocks: acp.ContentBlock[] =
-      note === undefined ? prepared.blocks : [{ type: 'text', text: `[Note from Tandem, the user's editor] ${note}` }, ...prepared.blocks];
+    const blocks: acp.ContentBlock[] = [
+      ...(told === undefined ? [] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${told}` }]),
+      ...(reviewNotes ? [{ type: 'text' as const, text: reviewNotes.prompt }] : []),
+      ...prepared.blocks,
+    ];
     try {
       const response = await conn.prompt(sessionId, blocks);
       // Some agents report the turn's usage with the answer (not in the stable schema yet).

@@ -14,11 +14,13 @@ export * from './entryViews';
 export * from './mentionViews';
 export * from './toolCallViews';
 export * from './webviewMessages';
+export * from './worktreeViews';
 
 import type { AgentChoice, AgentPreset, CommandView, ConfigOptionView, ModesView, UsageView } from './agentViews';
 import type { Entry } from './entryViews';
 import type { MentionCandidate, MentionChip, PromptCapabilitiesView } from './mentionViews';
 import type { DiffLineView, TerminalView } from './toolCallViews';
+import type { ReviewNoteView, WorktreeOffer, WorktreeView } from './worktreeViews';
 
 /** Where a conversation is in its life. */
 export type ConversationStatus =
@@ -95,6 +97,8 @@ export interface TabView {
   status: ConversationStatus['kind'];
   /** A background conversation that needs the user: a permission prompt, a finished turn, an error. */
   attention?: 'permission' | 'finished' | 'error';
+  /** The branch of the conversation's worktree, when it works in one. */
+  branch?: string;
 }
 
 /** Everything the panel shows of one conversation (sent whole when it becomes the shown one). */
@@ -125,6 +129,10 @@ export interface ConversationSnapshot {
   canSignOut?: boolean;
   /** What the agent accepts in a prompt besides text and links (the composer warns before sending). */
   promptCapabilities?: PromptCapabilitiesView;
+  /** The git worktree the conversation works in; absent: it works in the workspace folder. */
+  worktree?: WorktreeView;
+  /** Review notes written so far, in the order written (pending ones go with the next prompt). */
+  notes?: ReviewNoteView[];
 }
 
 /** The whole panel: the shown conversation plus what the header needs. */
@@ -137,6 +145,8 @@ export interface PanelSnapshot extends ConversationSnapshot {
   followAgent: boolean;
   /** Open conversations, in tab order. */
   tabs?: TabView[];
+  /** Whether a new conversation can have its own git worktree here. */
+  worktrees?: WorktreeOffer;
 }
 
 /**
@@ -163,6 +173,10 @@ export type ConversationChange = { conversationId?: string } &
     | { type: 'configOptionsChanged'; options: ConfigOptionView[] }
     | { type: 'usageChanged'; usage?: UsageView }
     | { type: 'promptCapabilitiesChanged'; promptCapabilities?: PromptCapabilitiesView }
+    /** The conversation's worktree changed (state, counts, an action's outcome); absent: it has none. */
+    | { type: 'worktreeChanged'; worktree?: WorktreeView }
+    /** The review notes, replaced whole. */
+    | { type: 'notesChanged'; notes: ReviewNoteView[] }
     /** The ACP session id or the title changed. */
     | { type: 'conversationChanged'; sessionId?: string; title: string }
   );
@@ -183,6 +197,8 @@ export type HostMessage =
   | { type: 'tabsChanged'; tabs: TabView[]; activeId: string }
   | { type: 'agentsChanged'; agents: AgentChoice[]; selectedAgent?: string; presets: AgentPreset[] }
   | { type: 'followChanged'; followAgent: boolean }
+  /** Whether new conversations can have a worktree changed (the workspace became trusted, the setting changed). */
+  | { type: 'worktreeOfferChanged'; worktrees: WorktreeOffer }
   /** Suggestions for the `@` picker, answering the webview's `mentionQuery` of the same id. */
   | { type: 'mentionResults'; requestId: number; items: MentionCandidate[] }
   /**

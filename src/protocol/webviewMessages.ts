@@ -45,7 +45,8 @@ export const WEBVIEW_MESSAGES = {
   prompt: conversation('core', { text: str, mentions: optional(mentions) }),
   cancel: conversation('core', {}),
   respondPermission: conversation('core', { requestId: str, optionId: str }),
-  newConversation: panel('core', {}),
+  /** The New Conversation button: in a worktree when `tandem.newConversationsInWorktree` is on. */
+  newConversation: panel('editor', {}),
   selectConversation: panel('core', { conversationId: str }),
   closeConversation: panel('core', { conversationId: str }),
   restart: conversation('core', {}),
@@ -72,6 +73,21 @@ export const WEBVIEW_MESSAGES = {
   reviewUndo: conversation('core', { paths }),
   reviewHunks: conversation('core', { path: str, open: bool }),
   reviewHunk: conversation('core', { path: str, index: int, action: oneOf('accept', 'reject') }),
+  /**
+   * A review note on lines `startLine`–`endLine` of `path` (as changed), with the diff hunk it is
+   * about: it goes with the next prompt. Remove one, or drop every note not sent yet.
+   */
+  reviewNoteAdd: conversation('core', { path: str, startLine: int, endLine: int, text: shortStr(20_000), hunk: optional(shortStr(40_000)) }),
+  reviewNoteRemove: conversation('core', { noteId: str }),
+  reviewNotesClear: conversation('core', {}),
+  /**
+   * The conversation's worktree: bring its changes into the workspace (after a preview), commit them
+   * on its branch, discard them (after a confirmation), or recreate a worktree deleted by hand.
+   */
+  worktreeApply: conversation('core', {}),
+  worktreeCommit: conversation('core', {}),
+  worktreeDiscard: conversation('core', {}),
+  worktreeRecreate: conversation('core', {}),
   /** Restore the files to before the turn of this user entry (after a preview). */
   rewind: conversation('core', { entryId: str }),
   /** Change a session setting (config option, or the older model / mode). */
@@ -95,6 +111,10 @@ export const WEBVIEW_MESSAGES = {
   /** A chip was clicked: open what it points at (a file at its range). */
   openMention: panel('editor', { uri: str, line: optional(int) }),
   showHistory: panel('editor', {}),
+  /** `Tandem: New Conversation in Worktree` from the panel: a new conversation on its own branch. */
+  newConversationInWorktree: panel('editor', {}),
+  /** Open the conversation's worktree in a new window. */
+  worktreeOpen: conversation('editor', {}),
   selectAgent: panel('editor', { name: str }),
   addPreset: panel('editor', { presetId: str }),
   openLocation: panel('editor', { path: str, line: optional(int) }),

@@ -87,6 +87,23 @@ export function runGit(gitPath: string, args: string[], opts: GitRunOptions = {}
   });
 }
 
+/** The blobs in `cat-file --batch` output ("<id> <type> <size>\n<bytes>\n", or "<id> missing\n"), by id. */
+export function parseCatFileBatch(out: Buffer): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  let at = 0;
+  while (at < out.length) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol === -1) break;
+    const [id, type, size] = out.subarray(at, eol).toString('utf8').split(' ');
+    at = eol + 1;
+    if (size === undefined) continue;
+    const length = Number(size);
+    if (type === 'blob') found.set(id, Buffer.from(out.subarray(at, at + length)));
+    at += length + 1;
+  }
+  return found;
+}
+
 /** Splits `-z` output into its NUL-terminated records. */
 export function splitZ(out: Buffer): string[] {
   const text = out.toString('utf8');

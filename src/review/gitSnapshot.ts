@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { SnapshotBackend } from './snapshotBackend';
-import { runGit, splitZ, quoteC } from './gitProcess';
+import { parseCatFileBatch, runGit, splitZ, quoteC } from './gitProcess';
 import { toRel, walkObjects } from './fsUtil';
 
 /**
@@ -131,23 +131,9 @@ export class GitSnapshot implements SnapshotBackend {
   }
 
   async readBlobs(ids: string[]): Promise<Map<string, Buffer>> {
-    const found = new Map<string, Buffer>();
     const unique = [...new Set(ids)];
-    if (unique.length === 0) return found;
-    const out = (await this.ours(['cat-file', '--batch'], { input: unique.map((id) => `${id}\n`).join('') })).stdout;
-    // Each answer: "<id> <type> <size>\n<bytes>\n", or "<id> missing\n".
-    let at = 0;
-    while (at < out.length) {
-      const eol = out.indexOf(0x0a, at);
-      if (eol === -1) break;
-      const [id, type, size] = out.subarray(at, eol).toString('utf8').split(' ');
-      at = eol + 1;
-      if (size === undefined) continue;
-      const length = Number(size);
-      if (type === 'blob') found.set(id, Buffer.from(out.subarray(at, at + length)));
-      at += length + 1;
-    }
-    return found;
+    if (unique.length === 0) return new Map();
+    return parseCatFileBatch((await this.ours(['cat-file', '--batch'], { input: unique.map((id) => `${id}\n`).join('') })).stdout);
   }
 
   async writeManifest(files: ReadonlyMap<string, string>): Promise<string> {

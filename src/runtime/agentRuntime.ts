@@ -10,8 +10,19 @@ import { Disposable, Emitter } from '../util/disposable';
 import type { TerminalViewEvent } from '../thread/terminalViews';
 import { SessionRouter } from './sessionRouter';
 
+/**
+ * Where one session works when that is not the runtime's folder (a conversation in its own git
+ * worktree): its file requests pass this policy, its terminals start in `cwd`.
+ */
+export interface SessionScope {
+  policy: PathPolicy;
+  cwd: string;
+}
+
 /** What one ACP session of a runtime receives: its updates and the agent's requests about it. */
 export interface SessionEndpoint {
+  /** The session's own workspace roots; absent: the runtime's. */
+  readonly scope?: SessionScope;
   /** One `session/update` of this session, in arrival order. */
   update(update: Record<string, unknown>): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
@@ -144,36 +155,53 @@ export class AgentRuntime extends Disposable {
   }
 
   /** `session/new`; the endpoint gets the session's updates, including any sent before the answer. */
-  async newSession(cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+  async newSession(cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = [], roots: string[] = []): Promise<acp.NewSessionResponse> {
     const conn = this.connection();
     return this.router.whileCreating(async () => {
-      const result = await conn.newSession(cwd, mcpServers);
+      const result = await conn.newSession(cwd, mcpServers, this.additional(roots));
       this.router.attach(result.sessionId, endpoint);
       return result;
     });
   }
 
   /** `session/load`: the replay (during and after the answer) goes to the endpoint. */
-  async loadSession(sessionId: string, cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
+  async loadSession(
+    sessionId: string,
+    cwd: string,
+    endpoint: SessionEndpoint,
+    mcpServers: acp.McpServer[] = [],
+    roots: string[] = [],
+  ): Promise<acp.LoadSessionResponse> {
     const conn = this.connection();
     this.router.attach(sessionId, endpoint);
     try {
-      return await conn.loadSession(sessionId, cwd, mcpServers);
+      return await conn.loadSession(sessionId, cwd, mcpServers, this.additional(roots));
     } catch (err) {
       this.detach(sessionId);
       throw err;
     }
   }
 
-  async resumeSession(sessionId: string, cwd: string, endpoint: SessionEndpoint, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+  async resumeSession(
+    sessionId: string,
+    cwd: string,
+    endpoint: SessionEndpoint,
+    mcpServers: acp.McpServer[] = [],
+    roots: string[] = [],
+  ): Promise<acp.ResumeSessionResponse> {
     const conn = this.connection();
     this.router.attach(sessionId, endpoint);
     try {
-      return await conn.resumeSession(sessionId, cwd, mcpServers);
+      return await conn.resumeSession(sessionId, cwd, mcpServers, this.additional(roots));
     } catch (err) {
       this.detach(sessionId);
       throw err;
     }
+  }
+
+  /** Roots besides the cwd, for an agent that advertised `sessionCapabilities.additionalDirectories`. */
+  private additional(roots: string[]): string[] {
+    return this.initializeResult?.agentCapabilities?.sessionCapabilities?.additionalDirectories ? roots : [];
   }
 
   /** Every session the agent knows for `cwd` (all pages, bounded). */

@@ -105,7 +105,7 @@ export class SessionRouter {
       },
       readTextFile: (p) => this.fsFor(p.sessionId).readTextFile(p),
       writeTextFile: (p) => this.fsFor(p.sessionId).writeTextFile(p),
-      createTerminal: (p) => terminals().create(p),
+      createTerminal: (p) => terminals().create(p, this.endpoints.get(p.sessionId)?.scope),
       terminalOutput: (p) => terminals().output(p),
       waitForTerminalExit: (p) => terminals().waitForExit(p),
       killTerminal: (p) => terminals().kill(p),
@@ -131,7 +131,7 @@ export class SessionRouter {
     if (!fs) {
       fs = new FsHandler({
         files: this.deps.files,
-        policy: this.deps.policy,
+        policy: this.endpoints.get(sessionId)?.scope?.policy ?? this.deps.policy,
         onTouched: (path, line) => this.endpoints.get(sessionId)?.touched(path, line),
         beforeWrite: async (path, before, after) => this.endpoints.get(sessionId)?.beforeWrite(path, before, after),
       });

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { Entry, TerminalView } from '../protocol/messages';
-import type { ConversationMeta, TitleSource } from './conversationMeta';
+import { isReviewNoteView, type Entry, type ReviewNoteView, type TerminalView } from '../protocol/messages';
+import type { ConversationMeta, TitleSource, WorktreeBinding } from './conversationMeta';
 
 /**
  * The on-disk shapes of saved conversations and how to read them back defensively.
@@ -41,6 +41,8 @@ export interface Transcript {
   droppedEntries?: number;
   /** The review's baseline checkpoint (see ConversationReview). */
   review?: { baseline?: string };
+  /** Review notes, sent and pending, in the order written. */
+  notes?: ReviewNoteView[];
 }
 
 /** An empty index, what a new or unreadable workspace starts with. */
@@ -75,14 +77,28 @@ function checkVersion(value: unknown, what: string): string | undefined {
 /** Reads one index record; undefined when a required field is missing or mistyped. */
 function toMeta(raw: unknown): ConversationMeta | undefined {
   if (!isObject(raw)) return undefined;
-  const { id, agentName, sessionId, title, titleSource, cwd, createdAt, updatedAt } = raw;
+  const { id, agentName, sessionId, title, titleSource, cwd, createdAt, updatedAt, worktree } = raw;
   if (!isValidConversationId(id) || typeof agentName !== 'string' || typeof title !== 'string' || typeof cwd !== 'string') return undefined;
   if (typeof titleSource !== 'string' || !TITLE_SOURCES.includes(titleSource as TitleSource)) return undefined;
   if (sessionId !== undefined && typeof sessionId !== 'string') return undefined;
   if (!isTime(createdAt) || !isTime(updatedAt)) return undefined;
   const meta: ConversationMeta = { id, agentName, title, titleSource: titleSource as TitleSource, cwd, createdAt, updatedAt };
   if (sessionId !== undefined) meta.sessionId = sessionId;
+  const binding = toWorktree(worktree);
+  if (binding) meta.worktree = binding;
   return meta;
+}
+
+/** A stored worktree binding; undefined when absent or damaged (the conversation then uses the folder it names as cwd). */
+function toWorktree(raw: unknown): WorktreeBinding | undefined {
+  if (!isObject(raw)) return undefined;
+  const { path, branch, base, repo, folder, applied, provisional } = raw;
+  if (typeof path !== 'string' || typeof branch !== 'string' || typeof base !== 'string' || typeof repo !== 'string' || typeof folder !== 'string')
+    return undefined;
+  const binding: WorktreeBinding = { path, branch, base, repo, folder };
+  if (typeof applied === 'string') binding.applied = applied;
+  if (provisional === true) binding.provisional = true;
+  return binding;
 }
 
 /** Parses `conversations.json`. Malformed or duplicate records are dropped and counted; open ids must name a kept record. */
@@ -163,6 +179,10 @@ export function parseTranscript(text: string): ParseResult<Transcript> {
     }
   }
   if (isObject(raw.review) && typeof raw.review.baseline === 'string') transcript.review = { baseline: raw.review.baseline };
+  if (Array.isArray(raw.notes)) {
+    transcript.notes = raw.notes.filter(isReviewNoteView);
+    dropped += raw.notes.length - transcript.notes.length;
+  }
   const droppedEntries = raw.droppedEntries;
   if (typeof droppedEntries === 'number' && Number.isSafeInteger(droppedEntries) && droppedEntries > 0) transcript.droppedEntries = droppedEntries;
   return { ok: true, value: transcript, dropped };

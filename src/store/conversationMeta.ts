@@ -16,10 +16,34 @@ export interface ConversationMeta {
   sessionId?: string;
   title: string;
   titleSource: TitleSource;
+  /** The session's working folder: the workspace folder, or its place in the conversation's worktree. */
   cwd: string;
+  /** The git worktree the conversation works in (its own branch), when it has one. */
+  worktree?: WorktreeBinding;
   /** ms since the epoch. */
   createdAt: number;
   updatedAt: number;
+}
+
+/**
+ * A conversation's git worktree: where it is, its branch, and where it came from. The agent's
+ * session works there instead of in the workspace folder; Tandem brings its changes over on request.
+ */
+export interface WorktreeBinding {
+  /** The worktree's folder (absolute), outside the workspace. */
+  path: string;
+  /** Its branch, without `refs/heads/`. */
+  branch: string;
+  /** The commit it started from (full id). */
+  base: string;
+  /** The main working tree's top folder: the repository the workspace folder belongs to. */
+  repo: string;
+  /** The workspace folder's place inside the repository, `/`-separated ('' for its top). */
+  folder: string;
+  /** Tree id of the worktree's state last applied to the workspace; absent: nothing applied yet. */
+  applied?: string;
+  /** The branch still has the name it was created with (renamed once, after the conversation's title). */
+  provisional?: boolean;
 }
 
 const RANK: Record<TitleSource, number> = { none: 0, prompt: 1, agent: 2, user: 3 };

@@ -3,6 +3,7 @@
 /** Every command package.json contributes. */
 export const COMMAND_IDS = [
   'tandem.newConversation',
+  'tandem.newConversationInWorktree',
   'tandem.showHistory',
   'tandem.closeConversation',
   'tandem.nextConversation',
@@ -25,6 +26,8 @@ export const COMMAND_IDS = [
   'tandem.followOff',
   'tandem.addSelection',
   'tandem.addFile',
+  'tandem.reviewNote.add',
+  'tandem.reviewNote.remove',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
@@ -40,4 +43,6 @@ export interface TandemSettings {
   rememberSessionOptions: boolean;
   mcpServers: Readonly<Record<string, unknown>>;
   useWorkspaceMcpJson: boolean;
+  newConversationsInWorktree: boolean;
+  worktreesFolder: string;
 }

@@ -33,6 +33,9 @@ type Handler<K extends ServedBy<'editor'>> = (message: WebviewMessageOf<K>, ctx:
 /** One handler per editor command; a command declared `by: 'editor'` without one fails to compile. */
 const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
   showHistory: (_m, { commands }) => commands.showHistory(),
+  newConversation: (_m, { commands }) => commands.newConversation(),
+  newConversationInWorktree: (_m, { commands }) => commands.newConversationInWorktree(),
+  worktreeOpen: (m, { commands }) => commands.openWorktree(m.conversationId),
   selectAgent: async (m, { settings, manager }) => {
     if (settings.find(m.name)) await manager.selectAgent(m.name);
   },
@@ -53,7 +56,12 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
     const conversation = manager.get(m.conversationId);
     if (!conversation) return;
     const before = await conversation.review.baselineText(m.path).catch(() => undefined);
-    await diffs.openAgainstFile(m.path, before, l10n.t('changes by {0}', conversation.agentName));
+    const branch = conversation.meta.worktree?.branch;
+    await diffs.openAgainstFile(
+      m.path,
+      before,
+      branch ? l10n.t('changes by {0} in the worktree {1}', conversation.agentName, branch) : l10n.t('changes by {0}', conversation.agentName),
+    );
   },
   manageRules: (m, { commands }) => commands.manageRules(m.ruleId),
   checkAgent: (_m, { manager }) => vscode.commands.executeCommand('tandem.checkAgent', manager.active?.agentName),

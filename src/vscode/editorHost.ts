@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
-import type { HostMessage, PanelSnapshot, ConversationStatus, WebviewMessage } from '../protocol/messages';
+import type { HostMessage, PanelSnapshot, ConversationStatus, WebviewMessage, WorktreeOffer } from '../protocol/messages';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ConversationManager } from '../conversation/conversationManager';
 import { ConversationStore } from '../store/conversationStore';
@@ -21,6 +21,8 @@ import { isEditorCommand, runEditorCommand } from './editorCommands';
 import { RememberedOptions } from './rememberedOptions';
 import { DiffEditor } from './diffEditor';
 import { EditorReview } from './editorReview';
+import { EditorWorktrees } from './editorWorktrees';
+import { ReviewComments } from './reviewComments';
 import { runSignInTerminal } from './signInTerminal';
 import { McpSettings } from './mcpSettings';
 import { MentionSource } from './mentionSource';
@@ -63,6 +65,11 @@ export class EditorHost extends Disposable {
   private readonly storage: FolderStorage;
   /** What the command palette and menus run. */
   readonly commands: HostCommands;
+  /** Conversation worktrees (undefined without a folder), and whether new conversations may have one. */
+  private readonly worktrees: EditorWorktrees | undefined;
+  private offer: WorktreeOffer = { available: false, byDefault: false };
+  /** Review notes as comments in VS Code's editors. */
+  readonly comments: ReviewComments;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -78,7 +85,12 @@ export class EditorHost extends Disposable {
       allowOutside: () => setting('allowFileAccessOutsideWorkspace') === true,
       askOutside: (file, op) => askOutsideWorkspace(file, op),
     });
-    this.links = new LinkOpener(this.policy, this.follow, log, () => this.cwd());
+    this.links = new LinkOpener(
+      (file) => this.policy.isInWorkspace(file) || this.worktrees?.owner(file) !== undefined,
+      this.follow,
+      log,
+      () => this.cwd(),
+    );
     const { hasFolder, ...storage } = openWorkspaceStorage(context, vscode.workspace, (text) => this.reportStorage(text));
     this.storage = storage;
     const store = this.register(new ConversationStore({ dir: this.storage.dir, warn: (text) => this.reportStorage(text) }));
@@ -94,6 +106,7 @@ export class EditorHost extends Disposable {
     this.register(this.mcp.onDidChange(() => this.updateSecrets()));
     this.mentions = this.register(new MentionSource((specs) => this.manager.chips(specs)));
     this.review = this.register(new EditorReview(hasFolder ? this.storage : undefined, log, () => this.manager.active?.review.refreshSoon()));
+    this.worktrees = hasFolder ? this.register(new EditorWorktrees(context.globalStorageUri.fsPath, this.review, log)) : undefined;
     const remembered = new RememberedOptions(context.globalState);
     this.manager = this.register(
       new ConversationManager({
@@ -122,6 +135,7 @@ export class EditorHost extends Disposable {
           rememberedOptions: (agent) => remembered.get(agent),
           rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
           reviewEdits: () => (setting('reviewEdits') === 'before' ? 'before' : 'after'),
+          worktrees: this.worktrees,
         },
       }),
     );
@@ -136,11 +150,24 @@ export class EditorHost extends Disposable {
       cwd: () => this.cwd(),
       followEnabled: () => this.followEnabled(),
       forgetSecrets: (agentName) => this.secrets.forget(agentName),
+      worktrees: this.worktrees,
     });
-    this.register(this.manager.onMessage((m) => this.changes.fire(m)));
+    this.comments = this.register(new ReviewComments(this.manager));
+    this.register(
+      this.manager.onMessage((m) => {
+        this.changes.fire(m);
+        // Files of every conversation's worktree are badged as such in the editor.
+        if (m.type === 'tabsChanged') this.worktrees?.setBound(this.manager.all().map((c) => c.meta));
+      }),
+    );
     this.updateSecrets();
     this.register(vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)));
-    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.manager.unblocked()));
+    this.register(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.manager.unblocked();
+        void this.refreshOffer();
+      }),
+    );
     this.register(onTemporaryAgentsChanged(() => this.fireAgents()));
   }
 
@@ -153,7 +180,7 @@ export class EditorHost extends Disposable {
     // After the folder's storage has taken over what an earlier version kept under the URI.
     // Agents' stored sign-in values are read first: starting an agent then needs no wait.
     this.initialized ??= Promise.all([this.storage.ready, this.secrets.load(this.settings.all().map((a) => a.name))])
-      .then(() => Promise.all([this.rules.load(), this.manager.init()]))
+      .then(() => Promise.all([this.rules.load(), this.manager.init(), this.refreshOffer()]))
       .then(() => undefined);
     return this.initialized;
   }
@@ -171,6 +198,7 @@ export class EditorHost extends Disposable {
       presets: this.settings.presets(),
       followAgent: this.followEnabled(),
       tabs: this.manager.tabs(),
+      worktrees: this.offer,
     };
   }
 
@@ -239,6 +267,7 @@ export class EditorHost extends Disposable {
 
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (affects(e, 'followAgent')) this.changes.fire({ type: 'followChanged', followAgent: this.followEnabled() });
+    if (affects(e, 'newConversationsInWorktree')) void this.refreshOffer();
     if (affects(e, 'agents', 'defaultAgent')) {
       this.updateSecrets();
       this.fireAgents();
@@ -249,6 +278,18 @@ export class EditorHost extends Disposable {
   private fireAgents(): void {
     const selectedAgent = this.manager.active?.agentName || this.settings.defaultAgentName();
     this.changes.fire({ type: 'agentsChanged', agents: this.settings.choices(), selectedAgent, presets: this.settings.presets() });
+  }
+
+  /** Whether new conversations can have a worktree (git, a repository, trust): told to the panel when it changes. */
+  private async refreshOffer(): Promise<void> {
+    const offer = (await this.worktrees?.offer()) ?? {
+      available: false,
+      reason: l10n.t('Open a folder first: worktrees are made from its git repository.'),
+      byDefault: false,
+    };
+    if (JSON.stringify(offer) === JSON.stringify(this.offer)) return;
+    this.offer = offer;
+    this.changes.fire({ type: 'worktreeOfferChanged', worktrees: offer });
   }
 
   private reportStorage(text: string): void {

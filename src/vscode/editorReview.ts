@@ -17,7 +17,8 @@ import type { OutputLog } from './outputLog';
  * write the disk themselves are noticed that way).
  */
 export class EditorReview extends Disposable implements ReviewHost {
-  private opening: Promise<CheckpointStore | undefined> | undefined;
+  /** Stores opened (or opening), by their storage folder. */
+  private readonly opening = new Map<string, Promise<CheckpointStore | undefined>>();
 
   constructor(
     /** The folder's storage (undefined without a folder); checkpoints wait until it is ready. */
@@ -34,17 +35,38 @@ export class EditorReview extends Disposable implements ReviewHost {
 
   checkpoints(): Promise<CheckpointStore | undefined> {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return root ? this.open(root, 'checkpoints') : Promise.resolve(undefined);
+  }
+
+  /**
+   * The review of a conversation working elsewhere (its git worktree): its own checkpoint store,
+   * kept in the folder's storage under `worktrees/<key>`; the editor side is the same.
+   */
+  forRoot(root: string, key: string): ReviewHost {
+    return {
+      checkpoints: () => this.open(root, path.join('worktrees', key)),
+      readCurrent: (file) => this.readCurrent(file),
+      apply: (plan, label) => this.apply(plan, label),
+      confirmRewind: (plan) => this.confirmRewind(plan),
+    };
+  }
+
+  private open(root: string, dir: string): Promise<CheckpointStore | undefined> {
     // No folder, nowhere to keep them, or an untrusted workspace (no agent runs there anyway).
     const storage = this.storage;
-    if (!root || !storage || !vscode.workspace.isTrusted) return Promise.resolve(undefined);
-    this.opening ??= storage.ready
-      .then(() => CheckpointStore.open({ root, storageDir: path.join(storage.dir, 'checkpoints'), maxCheckpoints: 200, warn: (m) => this.log.warn(m) }))
-      .catch((err) => {
-        this.log.warn(`Checkpoints are off: ${errorMessage(err)}`);
-        this.opening = undefined;
-        return undefined;
-      });
-    return this.opening;
+    if (!storage || !vscode.workspace.isTrusted) return Promise.resolve(undefined);
+    let opening = this.opening.get(dir);
+    if (!opening) {
+      opening = storage.ready
+        .then(() => CheckpointStore.open({ root, storageDir: path.join(storage.dir, dir), maxCheckpoints: 200, warn: (m) => this.log.warn(m) }))
+        .catch((err) => {
+          this.log.warn(`Checkpoints are off: ${errorMessage(err)}`);
+          this.opening.delete(dir);
+          return undefined;
+        });
+      this.opening.set(dir, opening);
+    }
+    return opening;
   }
 
   async readCurrent(file: string): Promise<string | undefined> {

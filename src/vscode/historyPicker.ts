@@ -32,6 +32,8 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     const own: Item[] = manager.all().map(({ meta, open }) => ({
       label: meta.title,
       description: open ? l10n.t('{0} · {1} · open', meta.agentName, relativeTime(meta.updatedAt)) : `${meta.agentName} · ${relativeTime(meta.updatedAt)}`,
+      // The branch of its worktree: which conversation's work is where.
+      detail: meta.worktree ? `$(git-branch) ${meta.worktree.branch}` : undefined,
       buttons: [RENAME, DELETE],
       meta,
     }));

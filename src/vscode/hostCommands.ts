@@ -9,7 +9,10 @@ import { showHistory, type AgentSessionItem } from './historyPicker';
 import type { MentionSource } from './mentionSource';
 import { manageRules } from './rulesPicker';
 import type { ChatSurface } from './editorHost';
-import { updateUserSetting } from './settings';
+import { newConversationInWorktree } from '../conversation/worktreeLifecycle';
+import { errorMessage } from '../util/errors';
+import type { EditorWorktrees } from './editorWorktrees';
+import { setting, updateUserSetting } from './settings';
 
 /** The parts of the session host the commands use. */
 export interface CommandHost {
@@ -24,6 +27,8 @@ export interface CommandHost {
   followEnabled(): boolean;
   /** Forgets the keys kept for an agent (SecretStorage); false when there were none. */
   forgetSecrets(agentName: string): Promise<boolean>;
+  /** Conversation worktrees; undefined without a folder. */
+  worktrees: EditorWorktrees | undefined;
 }
 
 /**
@@ -41,10 +46,38 @@ export class HostCommands {
     await this.host.manager.restart();
   }
 
+  /** A new conversation: in its own worktree when `tandem.newConversationsInWorktree` says so and it can have one. */
   async newConversation(): Promise<void> {
     await this.host.init();
+    if (setting('newConversationsInWorktree') === true && (await this.host.worktrees?.offer())?.available) return this.newConversationInWorktree();
     this.host.manager.newConversation(this.host.manager.active?.agentName || undefined);
     this.host.surface()?.reveal();
+  }
+
+  /** `Tandem: New Conversation in Worktree`: a new branch from HEAD in Tandem's worktrees folder, and a conversation working there. */
+  async newConversationInWorktree(): Promise<void> {
+    await this.host.init();
+    const { worktrees, manager } = this.host;
+    const offer = await worktrees?.offer();
+    if (!worktrees || !offer?.available) {
+      const reason = offer?.reason ?? l10n.t('Open a folder first: worktrees are made from its git repository.');
+      void vscode.window.showWarningMessage(l10n.t('Tandem: a conversation cannot have its own worktree here. {0}', reason));
+      return;
+    }
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Tandem: creating a worktree…') }, () =>
+        newConversationInWorktree(manager, worktrees, this.host.cwd(), manager.active?.agentName || undefined),
+      );
+      this.host.surface()?.reveal();
+    } catch (err) {
+      void vscode.window.showErrorMessage(l10n.t('Tandem: the worktree could not be created. {0}', errorMessage(err)));
+    }
+  }
+
+  /** "Open the worktree": the conversation's worktree in a new window. */
+  async openWorktree(conversationId: string | undefined): Promise<void> {
+    const binding = this.host.manager.get(conversationId)?.meta.worktree;
+    if (binding) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(binding.path), { forceNewWindow: true });
   }
 
   async closeConversation(): Promise<void> {

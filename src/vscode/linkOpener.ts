@@ -2,7 +2,6 @@ import * as l10n from '@vscode/l10n';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PathPolicy } from '../client/pathPolicy';
 import { errorMessage } from '../util/errors';
 import type { FollowAlong } from './followAlong';
 import type { OutputLog } from './outputLog';
@@ -14,14 +13,15 @@ import type { OutputLog } from './outputLog';
  */
 export class LinkOpener {
   constructor(
-    private readonly policy: PathPolicy,
+    /** Inside the workspace, or a conversation's worktree: opened without asking. */
+    private readonly isKnown: (file: string) => boolean,
     private readonly follow: FollowAlong,
     private readonly log: OutputLog,
     private readonly baseDir: () => string,
   ) {}
 
   async openLocation(file: string, line: number | undefined): Promise<void> {
-    if (!this.policy.isInWorkspace(file)) {
+    if (!this.isKnown(file)) {
       const open = l10n.t('Open');
       const choice = await vscode.window.showWarningMessage(l10n.t('{0} is outside the workspace. Open it anyway?', file), { modal: true }, open);
       if (choice !== open) return;

@@ -42,7 +42,7 @@ for (const [theme, kind] of [
       await assertNothingSerious(frame, 'ready');
 
       // Keyboard focus on the Agent picker: VS Code's own select:focus outline must not win.
-      await chat.button('New conversation').focus();
+      await chat.button('Conversation in a new worktree').focus();
       await chat.page.keyboard.press('Tab');
       const ring = await focusIndicator(frame);
       assert.match(String(ring?.element), /^select\.agent-picker/);

@@ -7,53 +7,20 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { agentEnv, editOnDiskFiles, REMEMBER_NAME, scenario as fakeScenario, startFakeAnthropic, userTextOf } from '../fixtures/fakeAnthropic/index';
-import { launchChromium } from './harness/browser';
-import { freePort, startCodeServer } from './harness/codeServer';
-import type { CodeServer } from './harness/codeServer';
 import { scenario } from './harness/e2e';
-import type { E2e } from './harness/e2e';
-import { repoRoot, vsixPath } from './harness/paths';
+import { repoRoot } from './harness/paths';
+import { useRestartableE2e } from './harness/restartable';
 import { storedConversations } from './harness/storage';
 import { allowEveryPromptOnce, waitUntil } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
-import { after, before } from 'node:test';
 
 /** This file restarts its own code-server (the run's shared one cannot be restarted). */
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let dir = '';
-let port = 0;
-const e2e: E2e = {
-  get server(): CodeServer {
-    if (!server) throw new Error('code-server is not running');
-    return server;
-  },
-  get browser(): Browser {
-    if (!browser) throw new Error('Chromium is not running');
-    return browser;
-  },
-};
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tandem-restore-'));
-  port = await freePort();
-  server = await startCodeServer({ dir, port, vsix: [vsixPath] });
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close().catch(() => {});
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const e2e = useRestartableE2e('tandem-restore-');
 
 /** Stops VS Code (its whole process group, extension host and agents included) and starts it again. */
-async function restartVsCode(): Promise<void> {
-  await server?.stop();
-  server = await startCodeServer({ dir, port });
-}
+const restartVsCode = () => e2e.restart();
 
 /**
  * What Tandem stored in this profile: the store saves after a short quiet period, and killing
@@ -61,7 +28,7 @@ async function restartVsCode(): Promise<void> {
  * on disk.
  */
 function stored(): string {
-  return storedConversations(join(dir, 'user-data'));
+  return storedConversations(e2e.userDataDir);
 }
 
 async function waitStored(...texts: string[]): Promise<void> {

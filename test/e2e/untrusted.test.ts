@@ -50,6 +50,10 @@ scenario(
       assert.match(body, /Workspace not trusted/);
       assert.match(body, /does not start agents here/);
       assert.equal(await chat.button('Send').isEnabled(), false, 'no prompt can be sent');
+      // No worktrees either (git is not run here), and the button says why.
+      const inWorktree = chat.frame.getByRole('button', { name: 'Conversation in a new worktree' });
+      assert.equal(await inWorktree.getAttribute('aria-disabled'), 'true');
+      assert.match((await inWorktree.getAttribute('title')) ?? '', /not trusted, so Tandem does not run git/);
       // Give a wrongly started agent time to show up before concluding none was spawned.
       await page.waitForTimeout(2000);
       assert.equal(existsSync(current.logFile), false, 'the agent process was never spawned (it writes SCRIPTED_AGENT_LOG on its first message)');
@@ -60,6 +64,8 @@ scenario(
       await trust.waitFor({ state: 'visible', timeout: uiTimeout });
       await trust.click();
       await waitUntil(async () => existsSync(current.logFile), 'the agent to start once the workspace is trusted');
+      // Trusted now, but this folder is no git repository: still no worktrees, for that reason.
+      await waitUntil(async () => /not in a git repository/.test((await inWorktree.getAttribute('title')) ?? ''), 'the reason to change');
       await chat.send('hello');
       assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
       assert.match(await chat.threadText(), /trusted now: hello/);

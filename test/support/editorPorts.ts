@@ -26,6 +26,7 @@ export function testEditorPorts(roots: readonly string[], overrides: Partial<Edi
     mcpServers: () => [],
     mcpProblems: () => [],
     contextSources: NO_CONTEXT_SOURCES,
+    worktrees: undefined,
     ...overrides,
   };
 }

@@ -60,6 +60,12 @@ export class StubAgent {
     return this.prompts[0];
   }
 
+  /** The client's handlers, for requests the agent makes (fs, terminals) in a test. */
+  get client(): ClientHandlers {
+    if (!this.handlers) throw new Error('not connected');
+    return this.handlers;
+  }
+
   methods(): string[] {
     return this.received.map((r) => r.method);
   }
@@ -120,8 +126,8 @@ export class StubAgent {
         this.record('authenticate', { methodId }, () => {
           if (this.behaviour.authenticateError) throw this.behaviour.authenticateError;
         }),
-      newSession: (cwd) =>
-        this.record('session/new', { cwd }, () => {
+      newSession: (cwd, _mcp, dirs) =>
+        this.record('session/new', dirs?.length ? { cwd, additionalDirectories: dirs } : { cwd }, () => {
           const error = this.behaviour.newSessionError;
           if (error) {
             this.behaviour.newSessionError = undefined;

@@ -19,6 +19,8 @@ export interface StubRig {
   manager: ConversationManager;
   log: MemoryProtocolLog;
   messages: HostMessage[];
+  /** The workspace folder (a fresh temp folder). */
+  dir: string;
   /** The shown conversation. */
   readonly conversation: Conversation;
 }
@@ -51,6 +53,7 @@ export function stubSession(opts: { cancelGraceMs?: number; editor?: Partial<Edi
     manager,
     log,
     messages,
+    dir,
     get conversation(): Conversation {
       const active = manager.active;
       if (!active) throw new Error('no conversation is shown');

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,27 +10,12 @@ import { CheckpointError } from '../../src/review/checkpointTypes';
 import type { FileChange } from '../../src/review/checkpointTypes';
 import { computeHunks, revertHunks } from '../../src/review/hunks';
 import { applyPlanOnDisk } from '../../src/review/restorePlan';
+import { git, tempDir } from '../support/gitRepo';
 
 type T = { after: (fn: () => void) => void };
 type Kind = 'git' | 'folder';
 
 // ---- helpers ------------------------------------------------------------------------------------
-
-function tempDir(t: T, prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** git for the test's own setup and checks; optional locks off so `status` never rewrites the index. */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 function write(root: string, rel: string, content: string | Buffer): string {
   const file = path.join(root, rel);

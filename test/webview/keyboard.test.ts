@@ -66,7 +66,7 @@ for (const theme of THEMES) {
     });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const stops: string[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 9; i++) {
       await page.keyboard.press('Tab');
       stops.push(await focused(panel));
       await assertVisibleFocus(panel, `stop ${i + 1}`);
@@ -74,6 +74,7 @@ for (const theme of THEMES) {
     assert.deepEqual(stops, [
       'tab Fix the login test — Test Agent',
       'button New conversation',
+      'button Conversation in a new worktree',
       'select Agent',
       'select Model',
       'button Session options',

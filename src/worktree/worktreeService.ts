@@ -1,0 +1,165 @@
+import * as l10n from '@vscode/l10n';
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import type { WorktreeBinding } from '../store/conversationMeta';
+import { appliedTree, planApply, type ApplyPlan, type MainReader } from './applyPlan';
+import { freeName, provisionalSlug, slugOf, worktreeFolder } from './branchNames';
+import { WorktreeError, WorktreeGit } from './worktreeGit';
+import { snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
+
+/** Whether a folder can have conversation worktrees, and where its repository is. */
+export type WorktreeProbe = { ok: true; repo: string; folder: string } | { ok: false; error: WorktreeError };
+
+/** A worktree as it is now. */
+export interface WorktreeStatus {
+  state: 'ready' | 'missing';
+  /** Paths that differ from what was last applied to the workspace (the start commit before any apply). */
+  unapplied: TreeChange[];
+  /** Commits on the branch since the start commit. */
+  commits: number;
+}
+
+/**
+ * Conversation worktrees through the git executable (`git worktree`, `merge-file`, `diff-tree`; no
+ * hand-written git internals): create one on a new branch from the workspace's HEAD, in a folder
+ * Tandem owns outside the workspace; tell what is not applied yet; plan an apply; commit on the
+ * branch; discard; remove (keeping a branch that has commits); recreate one deleted by hand.
+ * vscode-free; the editor asks the questions and shows the previews.
+ */
+export class WorktreeService {
+  constructor(
+    /** The folder holding the worktrees (`tandem.worktreesFolder`, or Tandem's own storage). */
+    private readonly root: () => string,
+    readonly git = new WorktreeGit(),
+  ) {}
+
+  /** Whether `folder` is in a repository with a commit to branch from. */
+  async probe(folder: string): Promise<WorktreeProbe> {
+    try {
+      const top = await this.git.text(['rev-parse', '--show-toplevel'], folder).catch((err: unknown) => {
+        if (err instanceof WorktreeError && err.kind === 'noGit') throw err;
+        throw new WorktreeError('notRepository', l10n.t('{0} is not in a git repository.', folder));
+      });
+      if (!(await this.git.has('HEAD', top)))
+        throw new WorktreeError('noCommit', l10n.t('The repository {0} has no commit yet, so there is nothing to start a branch from.', top));
+      const repo = await fs.promises.realpath(top);
+      const rel = nodePath.relative(repo, await fs.promises.realpath(folder));
+      return { ok: true, repo, folder: rel.split(nodePath.sep).join('/') };
+    } catch (err) {
+      if (err instanceof WorktreeError) return { ok: false, error: err };
+      return { ok: false, error: new WorktreeError('failed', String(err)) };
+    }
+  }
+
+  /**
+   * A new worktree for a conversation: branch `tandem/<title or id>` (a free name) from HEAD, in
+   * `<root>/<repository>-<hash>/<name>`. `provisional` when named from the id (renamed once titled).
+   */
+  async create(folder: string, conversationId: string, title?: string): Promise<WorktreeBinding> {
+    const probe = await this.probe(folder);
+    if (!probe.ok) throw probe.error;
+    const { repo } = probe;
+    const base = await this.git.text(['rev-parse', 'HEAD^{commit}'], repo);
+    const titled = title !== undefined && slugOf(title) !== '';
+    const branch = await freeName(titled ? slugOf(title) : provisionalSlug(conversationId), (name) => this.taken(repo, name));
+    const path = worktreeFolder(this.root(), repo, branch);
+    await fs.promises.mkdir(nodePath.dirname(path), { recursive: true });
+    await this.git.run(['worktree', 'add', '-q', '-b', branch, path, base], repo);
+    const binding: WorktreeBinding = { path, branch, base, repo, folder: probe.folder };
+    if (!titled) binding.provisional = true;
+    return binding;
+  }
+
+  /** The session's folder in the worktree: the workspace folder's place in it. */
+  cwdOf(binding: WorktreeBinding): string {
+    return binding.folder === '' ? binding.path : nodePath.join(binding.path, ...binding.folder.split('/'));
+  }
+
+  /** True while the worktree's folder is there (a `.git` file links it to the repository). */
+  exists(binding: WorktreeBinding): boolean {
+    return fs.existsSync(nodePath.join(binding.path, '.git'));
+  }
+
+  async status(binding: WorktreeBinding): Promise<WorktreeStatus> {
+    if (!this.exists(binding)) return { state: 'missing', unapplied: [], commits: 0 };
+    const tree = await snapshotTree(this.git, binding.path);
+    const unapplied = await treeChanges(this.git, binding.path, appliedTree(binding), tree);
+    const commits = Number(await this.git.text(['rev-list', '--count', `${binding.base}..HEAD`], binding.path)) || 0;
+    return { state: 'ready', unapplied, commits };
+  }
+
+  /** What Apply would do; `readMain` reads the workspace's files as the editor has them. */
+  async planApply(binding: WorktreeBinding, readMain: MainReader): Promise<ApplyPlan> {
+    this.mustExist(binding);
+    return planApply(this.git, binding, readMain);
+  }
+
+  /** Every change in the worktree committed on its branch; undefined when there was nothing to commit. */
+  async commit(binding: WorktreeBinding, message: string): Promise<string | undefined> {
+    this.mustExist(binding);
+    await this.git.run(['add', '-A', '--', '.'], binding.path);
+    const staged = await this.git.run(['diff', '--cached', '--quiet'], binding.path, { okCodes: [0, 1] });
+    if (staged.code === 0) return undefined;
+    await this.git.run(['commit', '-q', '-m', message], binding.path);
+    return this.git.text(['rev-parse', '--short', 'HEAD'], binding.path);
+  }
+
+  /** Back to the start commit: uncommitted changes, untracked files and commits on the branch go. */
+  async discard(binding: WorktreeBinding): Promise<void> {
+    this.mustExist(binding);
+    await this.git.run(['reset', '-q', '--hard', binding.base], binding.path);
+    await this.git.run(['clean', '-fdq'], binding.path);
+    delete binding.applied;
+  }
+
+  /**
+   * Removes the worktree (`force` also when it has changes or submodules) and its branch when
+   * nothing was committed on it; a branch with commits is kept (`branchKept`).
+   */
+  async remove(binding: WorktreeBinding, force: boolean): Promise<{ branchKept: boolean }> {
+    if (this.exists(binding)) await this.git.run(['worktree', 'remove', ...(force ? ['--force', '--force'] : []), binding.path], binding.repo);
+    else await this.git.run(['worktree', 'prune'], binding.repo);
+    const tip = await this.git.text(['rev-parse', '--verify', '--quiet', `refs/heads/${binding.branch}`], binding.repo).catch(() => '');
+    if (tip === '') return { branchKept: false };
+    if (tip !== binding.base) return { branchKept: true };
+    await this.git.run(['branch', '-q', '-D', binding.branch], binding.repo);
+    return { branchKept: false };
+  }
+
+  /** A worktree deleted by hand, checked out again: from its branch when it still exists, else from the start commit. */
+  async recreate(binding: WorktreeBinding): Promise<void> {
+    await this.git.run(['worktree', 'prune'], binding.repo);
+    await fs.promises.mkdir(nodePath.dirname(binding.path), { recursive: true });
+    if (await this.git.has(`refs/heads/${binding.branch}`, binding.repo))
+      await this.git.run(['worktree', 'add', '-q', binding.path, binding.branch], binding.repo);
+    else await this.git.run(['worktree', 'add', '-q', '-b', binding.branch, binding.path, binding.base], binding.repo);
+    delete binding.applied;
+  }
+
+  /** A provisional branch takes its conversation's title (once); returns the new name, or undefined. */
+  async rename(binding: WorktreeBinding, title: string): Promise<string | undefined> {
+    const slug = slugOf(title);
+    if (!binding.provisional || slug === '') return undefined;
+    const branch = await freeName(slug, (name) => this.git.has(`refs/heads/${name}`, binding.repo));
+    await this.git.run(['branch', '-m', binding.branch, branch], binding.repo);
+    binding.branch = branch;
+    delete binding.provisional;
+    return branch;
+  }
+
+  /** The worktree's changes since its start commit, as a unified diff (for the `@` Git changes chip). */
+  async diff(binding: WorktreeBinding): Promise<string> {
+    this.mustExist(binding);
+    const tree = await snapshotTree(this.git, binding.path);
+    return (await this.git.run(['diff', '--no-color', '--no-ext-diff', binding.base, tree], binding.path)).stdout.toString('utf8');
+  }
+
+  private async taken(repo: string, branch: string): Promise<boolean> {
+    return fs.existsSync(worktreeFolder(this.root(), repo, branch)) || (await this.git.has(`refs/heads/${branch}`, repo));
+  }
+
+  private mustExist(binding: WorktreeBinding): void {
+    if (!this.exists(binding))
+      throw new WorktreeError('missing', l10n.t('The worktree {0} (branch {1}) was deleted outside Tandem.', binding.path, binding.branch));
+  }
+}

@@ -1,0 +1,81 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { parseCatFileBatch, splitZ } from '../review/gitProcess';
+import type { WorktreeGit } from './worktreeGit';
+
+/** One path that differs between two trees (renames are a delete and an add). */
+export interface TreeChange {
+  /** `/`-separated, relative to the repository's top. */
+  relPath: string;
+  status: 'added' | 'modified' | 'deleted';
+  /** Blob ids on each side (absent on the side where the path does not exist). */
+  before?: string;
+  after?: string;
+  /** A submodule (gitlink) rather than a file: its content is another repository's commit. */
+  submodule: boolean;
+}
+
+const ZERO = /^0+$/;
+
+/**
+ * The worktree's whole state as a git tree — committed, staged, unstaged and untracked files that
+ * are not ignored — built in a throwaway index seeded from the worktree's own (so unchanged files
+ * are not hashed again). The worktree's index, HEAD and files are not touched; the blobs of changed
+ * files land in the repository's object store, as `git add` would put them there.
+ */
+export async function snapshotTree(git: WorktreeGit, worktree: string): Promise<string> {
+  const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'tandem-snapshot-'));
+  const index = nodePath.join(dir, 'index');
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    const own = nodePath.resolve(worktree, await git.text(['rev-parse', '--git-path', 'index'], worktree));
+    const copied = await copyIndex(own, index);
+    if (!copied) await git.run(['read-tree', 'HEAD'], worktree, { env });
+    await git.run(['add', '-A', '--', '.'], worktree, { env });
+    return await git.text(['write-tree'], worktree, { env });
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Copies an index keeping its modification time: git trusts an entry's cached stat data only when
+ * the index is newer than the file ("racy git"), so a copy with a fresh time would hide an edit made
+ * in the same second as the checkout that left the size unchanged.
+ */
+async function copyIndex(from: string, to: string): Promise<boolean> {
+  try {
+    const stat = await fs.promises.stat(from);
+    await fs.promises.copyFile(from, to);
+    await fs.promises.utimes(to, stat.atime, stat.mtime);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The paths that differ between two trees (or commits), sorted as git lists them. */
+export async function treeChanges(git: WorktreeGit, cwd: string, from: string, to: string): Promise<TreeChange[]> {
+  const out = await git.run(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to], cwd);
+  const parts = splitZ(out.stdout);
+  const changes: TreeChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    // ":100644 100644 <old> <new> M" then the path.
+    const [oldMode, newMode, oldId, newId, status] = parts[i].replace(/^:/, '').split(' ');
+    const relPath = parts[i + 1];
+    const submodule = oldMode === '160000' || newMode === '160000';
+    const change: TreeChange = { relPath, status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified', submodule };
+    if (!ZERO.test(oldId)) change.before = oldId;
+    if (!ZERO.test(newId)) change.after = newId;
+    changes.push(change);
+  }
+  return changes;
+}
+
+/** The bytes of these blobs (`cat-file --batch`); a missing id is absent from the map. */
+export async function readBlobs(git: WorktreeGit, cwd: string, ids: readonly string[]): Promise<Map<string, Buffer>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  return parseCatFileBatch((await git.run(['cat-file', '--batch'], cwd, { input: unique.map((id) => `${id}\n`).join('') })).stdout);
+}
