@@ -39,6 +39,8 @@ if (!production) {
   // "payload" method) and the scripted agent that tests spawn as a real process.
   targets.push({ ...node, entryPoints: ['test/e2e/host/index.ts'], outfile: 'out/test/index.js', external: [...node.external, 'vscode', 'mocha'] });
   targets.push({ ...node, entryPoints: ['test/fixtures/scriptedAgent.ts'], outfile: 'out/fixtures/scriptedAgent.js' });
+  // The scripted agent behind the SDK's WebSocket / Streamable HTTP server (remote agents).
+  targets.push({ ...node, entryPoints: ['test/fixtures/remoteAgentServer.ts'], outfile: 'out/fixtures/remoteAgentServer.js' });
 }
 // Entries not written yet are skipped so each part can be built while others are in progress.
 await Promise.all(targets.filter((t) => existsSync(join(root, t.entryPoints[0]))).map((t) => esbuild.build({ ...common, ...t })));
