@@ -110,7 +110,7 @@ function openHttp(opts: RemoteTransportOptions): RemoteTransport {
     const onAbort = (): void => controller.abort(outer?.reason);
     if (outer?.aborted) onAbort();
     else outer?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(new RemoteConnectionError('timeout', 'no answer in time')), timeoutMs);
+    const timer = setTimeout(() => controller.abort(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })), timeoutMs);
     try {
       return await fetch(input, { ...init, signal: controller.signal });
     } catch (err) {
