@@ -140,6 +140,12 @@ export class AgentRuntime extends Disposable {
         onUpdate: (sessionId, update) => this.router.update(sessionId, update),
         extraCapabilities: this.deps.extraCapabilities,
       });
+      if (this.exited || this.isDisposed) {
+        // Stopped while it was being started: nothing may outlive the runtime.
+        conn.dispose();
+        await conn.kill();
+        throw new Error(l10n.t('{0} was stopped while it started.', this.agentName));
+      }
       this.conn = conn;
       conn.onExit((description, lost) => this.handleExit(description, lost));
       return await conn.initialize();

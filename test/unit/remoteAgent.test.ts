@@ -6,7 +6,7 @@
 // again); a 401 answered through the sign-in card; `clientTools: false`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
@@ -153,6 +153,8 @@ for (const kind of ['ws', 'http'] as const)
       session.conversation.prompt('a long job');
       await until(() => /started the long job/.test(agentText(session.snapshotParts().entries)), 'the first chunk');
       session.conversation.prompt('queued behind it');
+      // The agent keeps its sessions in its state file: the kill comes once the prompt is on disk there.
+      await until(() => existsSync(server.statePath) && readFileSync(server.statePath, 'utf8').includes('a long job'), 'the prompt to be stored');
       await server.kill();
       await until(() => session.status.kind === 'starting' && session.status.reconnecting !== undefined, 'reconnecting');
       const end = session.snapshotParts().entries.find((e) => e.kind === 'turn_end');

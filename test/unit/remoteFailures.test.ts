@@ -51,7 +51,9 @@ function http(handler: (req: IncomingMessage, res: ServerResponse) => void): Pro
 }
 
 /** A WebSocket server that answers `initialize` itself, so a test can misbehave after it. */
-async function plainWs(opts: { autoPong?: boolean; onMessage?: (msg: Record<string, unknown>, socket: WebSocket) => boolean; onHeaders?: (req: IncomingMessage) => void } = {}): Promise<number> {
+async function plainWs(
+  opts: { autoPong?: boolean; onMessage?: (msg: Record<string, unknown>, socket: WebSocket) => boolean; onHeaders?: (req: IncomingMessage) => void } = {},
+): Promise<number> {
   const server = createHttpServer();
   const sockets = new WebSocketServer({ server, autoPong: opts.autoPong ?? true });
   sockets.on('connection', (socket, req) => {
@@ -59,7 +61,8 @@ async function plainWs(opts: { autoPong?: boolean; onMessage?: (msg: Record<stri
     socket.on('message', (data) => {
       const msg = JSON.parse(String(data)) as Record<string, unknown>;
       if (opts.onMessage?.(msg, socket)) return;
-      if (msg.method === 'initialize') socket.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {} } }));
+      if (msg.method === 'initialize')
+        socket.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {} } }));
     });
   });
   closers.push(() => sockets.close());
@@ -140,9 +143,13 @@ test('a certificate that is not trusted says which error and how to trust a priv
   const dir = mkdtempSync(join(tmpdir(), 'tandem-tls-'));
   closers.push(() => rmSync(dir, { recursive: true, force: true }));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')],
+      {
+        stdio: 'ignore',
+      },
+    );
   } catch {
     t.skip('openssl is not available to make a certificate');
     return;
@@ -151,7 +158,10 @@ test('a certificate that is not trusted says which error and how to trust a priv
   for (const scheme of ['https', 'wss']) {
     const { err } = await failure(`${scheme}://127.0.0.1:${port}/acp`);
     assert.equal(kindOf(err), 'tls', scheme);
-    assert.match(String((err as Error).message), /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/);
+    assert.match(
+      String((err as Error).message),
+      /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/,
+    );
     assert.match(String((err as Error).message), /NODE_EXTRA_CA_CERTS/);
   }
 });
