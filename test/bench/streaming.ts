@@ -33,7 +33,7 @@ export interface StreamingRun {
   frames: number;
 }
 
-interface PageProbe {
+export interface PageProbe {
   first: number;
   done: number;
   longestTask: number;
@@ -47,7 +47,7 @@ interface PageProbe {
  * frame loop takes the times first thing in the frame after a marker landed (its callback was
  * queued before any the panel queues meanwhile), i.e. right after that marker's frame was painted.
  */
-const PROBE = (first: string, marker: string): string => `(() => {
+export const PROBE = (first: string, marker: string): string => `(() => {
   const probe = { first: 0, done: 0, longestTask: 0, longestGap: 0, frames: 0 };
   window.__benchProbe = probe;
   const lt = new PerformanceObserver((list) => {

@@ -44,6 +44,10 @@ export interface RemoteServerOptions {
   script: AgentScript;
   /** Every request and upgrade needs `Authorization: Bearer <token>`. */
   token?: string;
+  /** Record each prompt's arrival and answer at the server (see {@link RemoteServer.timings}). */
+  timings?: boolean;
+  /** Sessions in memory only (no state file to rewrite per update: the bench). */
+  stateless?: boolean;
 }
 
 export class RemoteServer {
@@ -53,6 +57,7 @@ export class RemoteServer {
   readonly requestLog = path.join(this.dir, 'requests.jsonl');
   /** What the scripted agents received (every connection's agent appends here). */
   readonly agentLog = path.join(this.dir, 'agent.jsonl');
+  readonly timingsPath = path.join(this.dir, 'timings.jsonl');
   port = 0;
   private child: ChildProcess | undefined;
 
@@ -66,8 +71,10 @@ export class RemoteServer {
 
   /** Starts the server (on its last port after a kill, so clients find it again). */
   async start(): Promise<void> {
-    const args = [REMOTE_SERVER_JS, '--script', this.scriptPath, '--state', this.statePath, '--port', String(this.port), '--log', this.requestLog];
+    const args = [REMOTE_SERVER_JS, '--script', this.scriptPath, '--port', String(this.port), '--log', this.requestLog];
+    if (!this.opts.stateless) args.push('--state', this.statePath);
     if (this.opts.token) args.push('--token', this.opts.token);
+    if (this.opts.timings) args.push('--timings', this.timingsPath);
     const child = spawn(process.execPath, args, {
       detached: true,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -97,6 +104,11 @@ export class RemoteServer {
       /* already gone */
     }
     await exited;
+  }
+
+  /** Per prompt: when it reached the server and when the agent's answer left it (wall-clock ms). */
+  timings(): Array<{ receivedAt: number; answeredAt: number }> {
+    return lines(this.timingsPath) as unknown as Array<{ receivedAt: number; answeredAt: number }>;
   }
 
   requests(): SeenRequest[] {
