@@ -11,10 +11,13 @@ const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root };
 
 mkdirSync(join(root, 'dist'), { recursive: true });
-const node = { platform: 'node', format: 'cjs', target: 'node20' };
+// `ws` (the WebSocket of remote agents: Node 20 has no global one) requires two optional native
+// add-ons inside try/catch and works without them; they are never installed, so esbuild must not
+// try to resolve them.
+const node = { platform: 'node', format: 'cjs', target: 'node20', external: ['bufferutil', 'utf-8-validate'] };
 const targets = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/hostMain.ts'], outfile: 'dist/host.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: [...node.external, 'vscode'] },
+  { ...node, entryPoints: ['src/hostMain.ts'], outfile: 'dist/host.js', external: [...node.external, 'vscode'] },
   { ...node, entryPoints: ['src/demoAgent/main.ts'], outfile: 'dist/demoAgent.js' },
   // Ends what Tandem started when the extension host is gone, however it goes (src/supervisor).
   { ...node, entryPoints: ['src/supervisor/main.ts'], outfile: 'dist/supervisor.js' },
@@ -34,8 +37,10 @@ const targets = [
 if (!production) {
   // Test-only builds, never shipped: mocha suites that run inside the real extension host (e2e
   // "payload" method) and the scripted agent that tests spawn as a real process.
-  targets.push({ ...node, entryPoints: ['test/e2e/host/index.ts'], outfile: 'out/test/index.js', external: ['vscode', 'mocha'] });
+  targets.push({ ...node, entryPoints: ['test/e2e/host/index.ts'], outfile: 'out/test/index.js', external: [...node.external, 'vscode', 'mocha'] });
   targets.push({ ...node, entryPoints: ['test/fixtures/scriptedAgent.ts'], outfile: 'out/fixtures/scriptedAgent.js' });
+  // The scripted agent behind the SDK's WebSocket / Streamable HTTP server (remote agents).
+  targets.push({ ...node, entryPoints: ['test/fixtures/remoteAgentServer.ts'], outfile: 'out/fixtures/remoteAgentServer.js' });
 }
 // Entries not written yet are skipped so each part can be built while others are in progress.
 await Promise.all(targets.filter((t) => existsSync(join(root, t.entryPoints[0]))).map((t) => esbuild.build({ ...common, ...t })));

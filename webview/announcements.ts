@@ -92,6 +92,7 @@ export class Announcements {
     // The header's status is not a live region; these changes are the ones worth saying.
     if (status.kind === 'stopped') this.say(l10n.t('{0} stopped: {1}', status.agentName, status.reason));
     else if (status.kind === 'ready' && before === 'starting') this.say(statusText(status));
+    else if (status.kind === 'starting' && status.reconnecting) this.say(statusText(status));
   }
 
   private noteQueue(news: boolean): void {

@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ConversationStatus } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/guards';
+import { AgentLocation } from './agentLocation';
 import { button, h, icon, withNodes } from './dom';
 import { SessionControls } from './sessionControls';
 import type { Store } from './store';
@@ -52,6 +53,8 @@ export class Header {
   private readonly waitingCount: HTMLElement;
   /** Session settings (pickers, options menu) and the usage meter. */
   readonly controls: SessionControls;
+  /** Where the agent runs, and its connection. */
+  private readonly location: AgentLocation;
 
   constructor(
     private readonly store: Store,
@@ -85,10 +88,12 @@ export class Header {
       title: l10n.t('Conversation history'),
     });
     this.controls = new SessionControls(store, host);
+    this.location = new AgentLocation(store);
     this.element = h(
       'header',
       { class: 'header' },
       this.select,
+      this.location.element,
       this.status,
       this.branch,
       this.controls.meter,
@@ -114,6 +119,7 @@ export class Header {
     );
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
+    this.location.render();
     this.renderNotice();
     this.controls.renderOptions();
   }
@@ -157,6 +163,7 @@ export class Header {
     const busy = status.kind === 'starting' || status.kind === 'running' || status.kind === 'cancelling';
     this.element.classList.toggle('busy', busy);
     this.element.setAttribute('aria-busy', String(busy));
+    this.location.render();
     this.renderNotice();
   }
 

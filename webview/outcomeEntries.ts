@@ -95,6 +95,8 @@ export function stopReasonText(reason: string): string {
       return l10n.t('Stopped: the agent reached its request limit');
     case 'refusal':
       return l10n.t('Stopped: the agent refused');
+    case 'interrupted':
+      return l10n.t('Interrupted: the connection to the agent dropped');
     default:
       return l10n.t('Stopped: {0}', reason);
   }

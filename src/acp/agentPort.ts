@@ -35,8 +35,9 @@ export interface AgentConnectionOptions {
 }
 
 /**
- * What the core needs of a started agent: its ACP requests, and how it ends. The real one is a
- * process over stdio (ProcessAgentConnection); tests use an in-memory stub
+ * What the core needs of a started agent: its ACP requests, and how it ends. The real ones are a
+ * process over stdio (ProcessAgentConnection) and an agent on another machine over ACP's WebSocket
+ * or Streamable HTTP transport (RemoteAgentConnection); tests use an in-memory stub
  * (test/support/stubAgent.ts) that drives a whole conversation in milliseconds under mock timers.
  * Every request rejects with AgentExitedError once the agent is gone.
  */
@@ -64,8 +65,12 @@ export interface AgentConnection {
   cancel(sessionId: string): Promise<void>;
   /** The last lines the agent wrote to stderr (redacted), for error messages. */
   stderrTail(): string;
-  /** Calls `listener` once when the agent goes away, with how ("exited with code 3"). */
-  onExit(listener: (description: string) => void): IDisposable;
+  /**
+   * Calls `listener` once when the agent goes away, with how ("exited with code 3"). `lost`: the
+   * connection to an agent on another machine dropped (a WebSocket or HTTP transport closed, an
+   * `ssh` tunnel ended with 255) — the agent may still be there, so the session can be reattached.
+   */
+  onExit(listener: (description: string, lost: boolean) => void): IDisposable;
   /** Ends the agent (its whole process tree); resolves once it is gone. Safe to call twice. */
   kill(): Promise<void>;
   /** Closes the connection (pending requests reject); does not end the agent. Safe twice. */

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { resolveCommand } from './commandResolver';
+import { resolveCommand, spawnTarget } from './commandResolver';
 import { redactSecrets } from './protocolLog';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
@@ -158,8 +158,17 @@ export class AgentProcess {
   describeExit(exit: AgentExit | undefined = this.exitInfo): string {
     if (!exit) return l10n.t('is running');
     if (exit.error) return l10n.t('could not be started: {0}', exit.error.message);
+    if (this.lostConnection(exit)) return l10n.t('ended: the SSH connection failed or was lost (ssh exited with code 255)');
     if (exit.signal) return l10n.t('was killed by {0}', exit.signal);
     return l10n.t('exited with code {0}', exit.code ?? l10n.t('unknown'));
+  }
+
+  /**
+   * The agent runs on another machine through `ssh` (a stdio tunnel) and ssh itself ended with 255,
+   * its code for a connection that failed or dropped: the agent there may still have the session.
+   */
+  lostConnection(exit: AgentExit | undefined = this.exitInfo): boolean {
+    return exit?.code === 255 && isSsh(this.config.command);
   }
 
   /**
@@ -257,6 +266,11 @@ export class AgentProcess {
   }
 }
 
+/** `ssh`, `/usr/bin/ssh`, `ssh.exe`: the command is an SSH tunnel to an agent elsewhere. */
+export function isSsh(command: string): boolean {
+  return /^ssh(\.exe)?$/i.test(path.win32.basename(command));
+}
+
 /** process.env + the configured env, minus variables that break agents when inherited. */
 export function agentEnvironment(configured: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...configured };
@@ -268,26 +282,4 @@ export function agentEnvironment(configured: Record<string, string>): NodeJS.Pro
     if (!Object.hasOwn(configured, name)) delete env[name];
   }
   return env;
-}
-
-/**
- * Windows refuses to spawn .cmd/.bat without a shell (since Node 20.12), and npm installs agents as
- * .cmd shims. Those go through cmd.exe with every argument quoted and cmd metacharacters escaped,
- * so settings can still not inject commands.
- */
-function spawnTarget(resolved: string, args: string[]): { file: string; args: string[]; verbatim: boolean } {
-  if (process.platform !== 'win32' || !/\.(cmd|bat)$/i.test(resolved)) return { file: resolved, args, verbatim: false };
-  const line = [resolved, ...args].map(quoteForCmd).join(' ');
-  return {
-    file: process.env.ComSpec ?? path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'cmd.exe'),
-    args: ['/d', '/s', '/c', `"${line}"`],
-    verbatim: true,
-  };
-}
-
-function quoteForCmd(arg: string): string {
-  // CommandLineToArgvW rules: double the backslashes before a quote, escape quotes, wrap in quotes;
-  // then escape cmd's metacharacters with ^ (twice: .cmd shims re-parse their arguments).
-  const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, '$1$1')}"`;
-  return quoted.replace(/[()%!^"<>&|]/g, '^^^$&');
 }

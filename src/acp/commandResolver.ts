@@ -80,3 +80,25 @@ function isExecutable(candidate: string, win: boolean): boolean {
     return false;
   }
 }
+
+/**
+ * Windows refuses to spawn .cmd/.bat without a shell (since Node 20.12), and npm installs agents as
+ * .cmd shims. Those go through cmd.exe with every argument quoted and cmd metacharacters escaped,
+ * so settings can still not inject commands.
+ */
+export function spawnTarget(resolved: string, args: string[]): { file: string; args: string[]; verbatim: boolean } {
+  if (process.platform !== 'win32' || !/\.(cmd|bat)$/i.test(resolved)) return { file: resolved, args, verbatim: false };
+  const line = [resolved, ...args].map(quoteForCmd).join(' ');
+  return {
+    file: process.env.ComSpec ?? path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'cmd.exe'),
+    args: ['/d', '/s', '/c', `"${line}"`],
+    verbatim: true,
+  };
+}
+
+function quoteForCmd(arg: string): string {
+  // CommandLineToArgvW rules: double the backslashes before a quote, escape quotes, wrap in quotes;
+  // then escape cmd's metacharacters with ^ (twice: .cmd shims re-parse their arguments).
+  const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, '$1$1')}"`;
+  return quoted.replace(/[()%!^"<>&|]/g, '^^^$&');
+}

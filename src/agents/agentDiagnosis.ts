@@ -8,6 +8,7 @@ import type { ProtocolLog } from '../acp/protocolLog';
 import { errorMessage } from '../util/errors';
 import type { ConformanceSummary } from '../inspector/conformance';
 import { captureWire, checkWire, type WireLine } from '../inspector/handshakeCheck';
+import type { RemoteFailureKind } from '../acp/remoteFailure';
 import { checkRuntimes } from './runtimeCheck';
 import type { RuntimeCheck } from './runtimeCheck';
 
@@ -55,10 +56,15 @@ export type StartOutcome =
     }
   | {
       ok: false;
-      /** not_found: no such command; spawn: the OS refused; exited: it died before answering; error: it answered with an error; timeout; cancelled. */
-      stage: 'not_found' | 'spawn' | 'exited' | 'error' | 'timeout' | 'cancelled';
+      /**
+       * not_found: no such command; spawn: the OS refused; exited: it died before answering; error:
+       * it answered with an error; timeout; cancelled; connect: a remote endpoint could not be used.
+       */
+      stage: 'not_found' | 'spawn' | 'exited' | 'error' | 'timeout' | 'cancelled' | 'connect';
       message: string;
       osCode?: string;
+      /** connect: why (auth, tls, notAcp, unreachable…: see RemoteFailureKind). */
+      remoteKind?: RemoteFailureKind;
     };
 
 export interface DoctorReport {
@@ -86,9 +92,11 @@ export interface DoctorReport {
    * request and the server's tools), or why that check failed.
    */
   hosted?: { result: unknown } | { error: string };
+  /** An agent on another machine, reached over ACP's WebSocket or Streamable HTTP transport. */
+  remote?: { url: string; transport: 'WebSocket' | 'Streamable HTTP'; headerNames: string[]; clientTools: boolean; tokenStored: boolean };
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Runs every check. Never throws: every failure becomes part of the report. */
 export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): Promise<DoctorReport> {
@@ -185,7 +193,7 @@ async function startAndInitialize(
   }
 }
 
-function describeFailure(err: unknown): StartOutcome {
+export function describeFailure(err: unknown): StartOutcome {
   if (err instanceof AgentExitedError) {
     if (err.exit.error) return { ok: false, stage: 'spawn', message: err.exit.error.message, osCode: err.exit.error.osCode };
     const message = err.exit.signal
@@ -198,7 +206,7 @@ function describeFailure(err: unknown): StartOutcome {
   return { ok: false, stage: 'error', message: errorMessage(err) };
 }
 
-function describeInitialize(result: acp.InitializeResponse, elapsedMs: number): StartOutcome {
+export function describeInitialize(result: acp.InitializeResponse, elapsedMs: number): StartOutcome {
   const caps = result.agentCapabilities ?? {};
   const session = caps.sessionCapabilities ?? {};
   const prompt = caps.promptCapabilities ?? {};

@@ -8,6 +8,7 @@
  *   machine, over ACP's WebSocket or HTTP transport.
  * `headers` values may use `${env:NAME}`. Nothing here touches the editor, so it is unit-tested.
  */
+import { isSsh } from '../acp/agentProcess';
 import { isRecord } from '../protocol/guards';
 
 export const HOSTED_FORMATS = ['tool-events', 'ui-message-stream'] as const;
@@ -104,7 +105,39 @@ export function describeEntry(entry: AgentEntry): string {
   }
 }
 
-/** The host an entry runs on, for the header ("local" for processes). */
+/** The host an entry runs on, for the header: undefined for a process on this machine. */
 export function entryHost(entry: AgentEntry): string | undefined {
-  return entry.kind === 'command' ? undefined : new URL(entry.url).host;
+  if (entry.kind !== 'command') return new URL(entry.url).host;
+  return isSsh(entry.command) ? sshDestination(entry.args) : undefined;
+}
+
+/** ssh(1)'s options that take a value (`-p 2222`, `-p2222`). */
+const SSH_VALUE_OPTIONS = new Set('BbcDEeFIiJLlmOoPpQRSWw');
+
+/** The host of `ssh [options] destination [command]`: `host` of `user@host` or `ssh://user@host:port`. */
+export function sshDestination(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return hostOf(args[i + 1]);
+    if (!arg.startsWith('-') || arg === '-') return hostOf(arg);
+    // A flag cluster (`-tt`, `-Ap2222`): the first letter that takes a value ends it.
+    for (let j = 1; j < arg.length; j++) {
+      if (!SSH_VALUE_OPTIONS.has(arg[j])) continue;
+      if (j === arg.length - 1) i++;
+      break;
+    }
+  }
+  return undefined;
+}
+
+function hostOf(destination: string | undefined): string | undefined {
+  if (!destination) return undefined;
+  if (destination.startsWith('ssh://')) {
+    try {
+      return new URL(destination).host || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return destination.slice(destination.lastIndexOf('@') + 1) || undefined;
 }

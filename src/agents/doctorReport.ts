@@ -4,6 +4,7 @@ import type { DoctorReport } from './agentDiagnosis';
 import { code, fence, text } from '../util/markdownText';
 import { conformanceLines } from '../inspector/problemReport';
 import { hostedLines } from './hostedReport';
+import { remoteSteps, remoteTable } from './remoteReport';
 
 /**
  * The doctor's findings as a markdown document the user can read, copy into an issue, or keep
@@ -18,6 +19,7 @@ export function nextSteps(report: DoctorReport): string[] {
   const missing = report.runtimes.filter((r) => r.required && !r.path);
   for (const runtime of missing) steps.push(l10n.t('{0} is missing. {1}', runtime.name, runtime.hint));
   const { start } = report;
+  if (!start.ok && report.remote) return remoteSteps(report);
   if (!start.ok) {
     switch (start.stage) {
       case 'not_found':
@@ -56,6 +58,7 @@ export function nextSteps(report: DoctorReport): string[] {
         steps.push(l10n.t('The agent refused the handshake. Update it; if that does not help, report the error above to its authors.'));
         break;
       case 'cancelled':
+      case 'connect':
         steps.push(l10n.t('Run `{0}` again to finish the check.', l10n.t('Tandem: Check Agent')));
         break;
     }
@@ -86,14 +89,17 @@ export function renderDoctorReport(report: DoctorReport): string {
     l10n.t('Checked {0}.', report.checkedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')),
     '',
   );
-  out.push('| | |', '| --- | --- |');
-  out.push(`| ${l10n.t('Command')} | ${code(report.commandLine)} |`);
-  out.push(`| ${l10n.t('Found at')} | ${report.resolvedCommand ? code(report.resolvedCommand) : `**${l10n.t('not found on PATH')}**`} |`);
-  out.push(`| ${l10n.t('Working folder')} | ${code(report.cwd)} |`);
-  out.push(
-    `| ${l10n.t('Environment')} | ${report.envNames.length ? l10n.t('{0} (values hidden)', report.envNames.map(code).join(', ')) : l10n.t('nothing extra')} |`,
-    '',
-  );
+  if (report.remote) out.push(...remoteTable(report.remote));
+  else {
+    out.push('| | |', '| --- | --- |');
+    out.push(`| ${l10n.t('Command')} | ${code(report.commandLine)} |`);
+    out.push(`| ${l10n.t('Found at')} | ${report.resolvedCommand ? code(report.resolvedCommand) : `**${l10n.t('not found on PATH')}**`} |`);
+    out.push(`| ${l10n.t('Working folder')} | ${code(report.cwd)} |`);
+    out.push(
+      `| ${l10n.t('Environment')} | ${report.envNames.length ? l10n.t('{0} (values hidden)', report.envNames.map(code).join(', ')) : l10n.t('nothing extra')} |`,
+      '',
+    );
+  }
 
   out.push(`## ${l10n.t('Result')}`, '');
   const { start } = report;
@@ -146,7 +152,8 @@ export function renderDoctorReport(report: DoctorReport): string {
   }
 
   if (report.stderr.trim()) out.push(`## ${start.ok ? l10n.t('Agent stderr') : l10n.t('Agent stderr (last lines)')}`, '', fence(report.stderr), '');
-  else if (!start.ok && start.stage !== 'not_found') out.push(`## ${l10n.t('Agent stderr')}`, '', l10n.t('The agent wrote nothing to stderr.'), '');
+  else if (!start.ok && start.stage !== 'not_found' && !report.remote)
+    out.push(`## ${l10n.t('Agent stderr')}`, '', l10n.t('The agent wrote nothing to stderr.'), '');
 
   if (report.conformance) {
     out.push(`## ${l10n.t('Protocol conformance')}`, '', ...conformanceLines(report.conformance.handshake, l10n.t('This check’s handshake')), '');

@@ -3,12 +3,13 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../acp/agentPort';
 import { isWithin } from '../client/pathPolicy';
 import type { AgentRuntime, RuntimeExit, SessionEndpoint } from '../runtime/agentRuntime';
-import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from '../runtime/startFailure';
+import { RemoteConnectionError } from '../acp/remoteFailure';
 import type { Thread } from '../thread/thread';
 import { Disposable, type IDisposable } from '../util/disposable';
-import { errorCode, errorMessage } from '../util/errors';
 import type { ConversationReview } from './conversationReview';
+import { exitMessage, isSessionLost, reportStartFailure, sessionLostFailure } from './linkFailures';
 import { offerMcpServers } from './mcpServers';
+import { Reconnect } from './reconnect';
 import { sessionEndpoint } from './sessionEndpoint';
 import type { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
@@ -27,6 +28,8 @@ export interface LinkParts {
     | 'sessionOpened'
     | 'sessionClosed'
     | 'addNotice'
+    | 'addEntry'
+    | 'replaceEntry'
     | 'markCancelling'
     | 'endTurn'
     | 'entries'
@@ -67,12 +70,17 @@ export class SessionLink extends Disposable {
   /** The connect in progress (only while the conversation is `starting`: its outcome sets another status). */
   private connecting: Promise<void> | undefined;
   private readonly mcpNoted = new Set<string>();
+  /** After a remote agent's connection dropped: the attempts to reattach the session. */
+  private readonly reconnect: Reconnect;
 
   constructor(
     private readonly c: ConversationState & { setSessionId(sessionId: string | undefined): void },
     private readonly parts: LinkParts,
   ) {
     super();
+    this.reconnect = this.register(
+      new Reconnect({ c, thread: parts.thread, queue: parts.queue, attempt: () => void this.connectNow(false), showStatus: () => this.starting() }),
+    );
   }
 
   /** The attached ACP session id in a live runtime. */
@@ -96,6 +104,12 @@ export class SessionLink extends Disposable {
 
   /** Connects (starting the agent when needed) and opens the session. Never rejects. */
   connect(fresh = false): Promise<void> {
+    // Connecting on purpose (a prompt, Retry, Restart) ends the attempts after a drop.
+    this.reconnect.stop();
+    return this.connectNow(fresh);
+  }
+
+  private connectNow(fresh: boolean): Promise<void> {
     // An attempt that already decided (ready, stopped…) may not have unwound yet: a prompt sent right
     // after a failure must start a new attempt, not wait on the finished one.
     if (this.connecting && this.c.status.kind === 'starting') return this.connecting;
@@ -116,6 +130,7 @@ export class SessionLink extends Disposable {
 
   /** Closes the agent's session (when it supports that) and lets go of the runtime. */
   async close(): Promise<void> {
+    this.reconnect.stop();
     const runtime = this.runtime;
     const sessionId = this.attached;
     this.unbind();
@@ -123,6 +138,7 @@ export class SessionLink extends Disposable {
   }
 
   override dispose(): void {
+    this.reconnect.stop();
     this.unbind();
     super.dispose();
   }
@@ -143,15 +159,21 @@ export class SessionLink extends Disposable {
       });
     }
     const token = this.bind(runtime);
-    c.setStatus({ kind: 'starting', agentName: c.agentName });
+    this.starting();
     try {
       await runtime.start();
       if (token !== this.token) return;
       await this.open(runtime, token, fresh);
     } catch (err) {
       if (token !== this.token) return;
+      if (this.reconnect.failed(err)) return this.release(runtime);
       this.startFailed(err, runtime);
     }
+  }
+
+  /** `starting`, with the reconnect attempt while there is one. */
+  private starting(detail?: string): void {
+    this.c.setStatus(this.reconnect.startingStatus(this.c.agentName, detail));
   }
 
   private async open(runtime: AgentRuntime, token: number, fresh: boolean): Promise<void> {
@@ -172,7 +194,7 @@ export class SessionLink extends Disposable {
         // Resume shows nothing of the past: a conversation Tandem has no transcript of (opened from
         // the agent's own list) is loaded, so its history becomes the thread.
         const resume = support.resume && !(support.load && thread.size === 0);
-        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: resume ? l10n.t('Resuming the conversation…') : l10n.t('Loading the conversation…') });
+        this.starting(resume ? l10n.t('Resuming the conversation…') : l10n.t('Loading the conversation…'));
         if (resume) {
           const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token), mcp, roots);
           if (token !== this.token) return;
@@ -188,7 +210,7 @@ export class SessionLink extends Disposable {
         created = false;
       } else {
         const spoken = thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
-        c.setStatus({ kind: 'starting', agentName: c.agentName, detail: l10n.t('Opening a session…') });
+        this.starting(l10n.t('Opening a session…'));
         const result = await runtime.newSession(c.meta.cwd, this.endpoint(token), mcp, roots);
         if (token !== this.token) return;
         this.attached = result.sessionId;
@@ -203,42 +225,25 @@ export class SessionLink extends Disposable {
     } catch (err) {
       thread.abandonReplay();
       if (token !== this.token) return;
-      if (previous !== undefined && isUnknownSession(err) && errorCode(err) !== AUTH_REQUIRED) {
-        return c.fail({
-          message: l10n.t(
-            '{0} no longer knows this conversation (session {1}). Start fresh to go on in a new session; the transcript above stays.',
-            c.agentName,
-            previous,
-          ),
-          detail: errorMessage(err),
-          action: 'startFresh',
-          pause: l10n.t('The agent lost this conversation.'),
-          stop: l10n.t('Session not found'),
-        });
+      if (previous !== undefined && isSessionLost(err)) {
+        this.reconnect.stop();
+        return c.fail(sessionLostFailure(c.agentName, previous, err));
       }
       throw err;
     }
+    this.reconnect.succeeded();
     c.setStatus({ kind: 'ready', agentName: c.agentName });
     parts.opened(token, created);
   }
 
   private startFailed(err: unknown, runtime: AgentRuntime): void {
-    const { c, parts } = this;
-    if (c.status.kind === 'stopped') return; // the exit handler already reported a process that died
-    if (errorCode(err) === AUTH_REQUIRED) {
-      if (runtime.authMethods.length > 0) parts.showSignIn(runtime.authMethods, errorMessage(err));
-      else
-        c.fail({
-          message: l10n.t('{0} needs you to sign in, but offers no way to do it from the editor: {1}', c.agentName, errorMessage(err)),
-          detail: runtime.stderrTail() || undefined,
-          action: 'showLog',
-        });
-      parts.queue.pause(l10n.t('Waiting for you to sign in.'));
-      return c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('Sign-in required') });
-    }
-    const failure = describeStartFailure(err, c.agentName, runtime.stderrTail());
-    c.fail({ ...failure, offerCheck: true, pause: l10n.t('{0} could not start.', c.agentName), stop: failure.message });
-    // A runtime that failed here is not reused: the next attempt spawns with the current settings.
+    if (this.c.status.kind === 'stopped') return; // the exit handler already reported a process that died
+    // A sign-in keeps the runtime: its methods may need it (`authenticate`).
+    if (reportStartFailure(this.c, this.parts, err, runtime) === 'failed') this.release(runtime);
+  }
+
+  /** A runtime that failed here is not reused: the next attempt starts with the current settings. */
+  private release(runtime: AgentRuntime): void {
     if (runtime.sessionCount === 0) void runtime.stop();
     this.unbind();
   }
@@ -272,11 +277,7 @@ export class SessionLink extends Disposable {
     if (runtime !== this.runtime) return;
     const { c, parts } = this;
     const wasRunning = parts.turnActive();
-    const stopped = wasRunning
-      ? l10n.t('{0} {1} during the turn.', c.agentName, exit.description)
-      : c.status.kind === 'starting'
-        ? l10n.t('{0} {1} while starting.', c.agentName, exit.description)
-        : l10n.t('{0} {1}.', c.agentName, exit.description);
+    const stopped = exitMessage(c.agentName, exit.description, wasRunning ? 'turn' : c.status.kind === 'starting' ? 'starting' : 'idle');
     this.unbind();
     parts.questions.cancelAll();
     parts.thread.markCancelling();
@@ -285,6 +286,11 @@ export class SessionLink extends Disposable {
     if (exit.intentional) {
       if (wasRunning) parts.thread.endTurn('cancelled');
       return c.setStatus({ kind: 'idle', agentName: c.agentName });
+    }
+    if (exit.lost && c.meta.sessionId !== undefined) {
+      // A drop while reattaching counts as a failed attempt, not a new drop.
+      if (this.reconnect.active) return void this.reconnect.failed(new RemoteConnectionError('closed', exit.description));
+      return this.reconnect.lost(exit.description, wasRunning);
     }
     c.fail({
       message: stopped,

@@ -30,6 +30,8 @@ export interface AgentChoice {
   /** Command line for display (no env values: they may hold secrets). */
   commandLine: string;
   builtIn: boolean;
+  /** Where it runs when not on this machine: a remote endpoint's host, an ssh destination. */
+  host?: string;
 }
 
 /** A well-known agent that can be added to `tandem.agents` with one click. */

@@ -28,8 +28,11 @@ export type ConversationStatus =
   | { kind: 'untrusted' }
   /** Not connected to its agent (restored, or the agent was restarted for another conversation); connects when needed. */
   | { kind: 'idle'; agentName: string }
-  /** The agent starts, or the session is being opened or restored (`detail` says which). */
-  | { kind: 'starting'; agentName: string; detail?: string }
+  /**
+   * The agent starts, or the session is being opened or restored (`detail` says which);
+   * `reconnecting` while the connection to an agent on another machine is being made again.
+   */
+  | { kind: 'starting'; agentName: string; detail?: string; reconnecting?: { attempt: number; attempts: number } }
   | { kind: 'ready'; agentName: string }
   | { kind: 'running'; agentName: string }
   | { kind: 'cancelling'; agentName: string }

@@ -7,6 +7,7 @@ import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import { TerminalManager } from '../client/terminalManager';
 import { Disposable, Emitter } from '../util/disposable';
+import { errorData } from '../util/errors';
 import type { TerminalViewEvent } from '../thread/terminalViews';
 import { SessionRouter } from './sessionRouter';
 
@@ -55,6 +56,8 @@ export interface RuntimeExit {
   description: string;
   stderrTail: string;
   intentional: boolean;
+  /** The connection to an agent on another machine dropped: its sessions may be reattached. */
+  lost: boolean;
 }
 
 /** The session methods an agent advertised in `initialize`. */
@@ -113,9 +116,13 @@ export class AgentRuntime extends Disposable {
     return { load: caps?.loadSession === true, resume: Boolean(session?.resume), list: Boolean(session?.list), close: Boolean(session?.close) };
   }
 
+  /** The agent's sign-in methods; before it initialized, those its failed start offered (a remote token). */
   get authMethods(): acp.AuthMethod[] {
-    return this.initializeResult?.authMethods ?? [];
+    return this.initializeResult?.authMethods ?? this.startAuthMethods;
   }
+
+  /** Sign-in methods carried by the error a start failed with (`data.authMethods`). */
+  private startAuthMethods: acp.AuthMethod[] = [];
 
   /** The last lines the agent wrote to stderr (for error messages). */
   stderrTail(): string {
@@ -133,8 +140,8 @@ export class AgentRuntime extends Disposable {
 
   private async startOnce(): Promise<acp.InitializeResponse> {
     try {
-      const { name, command, args } = this.deps.agent;
-      this.deps.log.info(`Starting ${name}: ${[command, ...args].join(' ')}`);
+      const { name, command, args, remote } = this.deps.agent;
+      if (!remote) this.deps.log.info(`Starting ${name}: ${[command, ...args].join(' ')}`);
       const terminals = new TerminalManager({ defaultCwd: this.deps.agent.cwd, baseEnv: process.env, policy: this.deps.policy });
       this.terminals = terminals;
       terminals.onDidChange((event) => this.router.terminal(event));
@@ -144,10 +151,17 @@ export class AgentRuntime extends Disposable {
         onUpdate: (sessionId, update) => this.router.update(sessionId, update),
         extraCapabilities: this.deps.extraCapabilities,
       });
+      if (this.exited || this.isDisposed) {
+        // Stopped while it was being started: nothing may outlive the runtime.
+        conn.dispose();
+        await conn.kill();
+        throw new Error(l10n.t('{0} was stopped while it started.', this.agentName));
+      }
       this.conn = conn;
-      conn.onExit((description) => this.handleExit(description));
+      conn.onExit((description, lost) => this.handleExit(description, lost));
       return await conn.initialize();
     } catch (err) {
+      this.startAuthMethods = authMethodsOf(err);
       this.exited = true;
       void this.teardown();
       throw err;
@@ -256,13 +270,13 @@ export class AgentRuntime extends Disposable {
     super.dispose();
   }
 
-  private handleExit(description: string): void {
+  private handleExit(description: string, lost: boolean): void {
     if (this.exited && !this.stopping) return;
     const intentional = this.stopping;
     this.exited = true;
     const stderrTail = this.stderrTail();
     void this.teardown();
-    this.exits.fire({ description, stderrTail, intentional });
+    this.exits.fire({ description, stderrTail, intentional, lost: lost && !intentional });
   }
 
   private async teardown(): Promise<void> {
@@ -276,4 +290,10 @@ export class AgentRuntime extends Disposable {
     conn?.dispose();
     await Promise.allSettled([terminals?.disposeAll(), conn?.kill()]);
   }
+}
+
+/** `data.authMethods` of a start failure (a remote endpoint that wants a token), when well formed enough. */
+function authMethodsOf(err: unknown): acp.AuthMethod[] {
+  const methods = (errorData(err) as { authMethods?: unknown } | undefined)?.authMethods;
+  return Array.isArray(methods) ? (methods.filter((m) => typeof (m as { id?: unknown })?.id === 'string') as acp.AuthMethod[]) : [];
 }

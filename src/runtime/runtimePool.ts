@@ -1,7 +1,9 @@
+import { MemoryAcpCookieStore, type AcpCookieStore } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { ProcessAgentConnection } from '../acp/agentConnection';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import type { AgentConnector } from '../acp/agentPort';
 import type { ProtocolLog } from '../acp/protocolLog';
+import { RemoteAgentConnection } from '../acp/remoteConnection';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { IDisposable } from '../util/disposable';
@@ -26,6 +28,8 @@ export interface RuntimePoolDeps {
  */
 export class RuntimePool implements IDisposable {
   private readonly runtimes = new Map<string, AgentRuntime>();
+  /** Each remote entry's cookies (servers route by affinity cookies), kept across its reconnects. */
+  private readonly cookies = new Map<string, AcpCookieStore>();
 
   constructor(private readonly deps: RuntimePoolDeps) {}
 
@@ -38,10 +42,19 @@ export class RuntimePool implements IDisposable {
     const agent = this.deps.launchConfig(agentName);
     if (!agent) return undefined;
     const { log, clientInfo, files, policy, extraCapabilities } = this.deps;
-    const connect = this.deps.connector?.(agent) ?? ProcessAgentConnection.connector(agent);
+    const connect = this.deps.connector?.(agent) ?? this.connector(agent);
     const runtime = new AgentRuntime({ agent, connect, log, clientInfo, files, policy, extraCapabilities });
     this.runtimes.set(agentName, runtime);
     return runtime;
+  }
+
+  /** A process over stdio, or an agent on another machine over WebSocket or Streamable HTTP. */
+  private connector(agent: AgentLaunchConfig): AgentConnector {
+    if (!agent.remote) return ProcessAgentConnection.connector(agent);
+    const key = `${agent.name}\n${agent.remote.url}`;
+    let cookies = this.cookies.get(key);
+    if (!cookies) this.cookies.set(key, (cookies = new MemoryAcpCookieStore()));
+    return RemoteAgentConnection.connector(agent, { cookies });
   }
 
   /** The running runtime of `agentName`, without starting one. */

@@ -7,6 +7,7 @@ import type { ConformanceSummary } from '../inspector/conformance';
 import { diagnoseAgent } from '../agents/agentDiagnosis';
 import type { DoctorReport } from '../agents/agentDiagnosis';
 import { renderDoctorReport } from '../agents/doctorReport';
+import { diagnoseRemote } from '../agents/remoteDiagnosis';
 import { errorMessage } from '../util/errors';
 import { AgentSettings } from './agentSettings';
 
@@ -50,12 +51,15 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
       const cwd = folder ?? os.homedir();
+      const clientInfo = { name: 'tandem', version: String(deps.context.extension.packageJSON.version ?? '0.0.0') };
+      // An agent on another machine: connect and initialize over its transport.
+      if (launch?.remote) return diagnoseRemote({ ...launch, remote: launch.remote, cwd }, { clientInfo, signal: controller.signal, log: deps.log });
       const target =
         launch ?? (agent.entry.kind === 'command' ? { name, command: agent.entry.command, args: agent.entry.args, env: agent.entry.env } : undefined);
       if (!target) throw new Error(l10n.t('{0} is not started by a command; it cannot be checked here.', name));
       return diagnoseAgent(
         { name: agent.name, command: target.command, args: target.args, env: target.env, cwd },
-        { clientInfo: { name: 'tandem', version: String(deps.context.extension.packageJSON.version ?? '0.0.0') }, signal: controller.signal, log: deps.log },
+        { clientInfo, signal: controller.signal, log: deps.log },
       );
     },
   );

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
-import { describeEntry, parseAgentEntry, type AgentEntry } from '../agents/agentEntry';
+import { describeEntry, entryHost, parseAgentEntry, type AgentEntry } from '../agents/agentEntry';
 import type { AgentChoice, AgentPreset } from '../protocol/messages';
 import { setting, updateUserSetting } from './settings';
 import { Emitter } from '../util/disposable';
@@ -111,11 +111,10 @@ export class AgentSettings {
   }
 
   choices(): AgentChoice[] {
-    return this.all().map((a) => ({
-      name: a.name,
-      commandLine: a.builtIn ? builtInNote() : describeEntry(a.entry),
-      builtIn: a.builtIn,
-    }));
+    return this.all().map((a) => {
+      const host = a.builtIn ? undefined : entryHost(a.entry);
+      return { name: a.name, commandLine: a.builtIn ? builtInNote() : describeEntry(a.entry), builtIn: a.builtIn, ...(host ? { host } : {}) };
+    });
   }
 
   presets(): AgentPreset[] {

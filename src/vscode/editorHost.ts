@@ -30,6 +30,7 @@ import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { openWorkspaceStorage } from './workspaceStorage';
 import { LinkOpener } from './linkOpener';
+import { openExternalLink } from './externalLinks';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
 import { TerminalMirror } from './terminalMirror';
@@ -131,7 +132,7 @@ export class EditorHost extends Disposable {
           mcpServers: () => this.mcp.servers(),
           mcpProblems: () => this.mcp.problems(),
           contextSources: this.mentions.sources,
-          openExternal: (url) => void vscode.env.openExternal(vscode.Uri.parse(url, true)),
+          openExternal: (url) => void openExternalLink(vscode.Uri.parse(url, true), log),
           rememberedOptions: (agent) => remembered.get(agent),
           rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
           reviewEdits: () => (setting('reviewEdits') === 'before' ? 'before' : 'after'),

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../util/errors';
+import { openExternalLink } from './externalLinks';
 import type { FollowAlong } from './followAlong';
 import type { OutputLog } from './outputLog';
 
@@ -52,7 +53,7 @@ export class LinkOpener {
     }
     if (uri.scheme === 'file') return this.openLocation(uri.fsPath, lineFromFragment(uri.fragment));
     if (uri.scheme === 'http' || uri.scheme === 'https' || uri.scheme === 'mailto') {
-      await vscode.env.openExternal(uri);
+      await openExternalLink(uri, this.log);
       return;
     }
     this.log.warn(`Link with scheme "${uri.scheme}" not opened: ${href}`);

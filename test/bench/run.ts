@@ -11,6 +11,7 @@ import { runActivation } from './activation';
 import { runBigThread, TOOL_CALLS } from './bigThread';
 import { HUNDRED_THOUSAND, OVER_LIMIT, runDiff, TEN_THOUSAND } from './diff';
 import type { DiffCase, DiffRun } from './diff';
+import { remoteStreamRows, runRemoteStream } from './remoteStream';
 import { repoRoot } from './scriptedSession';
 import { failedRow, formatTable, median, row } from './stats';
 import type { Row, Target } from './stats';
@@ -359,6 +360,14 @@ async function main(): Promise<void> {
         ['10c. Hosted bridge flood', 'ms', { kind: 'max', value: 1000 }],
       ],
       () => hosted(harness),
+    );
+    log('12 remote');
+    await section(
+      [
+        ['12. Remote agent over WebSocket', '×', { kind: 'max', value: 1.2 }],
+        ['   Remote vs a bare SDK client', '×', { kind: 'max', value: 1.2 }],
+      ],
+      async () => void rows.push(...remoteStreamRows(await runRemoteStream(harness, RUNS, log))),
     );
   } finally {
     await harness.close();

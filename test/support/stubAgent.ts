@@ -28,6 +28,8 @@ export interface StubBehaviour {
   replay?: { before: Array<Record<string, unknown>>; after: Array<Record<string, unknown>> };
   /** Answer session/cancel by ending the running turn `cancelled` (true), or ignore it (false). */
   honourCancel: boolean;
+  /** The next connects fail with these, one each, in order (a remote agent that does not answer yet). */
+  connectFailures?: unknown[];
 }
 
 export class StubAgent {
@@ -40,7 +42,7 @@ export class StubAgent {
   private handlers: ClientHandlers | undefined;
   private opts: AgentConnectionOptions | undefined;
   private readonly prompts: PendingPrompt[] = [];
-  private readonly exitListeners = new Set<(description: string) => void>();
+  private readonly exitListeners = new Set<(description: string, lost: boolean) => void>();
   private gone: string | undefined;
   private nextSession = 1;
   /** How many times the runtime started this agent. */
@@ -49,6 +51,8 @@ export class StubAgent {
   /** The connector to hand to the manager (`connector: () => stub.connector`). */
   readonly connector: AgentConnector = async (handlers, opts) => {
     this.starts++;
+    const failure = this.behaviour.connectFailures?.shift();
+    if (failure !== undefined) throw failure;
     this.handlers = handlers;
     this.opts = opts;
     this.gone = undefined;
@@ -96,11 +100,16 @@ export class StubAgent {
   }
 
   /** The agent goes away (a crash): pending requests reject, listeners hear how. */
-  crash(description = 'exited with code 1'): void {
+  crash(description = 'exited with code 1', lost = false): void {
     this.gone = description;
     for (const p of this.prompts.splice(0)) p.reject(this.exitError());
-    for (const listener of [...this.exitListeners]) listener(description);
+    for (const listener of [...this.exitListeners]) listener(description, lost);
     this.exitListeners.clear();
+  }
+
+  /** The connection to the agent drops (a remote agent's network): it may be reattached. */
+  drop(description = 'lost its connection'): void {
+    this.crash(description, true);
   }
 
   private exitError(): AgentExitedError {

@@ -2,7 +2,7 @@
 // machine (url, no format or "acp"); what each launches; and how an env_var sign-in method is read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEntry, entryHost, parseAgentEntry } from '../../src/agents/agentEntry';
+import { describeEntry, entryHost, parseAgentEntry, sshDestination } from '../../src/agents/agentEntry';
 import { parseAuthMethods } from '../../src/conversation/signIn';
 import { entrySecrets, HOSTED_CONFIG_ENV, launchConfigFor } from '../../src/vscode/agentLaunch';
 
@@ -65,6 +65,16 @@ test('what the picker shows, and where an entry runs', () => {
   );
   assert.equal(entryHost({ kind: 'remote', url: 'wss://box.example:8443/acp', headers: {}, clientTools: true }), 'box.example:8443');
   assert.equal(entryHost({ kind: 'command', command: 'x', args: [], env: {} }), undefined);
+  assert.equal(entryHost({ kind: 'command', command: '/usr/bin/ssh', args: ['-p', '2222', 'me@build.example', 'codex-acp'], env: {} }), 'build.example');
+});
+
+test('the destination of an ssh tunnel, past its options', () => {
+  assert.equal(sshDestination(['box', 'codex-acp']), 'box');
+  assert.equal(sshDestination(['-tt', '-o', 'ServerAliveInterval=15', 'dev@box', 'agent']), 'box');
+  assert.equal(sshDestination(['-Ap2222', '-i', '/k', 'box.lan']), 'box.lan', 'a value glued to its flag');
+  assert.equal(sshDestination(['-J', 'jump', 'ssh://me@inner:2200', 'x']), 'inner:2200');
+  assert.equal(sshDestination(['--', 'box']), 'box');
+  assert.equal(sshDestination(['-v']), undefined);
 });
 
 test('a hosted entry launches the bundled bridge with the entry in an environment variable, a state folder of its own, and the stored key', () => {

@@ -280,6 +280,24 @@ export const STATES: AuditState[] = [
       await panel.page.getByRole('button', { name: 'Session options' }).click();
     },
   },
+  {
+    // The header's host note in its warning colour, an interrupted turn and the reconnect notice.
+    name: 'a remote agent reconnecting after an interrupted turn',
+    async enter(panel) {
+      await panel.post({
+        type: 'snapshot',
+        snapshot: snapshot({
+          status: { kind: 'starting', agentName: 'Test Agent', detail: 'Reconnecting… attempt 2 of 8', reconnecting: { attempt: 2, attempts: 8 } },
+          agents: [{ name: 'Test Agent', commandLine: 'wss://box.example:8443/acp', builtIn: false, host: 'box.example:8443' }],
+          entries: [
+            { kind: 'user', id: 'u1', text: 'Refactor it' },
+            { kind: 'turn_end', id: 'e1', stopReason: 'interrupted' },
+            { kind: 'notice', id: 'n1', level: 'warning', message: 'Test Agent lost its connection to box.example:8443. Reconnecting…' },
+          ],
+        }),
+      });
+    },
+  },
   ...otherStates().map((state) => ({
     name: state.name,
     async enter(panel: Panel) {
