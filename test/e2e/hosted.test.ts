@@ -6,47 +6,23 @@
 // history. The bridge is the bundled dist/hostedAgent.js of the installed .vsix; the server is the
 // fake hosted server (test/fixtures/hostedServer) on 127.0.0.1. This file runs its own code-server.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { json, toolEvents } from '../fixtures/hostedServer/replies';
 import { SEED_MISSING_CONTEXT } from '../fixtures/hostedServer/seedPayloads';
 import { startHostedServer, type HostedServer } from '../fixtures/hostedServer/server';
-import { launchChromium } from './harness/browser';
-import { startCodeServer, type CodeServer } from './harness/codeServer';
-import { scenario, type E2e } from './harness/e2e';
-import { vsixPath } from './harness/paths';
+import { scenario } from './harness/e2e';
+import { useRestartableE2e } from './harness/restartable';
 import { storedConversations } from './harness/storage';
 import { waitUntil, type Chat } from './harness/workbench';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
 let hosted: HostedServer;
-let dir = '';
-const e2e: E2e = {
-  get server(): CodeServer {
-    if (!server) throw new Error('code-server is not running');
-    return server;
-  },
-  get browser(): Browser {
-    if (!browser) throw new Error('Chromium is not running');
-    return browser;
-  },
-};
+const e2e = useRestartableE2e('tandem-hosted-e2e-');
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tandem-hosted-e2e-'));
   hosted = await startHostedServer();
-  server = await startCodeServer({ dir, vsix: [vsixPath] });
-  browser = await launchChromium();
 });
 after(async () => {
-  await browser?.close().catch(() => {});
-  await server?.stop();
   await hosted.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const READY = { allowedTools: ['bash', 'zhipin_reply_generator'], context: { sandboxId: 'sb-1', configData: {}, replyPrompts: {} } };
@@ -128,9 +104,8 @@ scenario(
 
     // VS Code restarts: the conversation is back, and the next turn sends the history to the server.
     // (A killed VS Code skips the last save: wait for what is on disk.)
-    await waitUntil(async () => storedConversations(join(dir, 'user-data')).includes('First part of a long answer.'), 'the conversation stored');
-    await server?.stop();
-    server = await startCodeServer({ dir, port: e2e.server.port });
+    await waitUntil(async () => storedConversations(e2e.userDataDir).includes('First part of a long answer.'), 'the conversation stored');
+    await e2e.restart();
     ({ chat } = await s.open(workspace));
     await waitUntil(async () => (await chat.threadText()).includes('Reply to the candidate'), 'the restored thread');
     hosted.reply(

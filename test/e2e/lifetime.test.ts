@@ -7,17 +7,12 @@
 // same folder opened at another port shows its conversation and the next prompt resumes it.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from './harness/browser';
-import { freePort, startCodeServer } from './harness/codeServer';
-import type { CodeServer } from './harness/codeServer';
+import { freePort } from './harness/codeServer';
 import { scenario } from './harness/e2e';
-import type { E2e } from './harness/e2e';
-import { vsixPath } from './harness/paths';
+import { useRestartableE2e } from './harness/restartable';
 import { killGroup, listProcesses } from './harness/processes';
 import { storedConversations } from './harness/storage';
 import { waitUntil } from './harness/workbench';
@@ -26,30 +21,7 @@ import { agentSettings, say } from './harness/workspace';
 import type { Scenario } from './harness/e2e';
 import type { Workspace } from './harness/workspace';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let dir = '';
-const e2e: E2e = {
-  get server(): CodeServer {
-    if (!server) throw new Error('code-server is not running');
-    return server;
-  },
-  get browser(): Browser {
-    if (!browser) throw new Error('Chromium is not running');
-    return browser;
-  },
-};
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tandem-lifetime-'));
-  server = await startCodeServer({ dir, vsix: [vsixPath] });
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close().catch(() => {});
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const e2e = useRestartableE2e('tandem-lifetime-');
 
 /** The variable every process of one scenario's turn carries (the agent's env, the terminal's env). */
 const MARKER = 'TANDEM_LIFETIME_MARKER';
@@ -109,7 +81,7 @@ scenario(
     const { chat } = await s.open(workspace);
     await startLongTurn(chat, marker);
     // The transcript (with the running terminal) must be on disk before the "crash".
-    await waitUntil(async () => storedConversations(join(dir, 'user-data')).includes('sleep 300'), 'the transcript with the terminal stored');
+    await waitUntil(async () => storedConversations(e2e.userDataDir).includes('sleep 300'), 'the transcript with the terminal stored');
     const hosts = listProcesses().filter((p) => p.pgid === e2e.server.pid && p.cmdline.includes('extensionHost'));
     assert.equal(hosts.length, 1, `one extension host in code-server's group (${JSON.stringify(hosts)})`);
     process.kill(hosts[0]!.pid, 'SIGKILL');
@@ -134,8 +106,7 @@ scenario(
     await startLongTurn(chat, marker);
     killGroup(e2e.server.pid, 'SIGTERM');
     await waitAllGone(marker, 'code-server SIGTERMed');
-    await server?.stop();
-    server = await startCodeServer({ dir, port: e2e.server.port });
+    await e2e.restart();
   },
   180_000,
 );
@@ -156,12 +127,11 @@ scenario(
     assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
     const sessionId = await chat.log.getAttribute('data-session-id');
     assert.ok(sessionId);
-    await waitUntil(async () => storedConversations(join(dir, 'user-data')).includes('"text":"Noted."'), 'the conversation stored');
+    await waitUntil(async () => storedConversations(e2e.userDataDir).includes('"text":"Noted."'), 'the conversation stored');
 
     // The same profile and folder, reached at another address.
     const before = e2e.server.port;
-    await server?.stop();
-    server = await startCodeServer({ dir, port: await freePort() });
+    await e2e.restart({ port: await freePort() });
     assert.notEqual(e2e.server.port, before);
     ({ chat } = await s.open(workspace));
     await waitUntil(async () => /remember the word tandem/.test(await chat.threadText()), 'the thread at the new address');

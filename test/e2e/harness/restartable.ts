@@ -13,8 +13,11 @@ import { vsixPath } from './paths';
 export interface RestartableE2e extends E2e {
   /** The profile's user data (Tandem's storage is under it). */
   readonly userDataDir: string;
-  /** Stops VS Code (its whole process group, extension host and agents included) and starts it again. */
-  restart(): Promise<void>;
+  /**
+   * Stops VS Code (its whole process group, extension host and agents included) and starts it again
+   * on the same profile: at the same address, or at `port` (the same folder under another address).
+   */
+  restart(opts?: { port?: number }): Promise<void>;
 }
 
 export function useRestartableE2e(prefix: string): RestartableE2e {
@@ -45,8 +48,9 @@ export function useRestartableE2e(prefix: string): RestartableE2e {
     get userDataDir(): string {
       return join(dir, 'user-data');
     },
-    async restart(): Promise<void> {
+    async restart(opts: { port?: number } = {}): Promise<void> {
       await server?.stop();
+      port = opts.port ?? port;
       server = await startCodeServer({ dir, port });
     },
   };
