@@ -160,6 +160,8 @@ export class ToolCallBook {
     const record = this.records.get(toolCallId);
     if (record === undefined) return undefined;
     const { entry, sent, reading } = record;
+    // Nothing on this disk changes for a tool that ran on a hosted agent's server.
+    if (entry.ranOn === 'server') return undefined;
     const paths = new Set<string>();
     for (const l of entry.locations) if (l.inWorkspace) paths.add(l.path);
     for (const l of reading?.locations ?? []) paths.add(l.path);

@@ -182,3 +182,22 @@ test('a stored thread keeps its links: a restored child finds its restored paren
   assert.equal(orphan.parentId, undefined);
   assert.equal(p.title, 'Subagent');
 });
+
+test('a tool that ran on a hosted agent’s server takes no locations from its input and is not watched on this disk', () => {
+  const update = { toolCallId: 's', kind: 'edit', title: 'write_file', rawInput: { path: `${WS}/notes.md`, content: 'x' } };
+  const here = payloadReducer(WS).reducer;
+  here.applyUpdate({ sessionUpdate: 'tool_call', ...update });
+  assert.deepEqual(
+    here.findToolCall('s')?.locations.map((l) => l.path),
+    [`${WS}/notes.md`],
+    'the same call run here is followed',
+  );
+  assert.ok(here.observation('s'), 'and watched');
+  const server = payloadReducer(WS).reducer;
+  server.applyUpdate({ sessionUpdate: 'tool_call', ...update, _meta: { tandem: { ranOn: 'server' } } });
+  const shown = server.findToolCall('s');
+  assert.equal(shown?.ranOn, 'server');
+  assert.deepEqual(shown?.locations, [], 'the server’s notes.md is not this workspace’s');
+  assert.equal(server.observation('s'), undefined);
+  assert.equal(shown?.title, 'Edit notes.md', 'the title still says what it did');
+});

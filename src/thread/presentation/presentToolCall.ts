@@ -118,9 +118,11 @@ export function presentToolCall(
     else delete entry.agentTitle;
   }
   if (isSubagentTool(reading.facts.toolName)) entry.subagent = true;
+  // A tool that ran on a hosted agent's server named the server's files, not this workspace's.
+  const local = entry.ranOn !== 'server';
   if (sent.locations !== undefined && sent.locations.length > 0) {
     entry.locations = sent.locations.map((l) => withShown(l, ctx.display));
-  } else if (reading.locations.length > 0 || sent.locations !== undefined || sent.rawInput !== undefined) {
+  } else if (local && (reading.locations.length > 0 || sent.locations !== undefined || sent.rawInput !== undefined)) {
     entry.locations = reading.locations;
   }
   const content =
