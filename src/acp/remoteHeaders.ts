@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
+import { addDefaultBearer, envVariable, expandVariables, hasAuthorization } from '../util/settingVariables';
 
 /**
  * The variable a remote agent's token is kept under (SecretStorage, per agent, through the sign-in
@@ -8,9 +9,6 @@ import type * as acp from '@agentclientprotocol/sdk';
 export const REMOTE_TOKEN_VAR = 'TANDEM_REMOTE_TOKEN';
 /** The sign-in method Tandem offers when a remote endpoint answers 401 or 403. */
 export const REMOTE_TOKEN_METHOD = 'tandem-remote-token';
-
-const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const TOKEN_REF = '${token}';
 
 export interface ResolvedHeaders {
   headers: Record<string, string>;
@@ -34,21 +32,25 @@ export function remoteHeaders(
   const headers: Record<string, string> = {};
   let templated = false;
   for (const [name, raw] of Object.entries(configured)) {
-    const value = raw.replace(ENV_REF, (_m, variable: string) => {
+    let usesToken = false;
+    const value = expandVariables(raw, (ref) => {
+      if (ref === 'token') {
+        usesToken = true;
+        return token ?? '';
+      }
+      const variable = envVariable(ref);
+      if (variable === undefined) return undefined;
       const found = env[variable];
       if (found === undefined || found === '') warn(`Header ${name} uses \${env:${variable}}, which is not set in the editor's environment.`);
       return found ?? '';
     });
-    if (value.includes(TOKEN_REF)) {
-      templated = true;
-      if (token) headers[name] = value.split(TOKEN_REF).join(token);
-      continue;
-    }
+    templated ||= usesToken;
+    // A header whose token is not there yet is left out rather than sent half empty.
+    if (usesToken && !token) continue;
     headers[name] = value;
   }
-  const hasAuthorization = Object.keys(headers).some((n) => n.toLowerCase() === 'authorization');
-  const tokenPlace = templated || !hasAuthorization;
-  if (!templated && !hasAuthorization && token) headers.Authorization = `Bearer ${token}`;
+  const tokenPlace = templated || !hasAuthorization(headers);
+  addDefaultBearer(headers, token, templated);
   return { headers, tokenPlace };
 }
 

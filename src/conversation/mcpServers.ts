@@ -8,6 +8,7 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isRecord, describe } from '../protocol/guards';
+import { envVariable, expandVariables } from '../util/settingVariables';
 
 export interface McpServerSpec {
   name: string;
@@ -28,9 +29,10 @@ export interface McpVariables {
 }
 
 function resolve(text: string, vars: McpVariables): string {
-  return text.replace(/\$\{(workspaceFolder|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (whole, name: string, envName: string | undefined) => {
-    if (name === 'workspaceFolder') return vars.workspaceFolder ?? whole;
-    return vars.env[envName ?? ''] ?? '';
+  return expandVariables(text, (name) => {
+    if (name === 'workspaceFolder') return vars.workspaceFolder;
+    const variable = envVariable(name);
+    return variable === undefined ? undefined : (vars.env[variable] ?? '');
   });
 }
 

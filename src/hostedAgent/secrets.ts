@@ -9,6 +9,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { API_KEY_ENV } from './config';
+import { addDefaultBearer, envVariable, expandVariables } from '../util/settingVariables';
 const secrets = new Set<string>();
 const MASK = '***';
 
@@ -88,22 +89,23 @@ export function resolveHeaders(templates: Record<string, string>, env: NodeJS.Pr
   const missingEnv: string[] = [];
   const headers: Record<string, string> = {};
   for (const [name, template] of Object.entries(templates)) {
-    const value = template.replace(/\$\{(apiKey|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (_m, what: string, envName: string | undefined) => {
-      if (what === 'apiKey') {
+    const value = expandVariables(template, (ref) => {
+      if (ref === 'apiKey') {
         usesKey = true;
         if (!key) keyMissing = true;
         return key ?? '';
       }
-      const v = env[envName ?? ''];
-      if (v === undefined) missingEnv.push(envName ?? '');
+      const variable = envVariable(ref);
+      if (variable === undefined) return undefined;
+      const v = env[variable];
+      if (v === undefined) missingEnv.push(variable);
       addSecret(v);
       return v ?? '';
     });
     if (SECRET_HEADER.test(name)) addSecret(value);
     headers[name] = value;
   }
-  const hasAuthorization = Object.keys(headers).some((n) => n.toLowerCase() === 'authorization');
-  if (key && !usesKey && !hasAuthorization) headers.Authorization = `Bearer ${key}`;
+  addDefaultBearer(headers, key, usesKey);
   return { headers, keyMissing, missingEnv };
 }
 
