@@ -15,6 +15,8 @@ export interface NoteDeskParts {
 export interface TakenNotes {
   prompt: string;
   summary: string;
+  /** The notes taken, for {@link ReviewNoteDesk.giveBack}. */
+  ids: string[];
 }
 
 /**
@@ -48,7 +50,12 @@ export class ReviewNoteDesk {
     const notes = this.book.takePending();
     if (notes.length === 0) return undefined;
     this.emit();
-    return { prompt: notesPrompt(notes), summary: notesSummary(notes) };
+    return { prompt: notesPrompt(notes), summary: notesSummary(notes), ids: notes.map((n) => n.id) };
+  }
+
+  /** The prompt they went with was not taken (sign-in needed, refused): the notes are pending again. */
+  giveBack(taken: TakenNotes | undefined): void {
+    if (taken && this.book.untake(taken.ids)) this.emit();
   }
 
   get pendingCount(): number {

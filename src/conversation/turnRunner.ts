@@ -23,7 +23,7 @@ export interface TurnParts {
   queue: Pick<PromptQueue, 'size' | 'paused' | 'takeNext' | 'unsend' | 'promote' | 'pause' | 'resume'>;
   review: Pick<ConversationReview, 'beginTurn' | 'takeNotes' | 'refreshSoon'>;
   /** The user's review notes: the pending ones go with the prompt. */
-  notes: Pick<ReviewNoteDesk, 'take'>;
+  notes: Pick<ReviewNoteDesk, 'take' | 'giveBack'>;
   link: Pick<SessionLink, 'connect' | 'connection' | 'sessionId' | 'agentRuntime'>;
   permissions: Pick<PermissionDesk, 'cancelAll'>;
   questions: Pick<QuestionDesk, 'cancelAll'>;
@@ -231,7 +231,8 @@ export class TurnRunner extends Disposable {
       } else if (err instanceof AgentExitedError) {
         // The exit handler reports the crash with the stderr tail.
       } else if (errorCode(err) === AUTH_REQUIRED) {
-        // Kept for after the sign-in: it goes again once the user signed in.
+        // Kept for after the sign-in: it goes again once the user signed in, with its review notes.
+        parts.notes.giveBack(reviewNotes);
         queue.unsend(item, l10n.t('Waiting for you to sign in.'));
         const runtime = link.agentRuntime;
         if (runtime && runtime.authMethods.length > 0) {
@@ -242,6 +243,8 @@ export class TurnRunner extends Disposable {
         } else c.fail({ message: l10n.t('{0} needs you to sign in before it can answer: {1}', c.agentName, errorMessage(err)), action: 'showLog' });
         this.finish(token, 'error');
       } else {
+        // The agent refused the prompt: its notes go with the next one instead of counting as read.
+        parts.notes.giveBack(reviewNotes);
         c.fail({
           message: l10n.t('The agent could not complete the turn: {0}', errorMessage(err)),
           action: settingsProblem(err) ? 'openAgentSettings' : 'showLog',

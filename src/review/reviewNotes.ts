@@ -73,6 +73,18 @@ export class NoteBook {
     return taken.map((n) => ({ ...n }));
   }
 
+  /** Notes taken for a prompt the agent never took: pending again (they go with the next one). */
+  untake(ids: readonly string[]): boolean {
+    let changed = false;
+    for (const note of this.notes) {
+      if (note.state === 'sent' && ids.includes(note.id)) {
+        note.state = 'pending';
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
   all(): ReviewNoteView[] {
     return this.notes.map((n) => ({ ...n }));
   }

@@ -4,6 +4,7 @@
 // Apply brings the changes into the workspace, a worktree deleted by hand stops the conversation
 // until it is recreated, closing asks keep or remove, and the binding survives the index.
 import { test } from 'node:test';
+import * as acp from '@agentclientprotocol/sdk';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -120,6 +121,23 @@ test('review notes go with the next prompt as one block (file, lines, hunk, note
   await turn(r, '');
   const last = r.agent.received.filter((m) => m.method === 'session/prompt').at(-1)!.params as { prompt: Array<{ text?: string }> };
   assert.equal(last.prompt[1].text, 'Please address my review notes.');
+});
+
+test('notes taken for a prompt the agent did not take (sign-in needed, refused) are pending again and go with the next one', async (t) => {
+  for (const error of [new acp.RequestError(-32000, 'Authentication required'), new acp.RequestError(-32603, 'the model is overloaded')]) {
+    const { rig: r } = await rig(t);
+    const file = path.join(r.conversation.meta.worktree!.path, 'f.txt');
+    await r.conversation.notes.add({ path: file, startLine: 2, endLine: 2, text: 'say why', hunk: '@@ -2 +2 @@\n-a\n+b' });
+    r.conversation.prompt('revise');
+    await waitFor(() => r.agent.pendingPrompt !== undefined, 'the prompt');
+    assert.equal(r.conversation.notes.pendingCount, 0, 'taken with the prompt');
+    r.agent.failTurn(error);
+    await waitFor(() => r.conversation.notes.pendingCount === 1, `the note pending again after: ${error.message}`);
+    assert.deepEqual(
+      r.conversation.notes.view().map((n) => n.state),
+      ['pending'],
+    );
+  }
 });
 
 test('Apply brings the changes over after the preview and empties the strip; declining changes nothing', async (t) => {
