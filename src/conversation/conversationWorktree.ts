@@ -5,7 +5,7 @@ import type { WorktreeBinding } from '../store/conversationMeta';
 import type { Thread } from '../thread/thread';
 import { Disposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
-import { applySteps, type ApplyPlan } from '../worktree/applyPlan';
+import { applySteps, samePlan, type ApplyPlan } from '../worktree/applyPlan';
 import type { WorktreeStatus } from '../worktree/worktreeService';
 import type { ConversationReview } from './conversationReview';
 import type { ConversationState } from './ports';
@@ -124,12 +124,20 @@ export class ConversationWorktree extends Disposable {
   async apply(): Promise<void> {
     const { host } = this.parts;
     await this.run(l10n.t('Applying…'), async () => {
-      const plan = await host.service.planApply(this.binding, host.readMain);
-      if (plan.steps.every((s) => s.outcome === 'same')) {
-        this.markApplied(plan.tree);
-        return l10n.t('Nothing to apply: the workspace already has these changes.');
+      let plan = await host.service.planApply(this.binding, host.readMain);
+      for (;;) {
+        if (plan.steps.every((s) => s.outcome === 'same')) {
+          this.markApplied(plan.tree);
+          return l10n.t('Nothing to apply: the workspace already has these changes.');
+        }
+        if (!(await host.confirmApply(plan, this.binding))) return undefined;
+        // The preview waits for the user while agents, terminals and formatters go on: the plan is
+        // made again, and one that changed meanwhile is shown again rather than written over them.
+        const again = await host.service.planApply(this.binding, host.readMain);
+        if (samePlan(plan, again)) break;
+        this.parts.thread.addNotice('info', l10n.t('The files changed while the preview was open: here are the changes again.'));
+        plan = again;
       }
-      if (!(await host.confirmApply(plan, this.binding))) return undefined;
       const steps = applySteps(plan);
       if (steps.length > 0) await host.apply(steps, l10n.t('Apply the changes of {0}', this.binding.branch));
       this.markApplied(plan.tree);

@@ -119,6 +119,16 @@ async function planFile(git: WorktreeGit, binding: WorktreeBinding, change: Tree
   return result;
 }
 
+/**
+ * Whether two plans would write the same: a plan made again after the preview differs when the
+ * workspace (or the worktree) changed while the user was looking at it.
+ */
+export function samePlan(a: ApplyPlan, b: ApplyPlan): boolean {
+  const key = (plan: ApplyPlan) =>
+    plan.steps.map((s) => [s.relPath, s.outcome, s.text ?? (s.bytes ? Buffer.from(s.bytes).toString('base64') : ''), s.merge?.yours ?? '']);
+  return a.tree === b.tree && JSON.stringify(key(a)) === JSON.stringify(key(b));
+}
+
 /** The writes a plan makes in the workspace (what the editor applies as one undoable step). */
 export function applySteps(plan: ApplyPlan): RestoreStep[] {
   return plan.steps.flatMap((step): RestoreStep[] => {

@@ -167,6 +167,33 @@ test('Apply brings the changes over after the preview and empties the strip; dec
   assert.ok(worktree.binding.applied, 'what was applied is recorded (the index keeps it)');
 });
 
+test('a file changed while the preview was open: the plan is made again and shown again, the newer edit merged, not overwritten', async (t) => {
+  const { rig: r, host, sessionId } = await rig(t);
+  const worktree = r.conversation.worktree!;
+  await turn(r, 'edit', async () => {
+    await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
+  });
+  host.answers.apply = true;
+  const confirm = host.confirmApply;
+  host.confirmApply = async (plan, binding) => {
+    const ok = await confirm(plan, binding);
+    // Someone edits line 1 in the workspace while the first preview is open.
+    if (host.plans.length === 1) fs.writeFileSync(path.join(r.dir, 'f.txt'), LINES.replace('line 1', 'user one'));
+    return ok;
+  };
+  await worktree.apply();
+  assert.equal(host.plans.length, 2, 'the changed plan was previewed again');
+  assert.deepEqual(
+    host.plans.map((p) => p.steps.map((s) => `${s.outcome} ${s.relPath}`).join()),
+    ['update f.txt', 'merged f.txt'],
+  );
+  assert.equal(fs.readFileSync(path.join(r.dir, 'f.txt'), 'utf8'), LINES.replace('line 1', 'user one').replace('line 5', 'agent five'));
+  assert.ok(
+    r.conversation.thread.entries().some((e) => e.kind === 'notice' && /changed while the preview was open/.test(e.message)),
+    'the thread says why the preview came again',
+  );
+});
+
 test('a worktree deleted by hand stops the conversation with a notice; Recreate brings it back from the branch', async (t) => {
   const { rig: r } = await rig(t);
   const worktree = r.conversation.worktree!;
