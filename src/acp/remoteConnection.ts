@@ -185,11 +185,21 @@ export class RemoteAgentConnection extends AgentRequests implements AgentConnect
         this.ended(new RemoteConnectionError('server', l10n.t('the server no longer routes this session here (409)'), 409));
         throw this.closeError ?? err;
       }
+      if (err instanceof acp.RequestError && err.code === -32603 && err.message === SESSION_STREAM_CLOSED) {
+        // The session's event stream ended (a proxy's idle timeout, a server's stream limit): the
+        // answer can no longer arrive here, though the agent may be working on. Given up as lost, the
+        // conversation reattaches the session on a new connection instead of failing the turn.
+        this.ended(new RemoteConnectionError('closed', l10n.t("the session's event stream closed")));
+        throw this.closeError ?? err;
+      }
       if (err instanceof acp.RequestError) throw err;
       throw describeRemoteFailure(err, this.where.host, this.where.redact);
     }
   }
 }
+
+/** What the SDK's HTTP transport rejects a session's pending requests with when its event stream ends. */
+const SESSION_STREAM_CLOSED = 'ACP session SSE stream closed';
 
 function closedNormally(transport: RemoteTransport): RemoteConnectionError {
   const info = transport.closeInfo();
