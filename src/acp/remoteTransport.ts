@@ -104,21 +104,26 @@ function openHttp(opts: RemoteTransportOptions): RemoteTransport {
   const timeoutMs = opts.limits.answerTimeoutMs;
   // Node 20's fetch: a deadline on each request's headers (an SSE stream then stays open as long as
   // it likes), and the network error kept, since the SDK only passes on "fetch failed".
+  // The first request is initialize, whose answer (headers included) waits for the agent to start:
+  // the connection's own initialize deadline bounds it, not the per-request one.
+  let first = true;
   const bounded: typeof fetch = async (input, init) => {
     const controller = new AbortController();
     const outer = init?.signal;
     const onAbort = (): void => controller.abort(outer?.reason);
     if (outer?.aborted) onAbort();
     else outer?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })), timeoutMs);
+    const deadline = first ? undefined : setTimeout(() => controller.abort(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })), timeoutMs);
+    first = false;
     try {
       return await fetch(input, { ...init, signal: controller.signal });
     } catch (err) {
+      outer?.removeEventListener('abort', onAbort);
       if (!outer?.aborted) failure ??= controller.signal.aborted ? (controller.signal.reason as Error) : (err as Error);
       throw err;
     } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
+      // The abort stays wired after the headers: the SDK ends an event stream by aborting its request.
+      clearTimeout(deadline);
     }
   };
   const stream = createHttpStream(opts.url, { fetch: bounded, headers: opts.headers, cookieStore: opts.cookies, maxMessageBytes: opts.limits.maxMessageBytes });

@@ -123,6 +123,13 @@ export class Reconnect implements IDisposable {
     this.end();
   }
 
+  /** The agent was stopped on purpose while an attempt was under way: the notice says so, no attempt follows. */
+  abandon(): void {
+    if (!this.active) return;
+    this.say('info', l10n.t('Reconnecting to {0} stopped: {1}', this.parts.c.agentName, l10n.t('the agent was stopped')));
+    this.end();
+  }
+
   dispose(): void {
     this.end();
   }

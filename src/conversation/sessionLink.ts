@@ -284,6 +284,7 @@ export class SessionLink extends Disposable {
     parts.exited();
     parts.thread.sessionClosed();
     if (exit.intentional) {
+      this.reconnect.abandon();
       if (wasRunning) parts.thread.endTurn('cancelled');
       return c.setStatus({ kind: 'idle', agentName: c.agentName });
     }
