@@ -61,15 +61,23 @@ export class EditorWorktrees extends Disposable implements WorktreeHost {
   /** The folder the worktrees go in. */
   folder(): string {
     const configured = setting('worktreesFolder')?.trim();
-    if (configured && path.isAbsolute(configured)) return configured;
-    if (configured) this.log.warn(`tandem.worktreesFolder must be an absolute path; using Tandem's own folder instead of "${configured}".`);
+    // Inside a workspace folder the worktrees would be the main tree's files too (search, git, agents).
+    const inside = configured ? (vscode.workspace.workspaceFolders ?? []).find((f) => isWithin(f.uri.fsPath, configured)) : undefined;
+    if (configured && path.isAbsolute(configured) && !inside) return configured;
+    if (inside) this.log.warn(`tandem.worktreesFolder "${configured}" is inside the workspace folder ${inside.uri.fsPath}; using Tandem's own folder instead.`);
+    else if (configured) this.log.warn(`tandem.worktreesFolder must be an absolute path; using Tandem's own folder instead of "${configured}".`);
     return path.join(this.globalStorage, 'worktrees');
   }
 
   readMain = async (file: string): Promise<Uint8Array | undefined> => {
     // Unsaved edits count as the user's; a saved file is read as bytes (an open document drops a BOM).
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
-    if (open?.isDirty) return new TextEncoder().encode(open.getText());
+    // Compared as URIs (a drive letter's case differs between fsPath and a real path on Windows), and
+    // by real path (the repository's path is real; the workspace may have been opened through a link).
+    const target = vscode.Uri.file(file).toString();
+    const open = vscode.workspace.textDocuments.find(
+      (d) => d.isDirty && d.uri.scheme === 'file' && (d.uri.toString() === target || realPath(d.uri.fsPath) === file),
+    );
+    if (open) return new TextEncoder().encode(open.getText());
     return fs.promises.readFile(file).catch(() => undefined);
   };
 
@@ -128,5 +136,13 @@ export class EditorWorktrees extends Disposable implements WorktreeHost {
 
   private workspaceFolder(): string | undefined {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+}
+
+function realPath(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
   }
 }

@@ -15,9 +15,13 @@ export async function openExternalLink(uri: vscode.Uri, log: Pick<OutputLog, 'in
   if (callback) {
     try {
       const local = await vscode.env.asExternalUri(vscode.Uri.parse(callback.origin));
-      const port = Number(new URL(local.toString(true)).port || 80);
+      const forwarded = new URL(local.toString(true));
+      const port = Number(forwarded.port || (forwarded.protocol === 'https:' ? 443 : 80));
       log.info(`Sign-in callback port ${callback.port} on the remote host is forwarded to ${local.toString(true)}.`);
-      if (port !== callback.port) {
+      // Only a forward to this machine's loopback can be on another port than the callback's: a
+      // tunnel's public address (Codespaces) is always elsewhere and needs no warning.
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(forwarded.hostname);
+      if (loopback && port !== callback.port) {
         void vscode.window.showWarningMessage(
           l10n.t(
             'The sign-in comes back to port {0}, which is busy on this machine (forwarded to {1} instead): free port {0} here and sign in again if it does not finish.',
