@@ -36,9 +36,12 @@ export async function forgetWorktree(host: WorktreeHost | undefined, meta: Conve
   return (await removeWorktree(host, binding, status)) ? 'removed' : 'keep';
 }
 
-/** The worktree's status; one that cannot be read counts as missing (nothing to lose there). */
+/**
+ * The worktree's status for closing or removing it: `unapplied` is what removing would lose (see
+ * WorktreeService.lostOnRemove). One that cannot be read counts as missing (nothing to lose there).
+ */
 export function statusOrMissing(host: WorktreeHost, binding: WorktreeBinding): Promise<WorktreeStatus> {
-  return host.service.status(binding).catch((): WorktreeStatus => ({ state: 'missing', unapplied: [], commits: 0 }));
+  return host.service.lostOnRemove(binding, host.readMain).catch((): WorktreeStatus => ({ state: 'missing', unapplied: [], commits: 0 }));
 }
 
 /**

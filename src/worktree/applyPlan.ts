@@ -48,7 +48,7 @@ export interface ApplyPlan {
 /** The workspace's current content of a file (the editor's, unsaved changes included); undefined: it does not exist. */
 export type MainReader = (path: string) => Promise<Uint8Array | undefined>;
 
-function same(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+export function same(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return Buffer.from(a).equals(Buffer.from(b));
 }

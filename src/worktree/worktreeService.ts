@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { WorktreeBinding } from '../store/conversationMeta';
-import { appliedTree, planApply, type ApplyPlan, type MainReader } from './applyPlan';
+import { appliedTree, planApply, same, type ApplyPlan, type MainReader } from './applyPlan';
 import { freeName, provisionalSlug, slugOf, worktreeFolder } from './branchNames';
 import { WorktreeError, WorktreeGit } from './worktreeGit';
 import { snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
@@ -86,6 +86,25 @@ export class WorktreeService {
     const unapplied = await treeChanges(this.git, binding.path, appliedTree(binding), tree);
     const commits = Number(await this.git.text(['rev-list', '--count', `${binding.base}..HEAD`], binding.path)) || 0;
     return { state: 'ready', unapplied, commits };
+  }
+
+  /**
+   * What removing the worktree would lose: every file changed since it started whose worktree
+   * version the workspace does not have (as the editor has it) — applied or not, since an Apply can
+   * be undone in the editor without Tandem knowing. Commits on the branch are kept by removing.
+   */
+  async lostOnRemove(binding: WorktreeBinding, readMain: MainReader): Promise<WorktreeStatus> {
+    const status = await this.status(binding);
+    if (status.state === 'missing') return status;
+    const tree = await snapshotTree(this.git, binding.path);
+    const changes = await treeChanges(this.git, binding.path, `${binding.base}^{tree}`, tree);
+    const lost: TreeChange[] = [];
+    for (const change of changes) {
+      const parts = change.relPath.split('/');
+      const agent = change.submodule ? undefined : await fs.promises.readFile(nodePath.join(binding.path, ...parts)).catch(() => undefined);
+      if (change.submodule || !same(agent, await readMain(nodePath.join(binding.repo, ...parts)))) lost.push(change);
+    }
+    return { ...status, unapplied: lost };
   }
 
   /** What Apply would do; `readMain` reads the workspace's files as the editor has them. */

@@ -208,6 +208,26 @@ test('a worktree deleted by hand stops the conversation with a notice; Recreate 
   await waitFor(() => r.conversation.status.kind !== 'stopped', 'the conversation to go on');
 });
 
+test('an Apply undone in the editor: closing counts those files as lost again, so removing asks first', async (t) => {
+  const { rig: r, host, sessionId } = await rig(t);
+  const worktree = r.conversation.worktree!;
+  await turn(r, 'edit', async () => {
+    await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
+  });
+  host.answers.apply = true;
+  await worktree.apply();
+  assert.equal((await worktree.ask(false)).status.unapplied.length, 0, 'applied: nothing to lose');
+  // The user undoes the Apply (one undoable edit in the editor): the workspace is as it was.
+  fs.writeFileSync(path.join(r.dir, 'f.txt'), LINES);
+  host.answers.close = 'cancel';
+  const { status } = await worktree.ask(false);
+  assert.deepEqual(
+    status.unapplied.map((c) => c.relPath),
+    ['f.txt'],
+    'the agent’s f.txt is only in the worktree again',
+  );
+});
+
 test('closing asks: keep leaves the worktree (History still knows it), remove deletes it and its unused branch', async (t) => {
   const { rig: r, host } = await rig(t);
   const kept = r.conversation;
