@@ -6,7 +6,7 @@ import type { RestoreStep } from '../review/checkpointTypes';
 import { decodeExact, isBinary } from '../review/restorePlan';
 import type { WorktreeBinding } from '../store/conversationMeta';
 import type { WorktreeGit } from './worktreeGit';
-import { readBlobs, snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
+import { readCheckedOutBlobs, snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
 
 /** What applying does to one file of the workspace. */
 export type ApplyOutcome =
@@ -67,10 +67,11 @@ export function appliedTree(binding: WorktreeBinding): string {
 export async function planApply(git: WorktreeGit, binding: WorktreeBinding, readMain: MainReader): Promise<ApplyPlan> {
   const tree = await snapshotTree(git, binding.path);
   const changes = await treeChanges(git, binding.path, appliedTree(binding), tree);
-  const blobs = await readBlobs(
+  // In their checked-out form: the workspace's files ("yours") are compared and merged with them.
+  const blobs = await readCheckedOutBlobs(
     git,
     binding.path,
-    changes.flatMap((c) => (c.submodule ? [] : [c.before, c.after].filter((id): id is string => id !== undefined))),
+    changes.flatMap((c) => (c.submodule ? [] : [c.before, c.after].flatMap((id) => (id === undefined ? [] : [{ id, path: c.relPath }])))),
   );
   const steps: ApplyStep[] = [];
   for (const change of changes) steps.push(await planFile(git, binding, change, blobs, readMain));

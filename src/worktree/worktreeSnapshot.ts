@@ -79,3 +79,25 @@ export async function readBlobs(git: WorktreeGit, cwd: string, ids: readonly str
   if (unique.length === 0) return new Map();
   return parseCatFileBatch((await git.run(['cat-file', '--batch'], cwd, { input: unique.map((id) => `${id}\n`).join('') })).stdout);
 }
+
+/**
+ * Blobs as they are checked out at their paths (end-of-line conversion, `.gitattributes` filters),
+ * so they compare with the files on disk: with `core.autocrlf` a stored LF file is CRLF in the
+ * workspace. One `cat-file --filters` per blob: in batch mode git reports the stored size but
+ * writes the filtered content, so a batch cannot be split reliably. Keyed by id.
+ */
+export async function readCheckedOutBlobs(git: WorktreeGit, cwd: string, blobs: ReadonlyArray<{ id: string; path: string }>): Promise<Map<string, Buffer>> {
+  const unique = [...new Map(blobs.map((b) => [b.id, b])).values()];
+  const found = new Map<string, Buffer>();
+  // A few at a time: a large apply must not start hundreds of processes at once.
+  for (let i = 0; i < unique.length; i += 8) {
+    await Promise.all(
+      unique.slice(i, i + 8).map(async ({ id, path }) => {
+        // One that cannot be read is left out: its file is skipped with the reason, not the whole plan.
+        const out = await git.run(['cat-file', '--filters', `--path=${path}`, id], cwd).catch(() => undefined);
+        if (out) found.set(id, Buffer.from(out.stdout));
+      }),
+    );
+  }
+  return found;
+}

@@ -138,6 +138,28 @@ test('apply: uncommitted edits in the workspace are merged, never overwritten; o
   assert.match(step.merge!.base, /line 4/);
 });
 
+test('apply with core.autocrlf: the stored LF and the CRLF on disk are one text; edits apply and merge, not conflict', async (t) => {
+  const { repo, service } = setup(t);
+  git(repo, 'config', 'core.autocrlf', 'true');
+  // The workspace's files as a Windows checkout has them.
+  fs.rmSync(path.join(repo, 'f.txt'));
+  git(repo, 'checkout', '--', 'f.txt');
+  const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+  assert.equal(read(repo, 'f.txt'), crlf(LINES));
+  const binding = await service.create(repo, 'idcr', 'crlf');
+  assert.equal(read(binding.path, 'f.txt'), crlf(LINES), 'the worktree is checked out the same way');
+  write(binding.path, 'f.txt', crlf(LINES.replace('line 3', 'LINE THREE')));
+  let plan = await apply(service, binding);
+  assert.deepEqual(outcomes(plan), { 'f.txt': 'update' });
+  assert.equal(read(repo, 'f.txt'), crlf(LINES.replace('line 3', 'LINE THREE')));
+  // Both sides change other lines: merged in CRLF, no conflict.
+  write(binding.path, 'f.txt', crlf(LINES.replace('line 3', 'LINE THREE').replace('line 10', 'agent ten')));
+  write(repo, 'f.txt', crlf(LINES.replace('line 3', 'LINE THREE').replace('line 1\n', 'user one\n')));
+  plan = await apply(service, binding);
+  assert.deepEqual(outcomes(plan), { 'f.txt': 'merged' });
+  assert.equal(read(repo, 'f.txt'), crlf(LINES.replace('line 1\n', 'user one\n').replace('line 3', 'LINE THREE').replace('line 10', 'agent ten')));
+});
+
 test('apply: two worktrees editing the same lines: the first applies cleanly, the second conflicts', async (t) => {
   const { repo, service } = setup(t);
   const a = await service.create(repo, 'ida', 'first');
