@@ -192,7 +192,11 @@ export class RemoteAgentConnection extends AgentRequests implements AgentConnect
         this.ended(new RemoteConnectionError('closed', l10n.t("the session's event stream closed")));
         throw this.closeError ?? err;
       }
-      if (err instanceof acp.RequestError) throw err;
+      if (err instanceof acp.RequestError) {
+        // An HTTP failure's message carries the server's answer, which may echo a header or token.
+        if (status !== undefined) err.message = this.where.redact(err.message);
+        throw err;
+      }
       throw describeRemoteFailure(err, this.where.host, this.where.redact);
     }
   }

@@ -271,3 +271,29 @@ test('header values: ${env:NAME} is resolved here and ${token} takes the stored 
     delete process.env.TANDEM_TEST_REMOTE_KEY;
   }
 });
+
+test('HTTP: a failed request whose answer echoes the token says the failure without the token', async () => {
+  const token = 'tok-echoed-by-the-proxy-7731';
+  let fail = false;
+  const agent = acp
+    .agent({ name: 'inproc' })
+    .onRequest(acp.methods.agent.initialize, async () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {} }))
+    .onRequest(acp.methods.agent.session.new, async () => ({ sessionId: 's-echo' }))
+    .onRequest(acp.methods.agent.session.setMode, async () => ({}));
+  const acpServer = new AcpServer({ agent });
+  closers.push(() => acpServer.close());
+  const handler = createNodeHttpHandler(acpServer);
+  const port = await http((req, res) => {
+    // A proxy in front answers 502 with what it was sent, Authorization included.
+    if (fail && req.method === 'POST') return void res.writeHead(502, { 'content-type': 'text/plain' }).end(`bad gateway for ${req.headers.authorization}`);
+    handler(req, res);
+  });
+  const { conn } = await connect(`http://127.0.0.1:${port}/acp`, { env: { TANDEM_REMOTE_TOKEN: token } });
+  await conn.initialize();
+  const { sessionId } = await conn.newSession('/tmp');
+  fail = true;
+  const err = await conn.setMode(sessionId, 'plan').catch((e: unknown) => e);
+  assert.ok(err instanceof acp.RequestError, String(err));
+  assert.match(err.message, /502/);
+  assert.doesNotMatch(err.message, new RegExp(token), 'the token is masked');
+});
