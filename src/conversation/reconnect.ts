@@ -4,7 +4,7 @@ import { RemoteConnectionError } from '../acp/remoteFailure';
 import type { ConversationStatus, NoticeEntry } from '../protocol/messages';
 import type { Thread } from '../thread/thread';
 import type { IDisposable } from '../util/disposable';
-import { errorMessage } from '../util/errors';
+import { errorData, errorMessage } from '../util/errors';
 import type { ConversationState } from './ports';
 import type { PromptQueue } from './promptQueue';
 
@@ -32,7 +32,10 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
 export function mayRecover(err: unknown): boolean {
   if (err instanceof RemoteConnectionError) return err.transient;
   if (err instanceof AgentExitedError) return err.exit.code === 255;
-  return false;
+  // The HTTP transport's own failures of one request (resume or load answered 502 by a gateway
+  // whose agent is still starting): a server error or a rate limit passes, a 4xx does not.
+  const status = (errorData(err) as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && (status >= 500 || status === 429);
 }
 
 export interface ReconnectParts {

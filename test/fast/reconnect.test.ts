@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as acp from '@agentclientprotocol/sdk';
 import { RemoteConnectionError } from '../../src/acp/remoteFailure';
-import { RECONNECT_ATTEMPTS, reconnectDelay } from '../../src/conversation/reconnect';
+import { mayRecover, RECONNECT_ATTEMPTS, reconnectDelay } from '../../src/conversation/reconnect';
 import type { ConversationStatus, Entry, NoticeEntry } from '../../src/protocol/messages';
 import { REPLAY_QUIET_MS } from '../../src/thread/threadReplay';
 import { flush, stubSession, type StubRig } from '../support/stubSession';
@@ -205,4 +205,13 @@ test('closing the conversation while it waits to reconnect: no attempt is made',
   await flush();
   assert.equal(rig.agent.methods().includes('session/resume'), false, 'the closed conversation did not reattach');
   rig.manager.dispose();
+});
+
+test('which failures are worth another attempt: drops, timeouts, ssh 255, an HTTP 5xx or 429 of one request; not a 4xx or a refusal', () => {
+  assert.equal(mayRecover(new RemoteConnectionError('unreachable', 'down')), true);
+  assert.equal(mayRecover(new acp.RequestError(-32603, 'ACP POST failed: 502', { status: 502, body: 'bad gateway' })), true);
+  assert.equal(mayRecover(new acp.RequestError(-32603, 'ACP POST failed: 429', { status: 429 })), true);
+  assert.equal(mayRecover(new acp.RequestError(-32603, 'ACP POST failed: 400', { status: 400 })), false);
+  assert.equal(mayRecover(new acp.RequestError(-32602, 'Invalid params')), false, "the agent's own error");
+  assert.equal(mayRecover(new Error('boom')), false);
 });
