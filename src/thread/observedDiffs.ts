@@ -7,7 +7,7 @@
  * becomes the card's diff, marked observed, computed off the streaming path. Bounded: a few files
  * per call, a size cap, text only.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { DiffSource } from './diffContent';
 import type { CallObservation } from './toolCallBook';
@@ -25,7 +25,8 @@ export type DiskText = string | null | undefined;
 export async function readDiskText(path: string): Promise<DiskText> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Non-blocking: opening a named pipe would otherwise wait for a writer (the fstat below skips it).
+    handle = await open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? null : undefined;
@@ -50,7 +51,8 @@ export const READ_AT_ONCE_MAX_BYTES = 256 * 1024;
 export function readDiskTextNow(path: string): DiskText | 'later' {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a named pipe an agent named would otherwise hang the extension host here.
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? null : undefined;

@@ -13,6 +13,7 @@ import {
 import type { DiffRecord, DiffSource } from './diffContent';
 import type { Entry, ToolCallEntry, ToolKind, ToolStatus } from '../protocol/messages';
 import { SubagentLinks, type LinkCard } from './presentation/subagentLinks';
+import { editShape } from './presentation/toolInput';
 
 /** What ObservedDiffs needs to know of a call after an update. */
 export interface CallObservation {
@@ -168,8 +169,9 @@ export class ToolCallBook {
     const sentDiff = (sent.content ?? []).some((c) => c.type === 'diff');
     const observation: CallObservation = { kind: entry.toolKind, status: entry.status, paths: [...paths], sentDiff };
     const edit = reading?.facts.edit;
-    if (edit && reading.paths.length === 1) {
-      observation.inputEdit = { path: reading.paths[0], newText: edit.newText, create: reading.facts.operation === 'create' || edit.oldText === undefined };
+    const shape = reading ? editShape(reading.facts) : undefined;
+    if (edit && shape !== undefined && reading.paths.length === 1) {
+      observation.inputEdit = { path: reading.paths[0], newText: edit.newText, create: shape === 'whole' };
       if (edit.oldText !== undefined) observation.inputEdit.oldText = edit.oldText;
     }
     return observation;

@@ -5,6 +5,7 @@
  * has been handled (a slow reader never holds dispatch), marked `disk`, and replaces the one taken
  * from the input; an agent quicker than the first read still gets its real diff.
  */
+import { execFileSync } from 'node:child_process';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConversationChange, DiffContentView, ToolCallEntry } from '../../src/protocol/messages';
 import { Thread } from '../../src/thread/thread';
-import { readDiskText, type DiskText } from '../../src/thread/observedDiffs';
+import { readDiskText, readDiskTextNow, type DiskText } from '../../src/thread/observedDiffs';
 import { clineScenarioFiles } from '../fixtures/fakeOpenAi/index';
 import { loadRecording } from '../support/agentPayloads';
 
@@ -148,4 +149,16 @@ test('an agent that wrote before the first read: the text before is the text aft
     ['context:alpha', 'del:beta', 'add:beta NEW', 'context:gamma'],
   );
   assert.equal(t.findDiff(t.findToolCall('q')!.id, 0)?.oldText, 'alpha\nbeta\ngamma\n');
+});
+
+test('a named pipe an edit names is not read (opening it would wait for a writer and hang the host)', { skip: process.platform === 'win32' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-fifo-'));
+  try {
+    const fifo = join(dir, 'notes.txt');
+    execFileSync('mkfifo', [fifo]);
+    assert.equal(readDiskTextNow(fifo), undefined);
+    assert.equal(await readDiskText(fifo), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

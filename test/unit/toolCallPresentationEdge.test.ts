@@ -201,3 +201,17 @@ test('a tool that ran on a hosted agent’s server takes no locations from its i
   assert.equal(server.observation('s'), undefined);
   assert.equal(shown?.title, 'Edit notes.md', 'the title still says what it did');
 });
+
+test('an insert or append without an old text makes no diff from the input (it would read as a new file of one line); a write does', () => {
+  const diffs = (rawInput: Record<string, unknown>) =>
+    card([{ toolCallId: 'i', kind: 'edit', status: 'completed', title: 'editor', rawInput }]).card.content.filter((c) => c.type === 'diff');
+  assert.deepEqual(diffs({ command: 'insert', path: `${WS}/a.ts`, insert_line: 3, new_str: 'added();' }), []);
+  assert.equal(diffs({ command: 'create', path: `${WS}/b.ts`, file_text: 'whole\n' }).length, 1);
+  assert.equal(diffs({ file_path: `${WS}/c.ts`, content: 'whole\n' }).length, 1, 'a write names the whole file');
+  assert.equal(diffs({ command: 'str_replace', path: `${WS}/d.ts`, old_str: 'a', new_str: 'b' }).length, 1);
+});
+
+test('relative input paths are read against the first folder (the session’s), not the shortest', () => {
+  const paths = new DisplayPaths(['/work/repo-worktree', '/w']);
+  assert.equal(paths.resolve('src/index.ts'), '/work/repo-worktree/src/index.ts');
+});

@@ -23,13 +23,14 @@ function slashes(path: string): string {
 
 export class DisplayPaths {
   private readonly roots: string[];
+  /** The first folder as given (the session's cwd): relative input paths are read against it. */
+  private readonly first: string | undefined;
 
-  /** `roots`: the workspace folders (absolute); the longest match wins, so nested folders work. */
+  /** `roots`: the workspace folders (absolute), the session's first; the longest match wins, so nested folders work. */
   constructor(roots: readonly string[]) {
-    this.roots = roots
-      .filter((r) => typeof r === 'string' && isAbsolute(r))
-      .map((r) => normalize(r))
-      .sort((a, b) => b.length - a.length);
+    const absolute = roots.filter((r) => typeof r === 'string' && isAbsolute(r)).map((r) => normalize(r));
+    this.first = absolute[0];
+    this.roots = [...absolute].sort((a, b) => b.length - a.length);
   }
 
   /** The path as the card shows it: `/`-separated and workspace-relative inside a folder, else as given. */
@@ -66,7 +67,7 @@ export class DisplayPaths {
     if (text.length === 0 || text.length > MAX_PATH_CHARS || /[\0\n\r]/.test(text) || /^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
     if (isAbsolute(text)) return normalize(text);
     if (sep === '/' && this.roots.some((root) => `/${text}`.startsWith(`${root}/`))) return normalize(`/${text}`);
-    const base = cwd ?? this.roots[this.roots.length - 1];
+    const base = cwd ?? this.first;
     if (base === undefined) return undefined;
     const joined = normalize(`${base}${sep}${text}`);
     return withinRoot(base, joined) !== undefined ? joined : undefined;

@@ -9,7 +9,7 @@ import type { LocationView, ToolCallEntry, ToolKind } from '../../protocol/messa
 import { inferToolKind } from '../../acp/toolKindInference';
 import type { DiffSource, ParsedToolContent } from '../diffContent';
 import type { DisplayPaths } from './displayPaths';
-import { isSubagentTool, readToolInput, type ToolInputFacts } from './toolInput';
+import { editShape, isSubagentTool, readToolInput, type ToolInputFacts } from './toolInput';
 import { outputFromRaw, shapedContent } from './toolOutput';
 import { presentedTitle } from './toolTitle';
 
@@ -78,8 +78,9 @@ function withShown(location: LocationView, display: DisplayPaths): LocationView 
 /** A diff from the input's old and new text: a whole new file, or the replaced fragment. */
 function inputDiff(kind: ToolKind, reading: InputReading): DiffSource | undefined {
   const edit = reading.facts.edit;
-  if (kind !== 'edit' || edit === undefined || reading.paths.length !== 1) return undefined;
-  const create = reading.facts.operation === 'create' || edit.oldText === undefined;
+  const shape = editShape(reading.facts);
+  if (kind !== 'edit' || edit === undefined || shape === undefined || reading.paths.length !== 1) return undefined;
+  const create = shape === 'whole';
   if (!create && edit.oldText === edit.newText) return undefined;
   return { type: 'diff', path: reading.paths[0], oldText: create ? null : (edit.oldText ?? null), newText: edit.newText, observed: 'input' };
 }

@@ -107,6 +107,18 @@ export function readToolInput(rawInput: unknown, meta: unknown, agentTitle: stri
   return facts;
 }
 
+/**
+ * How an input's edit reads: `whole` — the new text is the whole file (a create, a write without an
+ * old text); `replace` — an old text becomes the new one; undefined — a fragment put somewhere
+ * (`insert`, `append`) that says nothing about the file around it, so no diff can be made from it.
+ */
+export function editShape(facts: Pick<ToolInputFacts, 'edit' | 'operation'>): 'whole' | 'replace' | undefined {
+  if (facts.edit === undefined) return undefined;
+  if (facts.operation === 'create') return 'whole';
+  if (facts.edit.oldText !== undefined) return 'replace';
+  return facts.operation === undefined || /^(write|overwrite|create_file|write_file)$/.test(facts.operation) ? 'whole' : undefined;
+}
+
 /** Normalised tool name: lower case, no separators, no MCP prefix (`mcp__acp__Read` → `read`). */
 export function normalToolName(name: string | undefined): string {
   return (name ?? '')

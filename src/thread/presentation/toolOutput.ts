@@ -15,22 +15,28 @@ const MAX_OUTPUT_ITEMS = 20;
 /** How deep rawOutput is searched for text. */
 const MAX_DEPTH = 4;
 
-const SYSTEM_REMINDER = /\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
+// Bounded runs of white space around it: an unbounded `\s*` is quadratic over a long run.
+const SYSTEM_REMINDER = /\s{0,200}<system-reminder>[\s\S]*?<\/system-reminder>\s{0,200}/g;
 /** Claude's Agent tool result ends with the subagent's id and usage, for the model to resume it. */
 const AGENT_TRAILER = /(^|\n)agentId: [^\n]*(\n<usage>[\s\S]*?<\/usage>)?\s*$/;
 
 /** The text without the parts meant for the model only. */
 export function withoutModelText(text: string): string {
   if (!text.includes('<system-reminder>') && !text.includes('agentId: ')) return text;
-  return text
+  const cleaned = text
     .replace(SYSTEM_REMINDER, '\n')
     .replace(AGENT_TRAILER, '$1')
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/\s+$/, (m) => (m.includes('\n') ? '\n' : ''));
+    .replace(/\n{3,}/g, '\n\n');
+  const kept = cleaned.trimEnd();
+  // What followed the text: one line break if there was any, else nothing.
+  return kept + (cleaned.slice(kept.length).includes('\n') ? '\n' : '');
 }
 
-/** Markdown constructs; a text with none of them and several lines is plain output. */
-const MARKDOWN_SIGNS = /(^|\n)\s{0,3}(#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S|>\s|```|~~~|\|.*\|)|\*\*\S|__\S|\[[^\]\n]+\]\([^)\n]+\)|`[^`\n]+`/;
+/**
+ * Markdown constructs; a text with none of them and several lines is plain output. Bounded spans,
+ * and only the text's start is looked at: a huge output must not cost seconds on every update.
+ */
+const MARKDOWN_SIGNS = /(^|\n)\s{0,3}(#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S|>\s|```|~~~|\|.*\|)|\*\*\S|__\S|\[[^\]\n]{1,300}\]\([^)\n]{1,500}\)|`[^`\n]{1,500}`/;
 
 /** The body of a text that is exactly one fenced code block, else undefined. */
 function singleFence(text: string): string | undefined {
@@ -71,7 +77,7 @@ function shapeText(raw: string, plainIsOutput: boolean, extra: Partial<OutputCon
   if (text.trim().length === 0) return undefined;
   const fenced = singleFence(text);
   if (fenced !== undefined) return outputOf(fenced, extra);
-  if (MARKDOWN_SIGNS.test(text) && !looksBinary(text)) return { type: 'markdown', text };
+  if (MARKDOWN_SIGNS.test(text.slice(0, OUTPUT_VIEW_LIMIT_CHARS)) && !looksBinary(text)) return { type: 'markdown', text };
   if (plainIsOutput || text.trim().includes('\n')) return outputOf(text, extra);
   return { type: 'markdown', text };
 }
