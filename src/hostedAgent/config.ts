@@ -12,7 +12,9 @@ import { FORMATS, type HostedFormat } from './types';
 /** The API key's environment variable (the advertised env_var auth method names it too). */
 export const API_KEY_ENV = 'HOSTED_AGENT_API_KEY';
 export const STATE_DIR_ENV = 'TANDEM_HOSTED_STATE_DIR';
-export const DEFAULT_TIMEOUT_MS = 120_000;
+// Above the hosted API's own 2-minute limit, after which it answers with a partial result: that
+// answer (marked incomplete) must arrive before the bridge gives up on a silent request.
+export const DEFAULT_TIMEOUT_MS = 150_000;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export interface HostedConfig {

@@ -62,13 +62,22 @@ export function send(req: HttpRequest): Promise<HttpResponse> {
     const headers: Record<string, string> = { 'user-agent': 'tandem-hosted-agent', ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const r = request(target, { method: req.method, headers, agent: proxy ? new HttpsProxyAgent(proxy) : undefined, signal: req.signal });
-    r.setTimeout(req.timeoutMs, () => {
+    const giveUp = (): void => {
       failure = new HttpFailure(
         'timeout',
         `No answer from ${target.host} for ${seconds(req.timeoutMs)}: the request was given up (limit set by --timeout-ms).`,
       );
       r.destroy(failure);
-    });
+      // A request still waiting for its socket (a proxy's CONNECT) emits no error when destroyed.
+      reject(failure);
+    };
+    r.setTimeout(req.timeoutMs, giveUp);
+    // The socket timeout starts only once there is a socket: through a proxy, after its CONNECT is
+    // answered. Until the answer's headers, this timer bounds that wait too.
+    const untilAnswer = setTimeout(giveUp, req.timeoutMs);
+    untilAnswer.unref();
+    r.once('response', () => clearTimeout(untilAnswer));
+    r.once('close', () => clearTimeout(untilAnswer));
     r.on('error', (err: NodeJS.ErrnoException) => {
       if (isAbort(err) || err instanceof HttpFailure) return reject(err);
       const why = err.code ?? err.message;

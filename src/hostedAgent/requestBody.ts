@@ -4,7 +4,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { deepMerge, type HostedConfig } from './config';
-import { isToolPart, plainText, type UIMessage } from './types';
+import { isTextPart, isToolPart, plainText, type UIMessage } from './types';
 
 /** An ACP prompt as one user message of text parts (resources become text: these APIs take text). */
 export function promptMessage(prompt: readonly acp.ContentBlock[], id: string): UIMessage {
@@ -33,8 +33,10 @@ export function promptMessage(prompt: readonly acp.ContentBlock[], id: string): 
 }
 
 /**
- * Calls the user never answered (a cancelled turn): denied, so the history sent next holds no
- * open approval an AI SDK server would refuse.
+ * What an earlier turn left open, closed before the history goes again: calls the user never
+ * answered (a cancelled turn) are denied; calls and texts still running when the bridge was ended
+ * mid-turn (the history is saved while it streams) end as interrupted — an AI SDK server refuses a
+ * history holding a tool call without a result.
  */
 export function closeStaleApprovals(messages: readonly UIMessage[]): void {
   for (const m of messages) {
@@ -42,7 +44,10 @@ export function closeStaleApprovals(messages: readonly UIMessage[]): void {
       if (isToolPart(p) && p.state === 'approval-requested' && p.approval) {
         p.state = 'approval-responded';
         p.approval = { ...p.approval, approved: false, reason: 'The user did not answer.' };
-      }
+      } else if (isToolPart(p) && (p.state === 'input-streaming' || p.state === 'input-available')) {
+        p.state = 'output-error';
+        p.errorText = 'Interrupted: the conversation stopped before this call finished.';
+      } else if (isTextPart(p) && p.state === 'streaming') p.state = 'done';
     }
   }
 }

@@ -44,6 +44,8 @@ function strings(value: unknown): string[] {
 
 export class SessionStore {
   private readonly queue = new FileWriteQueue();
+  /** Sessions deleted while this process runs: never written again. */
+  private readonly deleted = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -55,6 +57,8 @@ export class SessionStore {
   }
 
   async save(s: StoredSession): Promise<void> {
+    // A turn aborted by its conversation's deletion saves as it ends: the deletion wins.
+    if (this.deleted.has(s.sessionId)) return;
     s.updatedAt = new Date().toISOString();
     s.title = titleOf(s.messages) ?? s.title;
     try {
@@ -93,7 +97,9 @@ export class SessionStore {
   }
 
   async remove(sessionId: string): Promise<void> {
-    if (isSafeSessionId(sessionId)) await this.queue.remove(this.file(sessionId));
+    if (!isSafeSessionId(sessionId)) return;
+    this.deleted.add(sessionId);
+    await this.queue.remove(this.file(sessionId));
   }
 
   /** Waits for every pending write (tests, shutdown). */

@@ -50,14 +50,19 @@ export class SseParser {
   }
 
   /**
-   * The stream ended. An event without its closing blank line is dropped (as the spec says: the
-   * connection may have died mid-event); `truncated` tells the caller so it can say so.
+   * The stream ended. A line cut off mid-way is dropped with its event (the connection died
+   * mid-event); `truncated` tells the caller so it can say so. An event whose lines all arrived
+   * but whose closing blank line did not (servers that write `data: …\n` and close) is kept.
    */
   end(): { events: SseEvent[]; truncated: boolean } {
     // A lone CR at the very end was held back as a possible CRLF: it ends its line after all.
     const rest = this.decoder.decode();
     const events = this.push(this.buffer.endsWith('\r') || rest.endsWith('\r') ? `${rest}\n` : rest);
-    const truncated = this.partial || this.buffer.trim() !== '';
+    const truncated = this.buffer.trim() !== '';
+    if (!truncated && this.partial) {
+      const last = this.dispatch();
+      if (last) events.push(last);
+    }
     this.buffer = '';
     this.reset();
     return { events, truncated };

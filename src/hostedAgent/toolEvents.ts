@@ -46,6 +46,9 @@ export class ToolEventsReader {
     try {
       data = JSON.parse(ev.data);
     } catch {
+      // The stream's own end and errors count even when their data is not JSON (`[DONE]`, plain text).
+      if (ev.event === 'done') return void (this.ending.finished = true);
+      if (ev.event === 'error') return void this.ending.errors.push(ev.data.trim().slice(0, 2000) || 'The server reported an error without a message.');
       return this.warnOnce(`json:${ev.event}`, `Ignored a malformed "${ev.event}" event (its data is not JSON): ${ev.data.slice(0, 120)}`);
     }
     if (!isRecord(data)) return this.warnOnce(`shape:${ev.event}`, `Ignored a "${ev.event}" event whose data is not an object.`);

@@ -67,7 +67,7 @@ export class UiStreamReader {
       return this.warnOnce('json', `Ignored a malformed chunk (not JSON): ${ev.data.slice(0, 120)}`);
     }
     if (!isRecord(chunk) || typeof chunk.type !== 'string') return this.warnOnce('shape', 'Ignored a chunk without a "type".');
-    const missing = (REQUIRED[chunk.type] ?? []).filter((f) => typeof chunk[f] !== 'string');
+    const missing = (Object.hasOwn(REQUIRED, chunk.type) ? REQUIRED[chunk.type] : []).filter((f) => typeof chunk[f] !== 'string');
     if (missing.length > 0) return this.warnOnce(`fields:${chunk.type}`, `Ignored a "${chunk.type}" chunk without ${missing.join(', ')}.`);
     this.apply(chunk.type, chunk);
   }
