@@ -122,7 +122,15 @@ export class ObservedDiffs {
       this.edits.delete(toolCallId);
       // Small files are read again at once too, so a busy event loop cannot delay the diff; it is
       // computed after this update has been handled.
-      const after = new Map([...files.keys()].map((path) => [path, this.readNow?.(path) ?? 'later'] as const));
+      const after = new Map<string, Promise<DiskText>>();
+      for (const path of files.keys()) {
+        const now = this.readNow?.(path) ?? 'later';
+        const text = now === 'later' ? this.read(path).catch(() => undefined) : Promise.resolve(now);
+        after.set(path, text);
+        // Another call still open on the same file started from what this one leaves: its diff is
+        // its own change, not both calls' (two edits of one file at once).
+        for (const [other, otherFiles] of this.before) if (other !== toolCallId && otherFiles.has(path)) otherFiles.set(path, text);
+      }
       void this.finish(toolCallId, files, edit, after);
     }
   }
@@ -137,12 +145,11 @@ export class ObservedDiffs {
     toolCallId: string,
     files: Map<string, Promise<DiskText>>,
     edit: CallObservation['inputEdit'],
-    after: Map<string, DiskText | 'later'>,
+    after: Map<string, Promise<DiskText>>,
   ): Promise<void> {
     const diffs: DiffSource[] = [];
     for (const [path, first] of files) {
-      const now = after.get(path) ?? 'later';
-      const [seen, newText] = await Promise.all([first, now === 'later' ? this.read(path).catch(() => undefined) : now]);
+      const [seen, newText] = await Promise.all([first, after.get(path) ?? this.read(path).catch(() => undefined)]);
       // The agent wrote before the first read (it was quicker than Tandem): undo the input's edit on what is there now.
       const oldText = seen === newText && edit?.path === path && typeof newText === 'string' ? undone(newText, edit) : seen;
       if (oldText === undefined || newText === undefined || oldText === newText) continue;

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConversationChange, DiffContentView, ToolCallEntry } from '../../src/protocol/messages';
 import { Thread } from '../../src/thread/thread';
-import { readDiskText, readDiskTextNow, type DiskText } from '../../src/thread/observedDiffs';
+import { ObservedDiffs, readDiskText, readDiskTextNow, type DiskText } from '../../src/thread/observedDiffs';
+import type { DiffSource } from '../../src/thread/diffContent';
 import { clineScenarioFiles } from '../fixtures/fakeOpenAi/index';
 import { loadRecording } from '../support/agentPayloads';
 
@@ -161,4 +162,31 @@ test('a named pipe an edit names is not read (opening it would wait for a writer
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('two edit calls on one file at once: the second completed shows only its own change', async () => {
+  const disk = new Map<string, string>([['/ws/a.txt', 'v0\n']]);
+  const got = new Map<string, DiffSource[]>();
+  const observed = new ObservedDiffs(
+    async (p) => disk.get(p) ?? null,
+    (id, diffs) => got.set(id, diffs),
+    (p) => disk.get(p) ?? null,
+  );
+  const call = (status: 'in_progress' | 'completed') => ({ kind: 'edit' as const, status, paths: ['/ws/a.txt'], sentDiff: false });
+  observed.update('A', call('in_progress'));
+  observed.update('B', call('in_progress'));
+  disk.set('/ws/a.txt', 'v0\nA\n');
+  observed.update('A', call('completed'));
+  disk.set('/ws/a.txt', 'v0\nA\nB\n');
+  observed.update('B', call('completed'));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(
+    got.get('A')?.map((d) => [d.oldText, d.newText]),
+    [['v0\n', 'v0\nA\n']],
+  );
+  assert.deepEqual(
+    got.get('B')?.map((d) => [d.oldText, d.newText]),
+    [['v0\nA\n', 'v0\nA\nB\n']],
+    'B’s diff is its own line',
+  );
 });
