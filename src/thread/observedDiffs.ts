@@ -110,11 +110,10 @@ export class ObservedDiffs {
     }
     for (const path of call.paths) {
       if (files.size >= MAX_PATHS) break;
-      if (!files.has(path))
-        files.set(
-          path,
-          this.read(path).catch(() => undefined),
-        );
+      if (files.has(path)) continue;
+      // A small file's first text is read at once too: an agent may write it right after this update.
+      const now = this.readNow?.(path) ?? 'later';
+      files.set(path, now === 'later' ? this.read(path).catch(() => undefined) : Promise.resolve(now));
     }
     if (call.status === 'completed') {
       const edit = this.edits.get(toolCallId);

@@ -17,6 +17,7 @@ import { terminalMetaEvents, type TerminalViewEvent } from './terminalViews';
 import { ThreadReplay } from './threadReplay';
 import { ThreadView } from './threadView';
 import { ObservedDiffs, readDiskText, readDiskTextNow, type DiskText } from './observedDiffs';
+import { toolCallIdOf } from './toolCallMerge';
 
 export interface ThreadPorts {
   isInWorkspace(path: string): boolean;
@@ -87,8 +88,7 @@ export class Thread {
     const staged = this.replay.target();
     const view = staged ?? this.shown;
     const changes = view.reducer.applyUpdate(update);
-    // Output of commands the agent ran itself, carried in `_meta` (see terminalMetaEvents). The
-    // title is looked up only when a terminal has to be created: this runs for every streamed chunk.
+    // Output of commands the agent ran itself, in `_meta` (terminalMetaEvents); the title is looked up only for a new terminal.
     const title = () => view.reducer.findToolCall(String(update.toolCallId))?.title ?? 'command';
     for (const event of terminalMetaEvents(update, title, (id) => view.terminals.has(id))) {
       const change = view.terminals.apply(event);
@@ -287,8 +287,9 @@ export class Thread {
 
   /** A live call changed: its files are observed (ObservedDiffs); follow-along goes to its last location (sent or from input). */
   private toolCallChanged(update: unknown, follow = true): void {
-    const { toolCallId: id, locations, rawInput } = (update ?? {}) as Record<string, unknown>;
-    if (typeof id !== 'string') return;
+    const { toolCallId, locations, rawInput } = (update ?? {}) as Record<string, unknown>;
+    const id = toolCallIdOf(toolCallId); // as the reducer reads it (a numeric id included)
+    if (id === undefined) return;
     this.observedDiffs.update(id, this.shown.reducer.observation(id));
     if (!follow || (locations === undefined && rawInput === undefined)) return;
     const shown = this.shown.reducer.findToolCall(id)?.locations ?? [];

@@ -190,3 +190,22 @@ test('two edit calls on one file at once: the second completed shows only its ow
     'B’s diff is its own line',
   );
 });
+
+test('a numeric tool call id (as some agents send) is observed and followed like a string one', async () => {
+  const file = join(dir, 'numeric.txt');
+  writeFileSync(file, 'before\n');
+  const followed: string[] = [];
+  const t = new Thread({
+    isInWorkspace: (p) => p.startsWith(`${dir}/`),
+    roots: () => [dir],
+    warn: () => undefined,
+    emit: () => undefined,
+    follow: (p) => void followed.push(p),
+    titled: () => undefined,
+  });
+  t.dispatch({ sessionUpdate: 'tool_call', toolCallId: 7, kind: 'edit', title: 'Edit', status: 'in_progress', rawInput: { path: file } });
+  writeFileSync(file, 'after\n');
+  t.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: 7, status: 'completed' });
+  await until(() => diffsOf(t.findToolCall('7'))[0]?.observed === 'disk');
+  assert.deepEqual(followed, [file]);
+});
