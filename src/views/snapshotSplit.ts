@@ -28,6 +28,7 @@ export function splitSnapshot<T extends ConversationSnapshot>(snapshot: T): Spli
     chars += size;
     start--;
   }
+  start = withParents(entries, start);
   if (start === 0) return { first: snapshot };
   const tail = entries.slice(start);
   const shown = terminalIdsOf(tail);
@@ -38,6 +39,24 @@ export function splitSnapshot<T extends ConversationSnapshot>(snapshot: T): Spli
     first: { ...snapshot, entries: tail, terminals: firstTerminals, olderEntries: start },
     older: { type: 'olderEntries', conversationId: snapshot.conversationId, entries: entries.slice(0, start), terminals: olderTerminals },
   };
+}
+
+/**
+ * Moves the split back so that a subagent's entries in the first message have their parent card
+ * there too: the panel nests a child only under a card it already has (older entries placed above
+ * later would leave them flat).
+ */
+function withParents(entries: readonly Entry[], start: number): number {
+  if (start === 0) return 0;
+  const index = new Map<string, number>();
+  entries.forEach((e, i) => index.set(e.id, i));
+  for (let i = entries.length - 1; i >= start; i--) {
+    const parent = 'parentId' in entries[i] ? (entries[i] as { parentId?: string }).parentId : undefined;
+    const at = parent === undefined ? undefined : index.get(parent);
+    // Going back to a parent also brings in the entries between, which are checked in turn.
+    if (at !== undefined && at < start) start = at;
+  }
+  return start;
 }
 
 /** Characters an entry adds to the message, without serialising it: its texts dominate. */

@@ -87,3 +87,17 @@ test("OlderEntries: a snapshot and a tab switch are split alike; only the shown 
   const other = { type: 'statusChanged', status: { kind: 'ready', agentName: 'A' } } as const;
   assert.equal(keeper.outgoing(other), other, 'other messages pass unchanged');
 });
+
+test('a subagent whose steps fill the first message brings its parent card into it (the panel nests children only under a card it has)', () => {
+  const parent: Entry = { ...(withTerminal('p', 'tp') as Extract<Entry, { kind: 'tool_call' }>), content: [], title: 'Agent: explore' };
+  const entries: Entry[] = [
+    ...Array.from({ length: 20 }, (_, i) => text(`before${i}`)),
+    parent,
+    ...Array.from({ length: 5 }, (_, i) => text(`between${i}`)),
+    ...Array.from({ length: FIRST_PAINT_ENTRIES + 20 }, (_, i): Entry => ({ kind: 'agent', id: `child${i}`, text: 'step', parentId: 'p' })),
+  ];
+  const { first, older } = splitSnapshot(conversation(entries));
+  assert.equal(first.entries[0].id, 'p', 'the split starts at the parent');
+  assert.equal(older?.entries.length, 20);
+  assert.ok(first.entries.every((e) => !('parentId' in e) || first.entries.some((p) => p.id === e.parentId)));
+});
