@@ -50,7 +50,8 @@ export interface InputReading {
 }
 
 export function readInput(sent: SentToolCall, ctx: PresentContext, previous: InputReading | undefined): InputReading {
-  if (previous && previous.rawInput === sent.rawInput && previous.meta === sent.meta && previous.title === sent.title) return previous;
+  // Some agents (Claude's adapters) send a fresh `_meta` object with every update: compared by content.
+  if (previous && previous.rawInput === sent.rawInput && previous.title === sent.title && sameMeta(previous.meta, sent.meta)) return previous;
   const facts = readToolInput(sent.rawInput, sent.meta, sent.title);
   const paths = [...new Set(facts.paths.map((p) => ctx.display.resolve(p)).filter((p): p is string => p !== undefined))];
   const locations: LocationView[] = [];
@@ -129,4 +130,13 @@ export function presentToolCall(
   const content =
     sent.content === undefined && sent.observed.length === 0 && sent.rawOutput === undefined ? undefined : presentedContent(sent, entry, reading, ctx);
   return { content, reading };
+}
+
+function sameMeta(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
 }
