@@ -97,6 +97,9 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     pick.show();
   });
   pick.dispose();
+  // The walkthrough's History step completes on this (not on the command): completing a step moves
+  // the walkthrough's focus, which would close the picker it just opened.
+  void vscode.commands.executeCommand('setContext', 'tandem.historySeen', true);
   if (!chosen) return;
   if ('meta' in chosen) await manager.reopen(chosen.meta.id);
   else manager.openAgentSession(chosen.external.agentName, chosen.external.sessionId, chosen.external.title, chosen.external.updatedAt);
