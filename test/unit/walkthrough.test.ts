@@ -3,13 +3,22 @@
 // the .vsix when the walkthrough needs it), the icon is the 128×128 PNG the marketplace wants, and the
 // repository links agree. The walkthrough's behaviour in VS Code is test/e2e/walkthrough.test.ts.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { listFiles, PackageManager } from '@vscode/vsce';
 import { readLocalizedManifest } from '../support/manifest';
 
 const root = join(import.meta.dirname, '..', '..');
+
+/** The context keys the extension sets (`setContext`, 'key', …) anywhere in src/. */
+function contextKeysSet(): Set<string> {
+  const keys = new Set<string>();
+  for (const file of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+    for (const m of readFileSync(join(root, 'src', file), 'utf8').matchAll(/'setContext',\s*'([\w.]+)'/g)) keys.add(m[1]);
+  }
+  return keys;
+}
 
 type ThemedPath = string | { light: string; dark: string; hc?: string; hcLight?: string };
 
@@ -127,6 +136,7 @@ describe('walkthrough', () => {
         if (kind === 'onCommand') assert.ok(isKnownCommand(target), `${step.id}: ${event}`);
         else if (kind === 'onView') assert.ok(viewIds.has(target), `${step.id}: ${event}`);
         else if (kind === 'onSettingChanged') assert.ok(settingIds.has(target), `${step.id}: ${event}`);
+        else if (kind === 'onContext') assert.ok(contextKeysSet().has(target), `${step.id}: ${event} names a context key nothing in src/ sets`);
         else assert.fail(`${step.id}: unexpected completion event ${event}`);
       }
     }
