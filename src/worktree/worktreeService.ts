@@ -81,9 +81,14 @@ export class WorktreeService {
   }
 
   async status(binding: WorktreeBinding): Promise<WorktreeStatus> {
+    return this.changedSince(binding, appliedTree(binding));
+  }
+
+  /** The status with `unapplied` counted from the tree `from`. */
+  private async changedSince(binding: WorktreeBinding, from: string): Promise<WorktreeStatus> {
     if (!this.exists(binding)) return { state: 'missing', unapplied: [], commits: 0 };
     const tree = await snapshotTree(this.git, binding.path);
-    const unapplied = await treeChanges(this.git, binding.path, appliedTree(binding), tree);
+    const unapplied = await treeChanges(this.git, binding.path, from, tree);
     const commits = Number(await this.git.text(['rev-list', '--count', `${binding.base}..HEAD`], binding.path)) || 0;
     return { state: 'ready', unapplied, commits };
   }
@@ -94,12 +99,10 @@ export class WorktreeService {
    * be undone in the editor without Tandem knowing. Commits on the branch are kept by removing.
    */
   async lostOnRemove(binding: WorktreeBinding, readMain: MainReader): Promise<WorktreeStatus> {
-    const status = await this.status(binding);
+    const status = await this.changedSince(binding, `${binding.base}^{tree}`);
     if (status.state === 'missing') return status;
-    const tree = await snapshotTree(this.git, binding.path);
-    const changes = await treeChanges(this.git, binding.path, `${binding.base}^{tree}`, tree);
     const lost: TreeChange[] = [];
-    for (const change of changes) {
+    for (const change of status.unapplied) {
       const parts = change.relPath.split('/');
       const agent = change.submodule ? undefined : await fs.promises.readFile(nodePath.join(binding.path, ...parts)).catch(() => undefined);
       if (change.submodule || !same(agent, await readMain(nodePath.join(binding.repo, ...parts)))) lost.push(change);

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { parseCatFileBatch, splitZ } from '../review/gitProcess';
+import { splitZ } from '../review/gitProcess';
 import type { WorktreeGit } from './worktreeGit';
 
 /** One path that differs between two trees (renames are a delete and an add). */
@@ -71,13 +71,6 @@ export async function treeChanges(git: WorktreeGit, cwd: string, from: string, t
     changes.push(change);
   }
   return changes;
-}
-
-/** The bytes of these blobs (`cat-file --batch`); a missing id is absent from the map. */
-export async function readBlobs(git: WorktreeGit, cwd: string, ids: readonly string[]): Promise<Map<string, Buffer>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  return parseCatFileBatch((await git.run(['cat-file', '--batch'], cwd, { input: unique.map((id) => `${id}\n`).join('') })).stdout);
 }
 
 /**
