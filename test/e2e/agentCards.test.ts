@@ -1,5 +1,5 @@
-// Cards built from what real agents did, in code-server (issue 23): the real Cline CLI (npm `cline`,
-// `cline --acp`) against the fake OpenAI-compatible server, and the real claude-agent-acp running a
+// Cards built from what real agents did, in code-server (issue 23): the real Cline CLI (npm
+// `@cline/cli-linux-x64`, `cline --acp`) against the fake OpenAI-compatible server, and the real claude-agent-acp running a
 // subagent (its Agent tool) against the fake Anthropic server. The test plays the user: it allows
 // every prompt once, then reads the cards as a user would.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { agentEnv, editOnDiskFiles, scenario as anthropicScenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
-import { clineAgentEnv, clineScenario, clineScenarioFiles, startFakeOpenAi } from '../fixtures/fakeOpenAi/index';
+import { clineAgentEnv, clineBinary, clineScenario, clineScenarioFiles, startFakeOpenAi } from '../fixtures/fakeOpenAi/index';
 import { scenario, useE2e } from './harness/e2e';
 import { repoRoot } from './harness/paths';
 import type { Chat } from './harness/workbench';
@@ -36,7 +36,7 @@ scenario(
     writeFileSync(files.helloPath, files.originalText);
     const fake = await startFakeOpenAi(clineScenario(workspace.dir));
     try {
-      const config: AgentConfig = { command: join(repoRoot, 'node_modules/.bin/cline'), args: ['--acp'], env: changedEnv(clineAgentEnv(fake.url, scratch)) };
+      const config: AgentConfig = { command: clineBinary(), args: ['--acp'], env: changedEnv(clineAgentEnv(fake.url, scratch)) };
       selectAgent(workspace.dir, 'Cline (fake model)', config);
       const { chat, workbench } = await s.open(workspace);
       const tabsSeen = await watchTabs(workbench.page);
