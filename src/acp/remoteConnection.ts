@@ -7,7 +7,7 @@ import type { AgentConnection, AgentConnectionOptions, AgentConnector, ClientHan
 import { AgentRequests, buildClient, sessionUpdateTap } from './agentRequests';
 import { connectionLog, createRedactor, redactingLog, type ProtocolLog } from './protocolLog';
 import { describeRemoteFailure, RemoteConnectionError } from './remoteFailure';
-import { remoteHeaders, REMOTE_TOKEN_VAR, tokenMethod, withoutUserInfo } from './remoteHeaders';
+import { headerSecrets, remoteHeaders, REMOTE_TOKEN_VAR, shownUrl, tokenMethod, urlSecrets } from './remoteHeaders';
 import { DEFAULT_REMOTE_LIMITS, openRemoteTransport, type RemoteLimits, type RemoteTransport } from './remoteTransport';
 import { tapStream } from './streamTap';
 import type { IDisposable } from '../util/disposable';
@@ -63,15 +63,23 @@ export class RemoteAgentConnection extends AgentRequests implements AgentConnect
     if (!remote) throw new Error(`Agent '${agent.name}' has no remote address.`);
     const host = new URL(remote.url).host;
     const warnings: string[] = [];
-    const { headers, tokenPlace } = remoteHeaders(remote.headers, agent.env[REMOTE_TOKEN_VAR], process.env, (t) => warnings.push(t));
-    // Header values (resolved `${env:…}` included) and stored tokens never reach the log.
-    const secrets = [...Object.values(agent.env), ...Object.values(headers)];
+    const fromEnv: string[] = [];
+    const { headers, tokenPlace } = remoteHeaders(
+      remote.headers,
+      agent.env[REMOTE_TOKEN_VAR],
+      process.env,
+      (t) => warnings.push(t),
+      (v) => fromEnv.push(v),
+    );
+    // Header values (resolved `${env:…}` included), stored tokens and the address's own credentials
+    // (a `?token=` included) never reach the log or a message.
+    const secrets = [...Object.values(agent.env), ...headerSecrets(headers), ...fromEnv, ...urlSecrets(remote.url)];
     const log = connectionLog(redactingLog(opts.log, secrets), agent.name);
     warnings.forEach((w) => log.warn(w));
     const limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
     const transport = openRemoteTransport({ url: remote.url, headers, cookies: options.cookies, limits, warn: (t) => log.warn(t) });
     log.info(
-      `Connecting to agent '${agent.name}' at ${withoutUserInfo(remote.url)} (${transport.kind === 'websocket' ? 'WebSocket' : 'Streamable HTTP'}${remote.clientTools ? '' : '; fs and terminals stay on its side'}).`,
+      `Connecting to agent '${agent.name}' at ${shownUrl(remote.url)} (${transport.kind === 'websocket' ? 'WebSocket' : 'Streamable HTTP'}${remote.clientTools ? '' : '; fs and terminals stay on its side'}).`,
     );
     let connection: RemoteAgentConnection | undefined;
     let endedEarly: { error: unknown } | undefined;

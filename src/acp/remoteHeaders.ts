@@ -28,6 +28,7 @@ export function remoteHeaders(
   token: string | undefined,
   env: NodeJS.ProcessEnv,
   warn: (text: string) => void,
+  secret: (value: string) => void = () => undefined,
 ): ResolvedHeaders {
   const headers: Record<string, string> = {};
   let templated = false;
@@ -41,6 +42,8 @@ export function remoteHeaders(
       const variable = envVariable(ref);
       if (variable === undefined) return undefined;
       const found = env[variable];
+      // The bare value too: `k=${env:KEY}` masked whole would still leave KEY's value readable alone.
+      if (found) secret(found);
       if (found === undefined || found === '') warn(`Header ${name} uses \${env:${variable}}, which is not set in the editor's environment.`);
       return found ?? '';
     });
@@ -66,13 +69,46 @@ export function tokenMethod(host: string): acp.AuthMethod {
   } as unknown as acp.AuthMethod;
 }
 
-/** The address for logs and messages, without a user name or password in it. */
-export function withoutUserInfo(url: string): string {
+/**
+ * What must not be shown of the headers sent: each value whole, and the credential of an
+ * `Authorization`-style value alone (`Bearer <token>`: an error or log line may quote the token
+ * without its scheme).
+ */
+export function headerSecrets(headers: Record<string, string>): string[] {
+  return Object.values(headers).flatMap((value) => {
+    const credential = /^\s*(?:bearer|basic|token|digest|apikey)\s+(\S+)\s*$/i.exec(value)?.[1];
+    return credential ? [value, credential] : [value];
+  });
+}
+
+/** The credentials an address carries: its user name, password and query values (`?token=…`). */
+export function urlSecrets(url: string): string[] {
   try {
     const parsed = new URL(url);
+    const found = [...parsed.searchParams.values(), parsed.search.slice(1)];
+    if (parsed.username) found.push(parsed.username, decodeURIComponent(parsed.username));
+    if (parsed.password) found.push(parsed.password, decodeURIComponent(parsed.password));
+    for (const value of parsed.searchParams.values()) found.push(encodeURIComponent(value));
+    return [...new Set(found.filter((v) => v !== ''))];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The address for logs, messages and Check Agent: no user name or password, each query value shown
+ * as `***` (tokens often ride there), no fragment. The parameter names stay: they say what is sent.
+ */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const names = [...new Set(parsed.searchParams.keys())];
     parsed.username = '';
     parsed.password = '';
-    return parsed.toString();
+    parsed.search = '';
+    parsed.hash = '';
+    const query = names.map((name) => `${encodeURIComponent(name)}=***`).join('&');
+    return query ? `${parsed.toString()}?${query}` : parsed.toString();
   } catch {
     return url;
   }

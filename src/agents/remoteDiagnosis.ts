@@ -5,7 +5,7 @@ import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { MemoryProtocolLog } from '../acp/protocolLog';
 import { RemoteAgentConnection } from '../acp/remoteConnection';
 import { describeRemoteFailure, RemoteConnectionError } from '../acp/remoteFailure';
-import { REMOTE_TOKEN_VAR, withoutUserInfo } from '../acp/remoteHeaders';
+import { REMOTE_TOKEN_VAR, shownUrl } from '../acp/remoteHeaders';
 import { captureWire, checkWire, type WireLine } from '../inspector/handshakeCheck';
 import { DEFAULT_TIMEOUT_MS, describeFailure, describeInitialize, type DoctorOptions, type DoctorReport, type StartOutcome } from './agentDiagnosis';
 
@@ -20,7 +20,7 @@ export async function diagnoseRemote(
   opts: DoctorOptions,
 ): Promise<DoctorReport> {
   const { remote } = agent;
-  const url = withoutUserInfo(remote.url);
+  const url = shownUrl(remote.url);
   const report: DoctorReport = {
     agentName: agent.name,
     commandLine: url,

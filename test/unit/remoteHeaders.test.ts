@@ -3,7 +3,8 @@
 // shown without their credentials.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { remoteHeaders, withoutUserInfo } from '../../src/acp/remoteHeaders';
+import { createRedactor } from '../../src/acp/protocolLog';
+import { headerSecrets, remoteHeaders, shownUrl, urlSecrets } from '../../src/acp/remoteHeaders';
 
 const quiet = (): void => undefined;
 
@@ -32,7 +33,32 @@ test('${env:NAME} is read from the editor environment; an unset one is warned ab
   assert.match(warnings[0], /X-B uses \$\{env:B_KEY\}/);
 });
 
-test('addresses lose their user name and password before they are shown', () => {
-  assert.equal(withoutUserInfo('wss://me:pw@box.example:8443/acp'), 'wss://box.example:8443/acp');
-  assert.equal(withoutUserInfo('not a url'), 'not a url');
+test('addresses lose their user name, password and query values before they are shown', () => {
+  assert.equal(shownUrl('wss://me:pw@box.example:8443/acp'), 'wss://box.example:8443/acp');
+  assert.equal(shownUrl('wss://box.example/acp?token=s3cr3t-value&team=a&token=x#frag'), 'wss://box.example/acp?token=***&team=***');
+  assert.equal(shownUrl('not a url'), 'not a url');
+});
+
+test('a token in the address is masked wherever it is quoted, encoded or not', () => {
+  const url = 'https://box.example/acp?access_token=abc%2Fdef%3D%3D&x=1';
+  const redact = createRedactor(urlSecrets(url));
+  assert.equal(redact(`GET ${url} failed`), 'GET https://box.example/acp?*** failed');
+  assert.equal(redact('the server said: bad token abc/def=='), 'the server said: bad token ***');
+  assert.deepEqual(urlSecrets('wss://box.example/acp'), []);
+});
+
+test('an Authorization value is masked whole and its credential alone', () => {
+  const fromEnv: string[] = [];
+  const { headers } = remoteHeaders(
+    { Authorization: 'Bearer ${env:REMOTE_KEY}', 'X-Sig': 'k=${env:SIG}' },
+    undefined,
+    { REMOTE_KEY: 'rk-123456789', SIG: 'sig-abcdef' },
+    quiet,
+    (v) => fromEnv.push(v),
+  );
+  assert.deepEqual(fromEnv, ['rk-123456789', 'sig-abcdef']);
+  const redact = createRedactor([...headerSecrets(headers), ...fromEnv]);
+  assert.equal(redact('sent Bearer rk-123456789'), 'sent ***');
+  assert.equal(redact('401: token rk-123456789 expired'), '401: token *** expired');
+  assert.equal(redact('bad signature sig-abcdef'), 'bad signature ***');
 });
