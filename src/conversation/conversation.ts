@@ -92,6 +92,7 @@ export class Conversation extends Disposable implements ConversationState {
       roots: () => editor.policy.roots(),
       hunkAt: (path, start, end) => this.review.hunkAt(path, start, end),
       changed: (notes) => this.emit([{ type: 'notesChanged', notes }]),
+      refused: (message) => this.thread.addNotice('warning', message),
     });
     this.worktree = this.worktreePart();
     this.questions = new QuestionDesk(this, this.thread, (url) => editor.openExternal(url));

@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
+import * as l10n from '@vscode/l10n';
 import type { ReviewNoteView } from '../protocol/messages';
-import { NoteBook, notesPrompt, notesSummary } from '../review/reviewNotes';
+import { MAX_NOTE_CHARS, MAX_NOTES, NoteBook, notesPrompt, notesSummary } from '../review/reviewNotes';
 
 /** What the desk needs: where paths are relative to, the hunk under a range, and who hears of changes. */
 export interface NoteDeskParts {
@@ -9,6 +10,8 @@ export interface NoteDeskParts {
   /** The changed-files hunk under these lines of `path` (for notes made in the editor, which only know the range). */
   hunkAt(path: string, startLine: number, endLine: number): Promise<string | undefined>;
   changed(notes: ReviewNoteView[]): void;
+  /** A note was not added (too many waiting): the user is told why, with its text so nothing is lost. */
+  refused(message: string): void;
 }
 
 /** What goes with the next prompt: the block for the agent, and the line for the user's entry. */
@@ -33,6 +36,17 @@ export class ReviewNoteDesk {
     if (!nodePath.isAbsolute(input.path)) return undefined;
     const hunk = input.hunk ?? (await this.parts.hunkAt(input.path, input.startLine, input.endLine).catch(() => undefined));
     const note = this.book.add({ ...input, relPath: this.relOf(input.path), hunk });
+    if (note === 'full') {
+      const text = input.text.trim();
+      this.parts.refused(
+        l10n.t(
+          '{0} review notes are waiting to be sent with your next prompt, the most one conversation keeps. Send or clear them, then add this note again: “{1}”',
+          MAX_NOTES,
+          text.slice(0, MAX_NOTE_CHARS),
+        ),
+      );
+      return undefined;
+    }
     if (note) this.emit();
     return note;
   }

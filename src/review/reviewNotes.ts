@@ -6,7 +6,10 @@ import { isReviewNoteView, type ReviewNoteView } from '../protocol/messages';
  * sent. Pure: the conversation's desk owns one book and says when a prompt goes.
  */
 
-/** Most notes one conversation keeps (sent ones included); the oldest sent ones go first. */
+/**
+ * Most notes one conversation keeps (sent ones included): the oldest sent ones make room; when as many
+ * wait to be sent, a new one is refused rather than one of them dropped.
+ */
 export const MAX_NOTES = 200;
 /** Longest note text, and longest hunk text, kept. */
 export const MAX_NOTE_CHARS = 10_000;
@@ -25,10 +28,14 @@ export class NoteBook {
   private notes: ReviewNoteView[] = [];
   private next = 1;
 
-  /** Adds a note (lines put in order, text and hunk bounded); undefined when its text is blank. */
-  add(note: NewNote): ReviewNoteView | undefined {
+  /**
+   * Adds a note (lines put in order, text and hunk bounded); undefined when its text is blank, `full`
+   * when {@link MAX_NOTES} notes are waiting to be sent.
+   */
+  add(note: NewNote): ReviewNoteView | 'full' | undefined {
     const text = note.text.trim().slice(0, MAX_NOTE_CHARS);
     if (text === '') return undefined;
+    if (this.pending().length >= MAX_NOTES) return 'full';
     const start = Math.max(1, Math.min(note.startLine, note.endLine));
     const end = Math.max(start, note.startLine, note.endLine);
     const view: ReviewNoteView = {
@@ -42,10 +49,12 @@ export class NoteBook {
     };
     if (note.hunk) view.hunk = note.hunk.length > MAX_HUNK_CHARS ? `${note.hunk.slice(0, MAX_HUNK_CHARS)}\n…` : note.hunk;
     this.notes.push(view);
-    while (this.notes.length > MAX_NOTES) {
-      const sent = this.notes.findIndex((n) => n.state === 'sent');
-      this.notes.splice(sent >= 0 ? sent : 0, 1);
-    }
+    // Fewer than MAX_NOTES are pending, so a sent one is there to go.
+    while (this.notes.length > MAX_NOTES)
+      this.notes.splice(
+        this.notes.findIndex((n) => n.state === 'sent'),
+        1,
+      );
     return view;
   }
 
