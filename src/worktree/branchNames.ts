@@ -9,6 +9,11 @@ import * as nodePath from 'node:path';
 
 /** Every Tandem branch lives under this prefix, so they are easy to tell apart and to clean up. */
 export const BRANCH_PREFIX = 'tandem/';
+/**
+ * The prefix when the repository has a branch named `tandem`: git keeps refs as files, so
+ * `refs/heads/tandem` cannot also be the folder of `refs/heads/tandem/…`.
+ */
+export const FALLBACK_PREFIX = 'tandem-conversations/';
 const MAX_SLUG = 40;
 
 /** A title as a branch-name part: `Fix the login bug!` → `fix-the-login-bug`; '' when nothing is left. */
@@ -31,20 +36,20 @@ export function provisionalSlug(conversationId: string): string {
 }
 
 /** The branch for a slug, numbered from 2 on collisions: `tandem/fix-login`, `tandem/fix-login-2`… */
-export function branchFor(slug: string, attempt: number): string {
-  return `${BRANCH_PREFIX}${attempt <= 1 ? slug : `${slug}-${attempt}`}`;
+export function branchFor(slug: string, attempt: number, prefix = BRANCH_PREFIX): string {
+  return `${prefix}${attempt <= 1 ? slug : `${slug}-${attempt}`}`;
 }
 
 /**
  * The first free name among `branchFor(slug, 1…)`; `taken` says whether a name is in use (its branch
  * or its folder). Gives up after 100 tries with the conversation id's hash appended.
  */
-export async function freeName(slug: string, taken: (branch: string) => Promise<boolean>): Promise<string> {
+export async function freeName(slug: string, taken: (branch: string) => Promise<boolean>, prefix = BRANCH_PREFIX): Promise<string> {
   for (let attempt = 1; attempt <= 100; attempt++) {
-    const branch = branchFor(slug, attempt);
+    const branch = branchFor(slug, attempt, prefix);
     if (!(await taken(branch))) return branch;
   }
-  return branchFor(`${slug}-${shortHash(`${slug}${Date.now()}`)}`, 1);
+  return branchFor(`${slug}-${shortHash(`${slug}${Date.now()}`)}`, 1, prefix);
 }
 
 /** The folder holding one repository's worktrees: `<root>/<repo name>-<hash of its path>`. */
@@ -55,7 +60,8 @@ export function repoFolder(worktreesRoot: string, repo: string): string {
 
 /** A branch's folder inside its repository's folder (`tandem/fix-login` → `fix-login`). */
 export function worktreeFolder(worktreesRoot: string, repo: string, branch: string): string {
-  return nodePath.join(repoFolder(worktreesRoot, repo), branch.slice(BRANCH_PREFIX.length).replace(/\//g, '-'));
+  const prefix = [BRANCH_PREFIX, FALLBACK_PREFIX].find((p) => branch.startsWith(p)) ?? '';
+  return nodePath.join(repoFolder(worktreesRoot, repo), branch.slice(prefix.length).replace(/\//g, '-'));
 }
 
 function shortHash(text: string): string {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { WorktreeBinding } from '../store/conversationMeta';
 import { appliedTree, planApply, same, type ApplyPlan, type MainReader } from './applyPlan';
-import { freeName, provisionalSlug, slugOf, worktreeFolder } from './branchNames';
+import { BRANCH_PREFIX, FALLBACK_PREFIX, freeName, provisionalSlug, slugOf, worktreeFolder } from './branchNames';
 import { WorktreeError, WorktreeGit } from './worktreeGit';
 import { snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
 
@@ -61,7 +61,7 @@ export class WorktreeService {
     const { repo } = probe;
     const base = await this.git.text(['rev-parse', 'HEAD^{commit}'], repo);
     const titled = title !== undefined && slugOf(title) !== '';
-    const branch = await freeName(titled ? slugOf(title) : provisionalSlug(conversationId), (name) => this.taken(repo, name));
+    const branch = await freeName(titled ? slugOf(title) : provisionalSlug(conversationId), (name) => this.taken(repo, name), await this.prefix(repo));
     const path = worktreeFolder(this.root(), repo, branch);
     await fs.promises.mkdir(nodePath.dirname(path), { recursive: true });
     await this.git.run(['worktree', 'add', '-q', '-b', branch, path, base], repo);
@@ -162,7 +162,7 @@ export class WorktreeService {
   async rename(binding: WorktreeBinding, title: string): Promise<string | undefined> {
     const slug = slugOf(title);
     if (!binding.provisional || slug === '') return undefined;
-    const branch = await freeName(slug, (name) => this.git.has(`refs/heads/${name}`, binding.repo));
+    const branch = await freeName(slug, (name) => this.git.has(`refs/heads/${name}`, binding.repo), await this.prefix(binding.repo));
     await this.git.run(['branch', '-m', binding.branch, branch], binding.repo);
     binding.branch = branch;
     delete binding.provisional;
@@ -174,6 +174,11 @@ export class WorktreeService {
     this.mustExist(binding);
     const tree = await snapshotTree(this.git, binding.path);
     return (await this.git.run(['diff', '--no-color', '--no-ext-diff', binding.base, tree], binding.path)).stdout.toString('utf8');
+  }
+
+  /** Where new branches go: `tandem/`, unless a branch named `tandem` is in the way. */
+  private async prefix(repo: string): Promise<string> {
+    return (await this.git.has(`refs/heads/${BRANCH_PREFIX.slice(0, -1)}`, repo)) ? FALLBACK_PREFIX : BRANCH_PREFIX;
   }
 
   private async taken(repo: string, branch: string): Promise<boolean> {

@@ -94,6 +94,18 @@ test('create: a new branch from HEAD outside the workspace; a taken name gets a 
   assert.equal(await service.rename(sub, 'Another title'), undefined, 'renamed once');
 });
 
+test('create: a repository with a branch named `tandem` gets its worktree branches under tandem-conversations/', async (t) => {
+  const { repo, root, service } = setup(t);
+  git(repo, 'branch', 'tandem');
+  const binding = await service.create(repo, 'abc', 'Fix login');
+  assert.equal(binding.branch, 'tandem-conversations/fix-login');
+  assert.equal(git(binding.path, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'tandem-conversations/fix-login');
+  assert.equal(path.basename(binding.path), 'fix-login', 'the folder is named without the prefix');
+  assert.ok(binding.path.startsWith(root));
+  const provisional = await service.create(repo, 'c0ffee12', undefined);
+  assert.equal(await service.rename(provisional, 'Tidy up'), 'tandem-conversations/tidy-up');
+});
+
 test('apply: a clean apply brings edits, new and deleted files over; then nothing is unapplied', async (t) => {
   const { repo, service } = setup(t);
   const binding = await service.create(repo, 'id1', 'clean');
