@@ -42,9 +42,9 @@ export class WorktreeService {
       });
       if (!(await this.git.has('HEAD', top)))
         throw new WorktreeError('noCommit', l10n.t('The repository {0} has no commit yet, so there is nothing to start a branch from.', top));
-      const repo = await fs.promises.realpath(top);
-      const rel = nodePath.relative(repo, await fs.promises.realpath(folder));
-      return { ok: true, repo, folder: rel.split(nodePath.sep).join('/') };
+      const real = await fs.promises.realpath(top);
+      const rel = nodePath.relative(real, await fs.promises.realpath(folder));
+      return { ok: true, repo: await asReached(folder, rel, real), folder: rel.split(nodePath.sep).join('/') };
     } catch (err) {
       if (err instanceof WorktreeError) return { ok: false, error: err };
       return { ok: false, error: new WorktreeError('failed', String(err)) };
@@ -189,4 +189,15 @@ export class WorktreeService {
     if (!this.exists(binding))
       throw new WorktreeError('missing', l10n.t('The worktree {0} (branch {1}) was deleted outside Tandem.', binding.path, binding.branch));
   }
+}
+
+/**
+ * The repository's folder as the workspace reaches it: a workspace opened through a symlink keeps its
+ * linked path, so what Apply writes is the file the editor has open (not the same file under its real
+ * path, beside an unsaved buffer). The real path when going up from the folder does not lead there.
+ */
+async function asReached(folder: string, rel: string, real: string): Promise<string> {
+  const up = rel === '' ? folder : nodePath.resolve(folder, ...rel.split(nodePath.sep).map(() => '..'));
+  const upReal = await fs.promises.realpath(up).catch(() => undefined);
+  return upReal === real ? nodePath.resolve(up) : real;
 }

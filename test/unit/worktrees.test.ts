@@ -106,6 +106,29 @@ test('create: a repository with a branch named `tandem` gets its worktree branch
   assert.equal(await service.rename(provisional, 'Tidy up'), 'tandem-conversations/tidy-up');
 });
 
+test('a workspace opened through a symlink: Apply writes the files under the linked path the editor has open', async (t) => {
+  const { repo, service } = setup(t);
+  fs.mkdirSync(path.join(repo, 'pkg'));
+  write(repo, 'pkg/p.txt', 'p\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'pkg');
+  const links = tempDir(t, 'tandem-wt-link-');
+  const linked = path.join(links, 'proj');
+  fs.symlinkSync(repo, linked);
+  const probe = await service.probe(path.join(linked, 'pkg'));
+  assert.ok(probe.ok);
+  assert.equal(probe.ok && probe.repo, linked);
+  assert.equal(probe.ok && probe.folder, 'pkg');
+  const binding = await service.create(linked, 'abc', 'Via link');
+  assert.equal(binding.repo, linked);
+  write(binding.path, 'f.txt', 'changed\n');
+  const plan = await service.planApply(binding, fromDisk);
+  assert.deepEqual(
+    plan.steps.map((s) => s.path),
+    [path.join(linked, 'f.txt')],
+  );
+});
+
 test('apply: a clean apply brings edits, new and deleted files over; then nothing is unapplied', async (t) => {
   const { repo, service } = setup(t);
   const binding = await service.create(repo, 'id1', 'clean');
