@@ -49,12 +49,9 @@ export class NoteBook {
     };
     if (note.hunk) view.hunk = note.hunk.length > MAX_HUNK_CHARS ? `${note.hunk.slice(0, MAX_HUNK_CHARS)}\n…` : note.hunk;
     this.notes.push(view);
-    // Fewer than MAX_NOTES are pending, so a sent one is there to go.
-    while (this.notes.length > MAX_NOTES)
-      this.notes.splice(
-        this.notes.findIndex((n) => n.state === 'sent'),
-        1,
-      );
+    // The oldest sent ones make room (fewer than MAX_NOTES are pending, so there are enough).
+    let over = this.notes.length - MAX_NOTES;
+    if (over > 0) this.notes = this.notes.filter((n) => n.state !== 'sent' || over-- <= 0);
     return view;
   }
 

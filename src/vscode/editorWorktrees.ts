@@ -72,10 +72,11 @@ export class EditorWorktrees extends Disposable implements WorktreeHost {
   readMain = async (file: string): Promise<Uint8Array | undefined> => {
     // Unsaved edits count as the user's; a saved file is read as bytes (an open document drops a BOM).
     // Compared as URIs (a drive letter's case differs between fsPath and a real path on Windows), and
-    // by real path (the repository's path is real; the workspace may have been opened through a link).
+    // by real path (the same file may be open under a link and under its real path).
     const target = vscode.Uri.file(file).toString();
+    const real = realPath(file) ?? file;
     const open = vscode.workspace.textDocuments.find(
-      (d) => d.isDirty && d.uri.scheme === 'file' && (d.uri.toString() === target || realPath(d.uri.fsPath) === file),
+      (d) => d.isDirty && d.uri.scheme === 'file' && (d.uri.toString() === target || realPath(d.uri.fsPath) === real),
     );
     if (open) return new TextEncoder().encode(open.getText());
     return fs.promises.readFile(file).catch(() => undefined);
