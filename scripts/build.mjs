@@ -32,6 +32,9 @@ const targets = [
     target: 'chrome120',
     loader: { '.css': 'text', '.ttf': 'dataurl' },
   },
+  // The code highlighter (highlight.js and its languages), loaded by the panel on first use with
+  // its script nonce: kept out of dist/webview.js so the panel's start does not pay for it.
+  { entryPoints: ['webview/highlighter/main.ts'], outfile: 'dist/codeHighlighter.js', platform: 'browser', format: 'iife', target: 'chrome120' },
   { entryPoints: ['webview/inspector/main.ts'], outfile: 'dist/inspector.js', platform: 'browser', format: 'iife', target: 'chrome120' },
 ];
 if (!production) {

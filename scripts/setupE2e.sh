@@ -35,6 +35,24 @@ if [ "${#need[@]}" -gt 0 ]; then
   fi
 fi
 
+# ---- the November 2026 ACP adapters ------------------------------------------------------------
+# claude-agent-acp 0.101 and codex-acp 2.6 (~840 MB with their native CLIs: too large for
+# devDependencies), from the pinned lock file in test/e2e/adapters, into .e2e/adapters; the real-agent
+# tests take them from there. A stamp keyed on the lock file's hash skips the install.
+adapters_src="$root/test/e2e/adapters"
+adapters="$e2e/adapters"
+adapters_hash="$(cat "$adapters_src/package.json" "$adapters_src/package-lock.json" | sha256sum | cut -c1-16)"
+if [ -f "$adapters/.installed-$adapters_hash" ]; then
+  log "ACP adapters already installed ($adapters_hash)"
+else
+  log "installing the ACP adapters into $adapters"
+  rm -rf "$adapters"
+  mkdir -p "$adapters"
+  cp "$adapters_src/package.json" "$adapters_src/package-lock.json" "$adapters/"
+  (cd "$adapters" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  touch "$adapters/.installed-$adapters_hash"
+fi
+
 # ---- code-server -------------------------------------------------------------------------------
 hash="$(cat "$src/package.json" "$src/package-lock.json" | sha256sum | cut -c1-16)"
 stamp="$dest/.installed-$hash"

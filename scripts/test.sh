@@ -69,6 +69,12 @@ else
   failed=$((failed + 1))
 fi
 
+# A scenario that passed only on its second attempt (test/e2e/harness/e2e.ts) passed, but is named.
+if [ -f "$logs/e2e.log" ] && grep -aq '^\[e2e\] flaky: ' "$logs/e2e.log"; then
+  echo "==> e2e scenarios that passed on a second attempt (fix their waits):"
+  grep -a '^\[e2e\] flaky: ' "$logs/e2e.log" | sed 's/^/    /'
+fi
+
 echo "==> leftover processes"
 if ! node scripts/leftovers.mjs "$TANDEM_TEST_RUN" $$; then
   failed=$((failed + 1))

@@ -40,6 +40,7 @@ export function createTandem(context: vscode.ExtensionContext): Tandem {
       const agent = settings.find(name);
       return agent ? describeEntry(agent.entry) : undefined;
     },
+    wrote: (file) => host.review.userWrote(file),
     converseWith: async (name) => {
       await host.init();
       await host.manager.selectAgent(name);

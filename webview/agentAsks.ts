@@ -36,7 +36,7 @@ export class AuthView implements EntryView {
     if (entry.kind !== 'auth') return;
     const state = entry.state;
     const working = state.kind === 'working';
-    const items = entry.methods.map((m) => {
+    const items = entry.methods.map((m, i) => {
       const b = button(m.name, () => this.ctx.host.post({ type: 'authenticate', methodId: m.id }), {
         cls: 'primary small',
         icon: m.kind === 'terminal' ? 'terminal' : m.kind === 'envVar' ? 'key' : 'sign-in',
@@ -47,7 +47,19 @@ export class AuthView implements EntryView {
         m.kind === 'envVar' && m.envVar
           ? l10n.t('Asks for the key ({0}) and keeps it in VS Code’s secret storage; a key already in your environment is used as it is.', m.envVar)
           : kindHint(m.kind);
-      return h('li', { class: 'auth-method' }, b, h('span', { class: 'auth-hint' }, [m.description, hint].filter(Boolean).join(' ')));
+      // What a terminal method runs, in full, before anyone presses it; the button is described by
+      // it, so a screen reader says the command with the button's name.
+      const command = m.commandLine
+        ? h(
+            'div',
+            { class: 'auth-command', id: `${entry.id}-command-${i}` },
+            h('span', { class: 'auth-command-label' }, l10n.t('Runs:')),
+            ' ',
+            h('code', {}, m.commandLine),
+          )
+        : null;
+      if (command) b.setAttribute('aria-describedby', command.id);
+      return h('li', { class: 'auth-method' }, b, h('span', { class: 'auth-hint' }, [m.description, hint].filter(Boolean).join(' ')), command);
     });
     const status =
       state.kind === 'working'
@@ -61,7 +73,9 @@ export class AuthView implements EntryView {
     this.element.replaceChildren(
       h('div', { class: 'auth-title' }, icon('account'), ` ${l10n.t('{0} needs you to sign in', entry.agentName)}`),
       h('div', { class: 'auth-message' }, entry.message),
-      h('ul', { class: 'auth-methods' }, ...items),
+      items.length > 0
+        ? h('ul', { class: 'auth-methods' }, ...items)
+        : h('div', { class: 'auth-hint' }, l10n.t('None of the ways this agent offers to sign in can be used here.')),
       ...(status ? [status] : []),
     );
   }

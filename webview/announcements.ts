@@ -51,6 +51,7 @@ export class Announcements {
     if (changes.queue) this.noteQueue(!changes.reset);
     if (changes.review) this.noteReview(!changes.reset);
     if (changes.tabs) this.noteTabs();
+    if (changes.copied) this.say(l10n.t('Copied as Markdown.'));
   }
 
   private say(text: string): void {

@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { HostMessage } from '../src/protocol/messages';
 import { Announcements } from './announcements';
 import { Announcer } from './announcer';
+import { setCodeBlockActions } from './codeBlock';
 import { PROTOCOL_VERSION } from '../src/protocol/messages';
 import { ColdSections } from './coldSections';
 import { Composer } from './composer';
@@ -61,6 +62,7 @@ export class App {
     this.worktreeBar = new WorktreeBar(this.store, this.host);
     const announcer = new Announcer();
     this.announcements = new Announcements(this.store, announcer);
+    setCodeBlockActions({ post: (message) => this.host.post(message), say: (text) => announcer.say(text) });
     this.root.append(
       this.heading,
       this.tabs.element,
@@ -159,12 +161,20 @@ export class App {
       if (changes.agents || changes.tabs || changes.conversation) this.header.renderAgents();
       if (changes.modes) this.header.renderModes();
       if (changes.options) this.header.controls.renderOptions();
-      if (changes.usage) this.header.controls.renderUsage();
+      if (changes.account || changes.status) this.header.account.render();
+      if (changes.usage) {
+        this.header.controls.renderUsage();
+        this.header.quota.render(this.store.quota);
+      }
       if (changes.commands) this.composer.renderCommands();
+      if (changes.suggestion) this.composer.renderSuggestion();
       if (changes.reset || changes.entries.size > 0) this.header.renderWaiting();
       // The notification's "Show": land on the prompt once it is rendered (it may come in a later frame).
       const reveal = this.store.reveal;
       if (reveal && (this.header.focusFirstPrompt(reveal.requestId) || Date.now() > reveal.until)) this.store.reveal = undefined;
+      // A search match: land on its entry once it is here (older entries may come in a later frame).
+      const landing = this.store.revealEntry;
+      if (landing && (this.thread.revealEntry(landing.entryId, landing.query) || Date.now() > landing.until)) this.store.revealEntry = undefined;
       if (changes.entries.size > 0) this.header.noteFlow();
       this.announcements.render(changes);
       if (changes.reset && !this.restoredScroll && this.store.hasSnapshot) {

@@ -2,6 +2,9 @@
  * The changed-files strip above the composer: the files this conversation changed since its review
  * baseline (added / removed lines), each with Open diff, Keep and Undo, and its changes (hunks) on
  * demand, each with Keep or Undo. Keep all / Undo all at the top. Collapsed to one line by default.
+ * A file changed during a turn but not through the agent (a command it ran, another program) is
+ * marked "changed outside the agent": it is not counted, and Keep all / Undo all leave it alone (the
+ * host decides that; the panel only says it).
  */
 import * as l10n from '@vscode/l10n';
 import { unifiedHunk, type ChangedFileView, type HunkView } from '../src/protocol/messages';
@@ -41,7 +44,9 @@ export class ChangedFiles {
     const { files, busy, error } = this.store.review;
     this.element.hidden = files.length === 0 && error === undefined;
     this.element.toggleAttribute('aria-busy', busy === true);
-    const total = files.reduce((acc, f) => [acc[0] + f.added, acc[1] + f.removed], [0, 0]);
+    const agents = files.filter((f) => f.outside !== true);
+    const outside = files.length - agents.length;
+    const total = agents.reduce((acc, f) => [acc[0] + f.added, acc[1] + f.removed], [0, 0]);
     const toggle = button(
       '',
       () => {
@@ -55,23 +60,34 @@ export class ChangedFiles {
       },
     );
     toggle.setAttribute('aria-expanded', String(this.expanded));
-    const counts = h(
-      'span',
-      { class: 'changed-counts' },
-      `${files.length === 1 ? l10n.t('1 file changed') : l10n.t('{0} files changed', files.length)} `,
-      h('span', { class: 'added' }, `+${total[0]}`),
-      ' ',
-      h('span', { class: 'removed' }, `−${total[1]}`),
-    );
-    const keepAll = button(l10n.t('Keep all'), () => this.host.post({ type: 'reviewKeep' }), {
+    const counts = h('span', { class: 'changed-counts' });
+    if (agents.length > 0 || outside === 0)
+      counts.append(
+        `${agents.length === 1 ? l10n.t('1 file changed') : l10n.t('{0} files changed', agents.length)} `,
+        h('span', { class: 'added' }, `+${total[0]}`),
+        ' ',
+        h('span', { class: 'removed' }, `−${total[1]}`),
+      );
+    if (outside > 0)
+      counts.append(
+        h(
+          'span',
+          { class: 'changed-outside-count' },
+          outside === 1 ? l10n.t('1 file changed outside the agent') : l10n.t('{0} files changed outside the agent', outside),
+        ),
+      );
+    // Named: "all" is what the strip shows as the agent's, never a file changed outside it.
+    const paths = agents.map((f) => f.path);
+    const keepAll = button(l10n.t('Keep all'), () => this.host.post({ type: 'reviewKeep', paths }), {
       cls: 'small',
       title: l10n.t('Accept every change: the files stay as they are and leave this list'),
     });
-    const undoAll = button(l10n.t('Undo all'), () => this.host.post({ type: 'reviewUndo' }), {
+    const undoAll = button(l10n.t('Undo all'), () => this.host.post({ type: 'reviewUndo', paths }), {
       cls: 'small',
-      title: l10n.t('Restore every file to how it was (one undoable step)'),
+      title: l10n.t('Restore every file the agent changed to how it was (one undoable step)'),
     });
-    keepAll.disabled = undoAll.disabled = busy === true || files.length === 0;
+    if (outside > 0) for (const all of [keepAll, undoAll]) all.title = `${all.title}. ${l10n.t('Files changed outside the agent stay as they are.')}`;
+    keepAll.disabled = undoAll.disabled = busy === true || agents.length === 0;
     this.summary.replaceChildren(toggle, counts, h('span', { class: 'spacer' }), keepAll, undoAll);
     if (error !== undefined) this.summary.append(h('div', { class: 'changed-error', role: 'alert' }, icon('error'), ` ${error}`));
     this.list.hidden = !this.expanded;
@@ -100,9 +116,16 @@ export class ChangedFiles {
     const counts = file.binary
       ? h('span', { class: 'changed-binary' }, l10n.t('binary'))
       : h('span', { class: 'changed-counts' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`));
+    const outside = file.outside
+      ? h(
+          'span',
+          { class: 'changed-outside', title: l10n.t('Changed during the turn, but not through the agent: Keep all and Undo all leave it alone') },
+          l10n.t('changed outside the agent'),
+        )
+      : undefined;
     const row = h(
       'li',
-      { class: `changed-file status-${file.status}`, 'data-path': file.path },
+      { class: `changed-file status-${file.status}`, 'data-path': file.path, 'data-outside': file.outside ? 'true' : undefined },
       h(
         'div',
         { class: 'changed-row' },
@@ -110,6 +133,7 @@ export class ChangedFiles {
         h('span', { class: 'visually-hidden' }, l10n.t('{0}: ', statusLabel)),
         open,
         counts,
+        outside,
         h('span', { class: 'spacer' }),
         hunks,
         keep,

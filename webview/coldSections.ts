@@ -11,6 +11,7 @@
  * every frame in proportion to the message's length.
  */
 import { LINE_PX, logMetrics } from './entryPlaceholder';
+import { decorateCodeBlocks } from './codeBlock';
 import { markdownFragment } from './markdown';
 
 /** How long no section may be added before the cold ones are rendered. */
@@ -68,7 +69,9 @@ export class ColdSections {
     do {
       const next = this.cold.pop();
       if (!next) break;
-      next.section.replaceChildren(markdownFragment(next.source));
+      const fragment = markdownFragment(next.source);
+      decorateCodeBlocks(fragment);
+      next.section.replaceChildren(fragment);
       next.section.classList.remove('cold');
     } while (performance.now() < end);
     if (this.cold.length > 0) {

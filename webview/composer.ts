@@ -5,7 +5,7 @@
  * chips above the textarea (ChipTray). Enter always takes the prompt: while the agent starts or
  * works it is queued (shown above) and sent when it can be. Draft and chips are saved per
  * conversation on every change so hiding the view or switching tabs loses nothing; focus is never
- * taken.
+ * taken. The agent's predicted next prompt shows as ghost text while it is empty (PromptGhost).
  */
 import * as l10n from '@vscode/l10n';
 import type { MentionChip } from '../src/protocol/messages';
@@ -15,6 +15,7 @@ import { CommandMenu } from './commandMenu';
 import { button, h, icon } from './dom';
 import { MentionPicker } from './mentionPicker';
 import { NotesChip } from './notesChip';
+import { PromptGhost } from './promptGhost';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
@@ -35,6 +36,8 @@ export class Composer {
   private readonly warning: HTMLElement;
   /** A short-lived message: something pasted or dropped was not added. */
   private readonly message: HTMLElement;
+  /** The agent's predicted next prompt, as ghost text while the composer is empty. */
+  private readonly ghost: PromptGhost;
   /** Enter was pressed before the panel had its snapshot: the prompt goes out once it has. */
   private sendOnConnect = false;
   private messageTimer: ReturnType<typeof setTimeout> | undefined;
@@ -50,6 +53,7 @@ export class Composer {
       placeholder: l10n.t('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)'),
     });
     this.textarea.value = host.draft;
+    this.ghost = new PromptGhost(this.textarea, () => this.store.promptSuggestion);
     this.textarea.addEventListener('input', () => this.draftChanged());
     this.tray = new ChipTray(
       host,
@@ -81,7 +85,7 @@ export class Composer {
     this.message = h('div', { class: 'composer-message', role: 'status' });
     this.message.hidden = true;
     this.notes = new NotesChip(store, host);
-    const field = h('div', { class: 'composer-field' }, this.menu.element, this.picker.element, this.textarea);
+    const field = h('div', { class: 'composer-field' }, this.menu.element, this.picker.element, this.textarea, this.ghost.hint);
     this.element = h(
       'div',
       { class: 'composer' },
@@ -99,11 +103,17 @@ export class Composer {
     });
     this.renderWarning();
     this.render();
+    this.ghost.render();
   }
 
   /** The agent's command list changed: refresh the suggestions if they are being shown or typed for. */
   renderCommands(): void {
     this.menu.update();
+  }
+
+  /** The agent predicted a prompt, or withdrew it. */
+  renderSuggestion(): void {
+    this.ghost.render();
   }
 
   /** Picker results, chips from the host, or what the agent accepts changed. */
@@ -141,12 +151,14 @@ export class Composer {
       this.menu.update();
       this.picker.update();
     }
+    this.ghost.render();
     this.renderButtons();
   }
 
   private keydown(event: KeyboardEvent): void {
     // An open suggestion list owns the arrows, Enter, Tab and Escape (which then does not stop the agent).
     if (this.menu.handleKey(event) || this.picker.handleKey(event)) return;
+    if (this.ghost.accept(event)) return this.draftChanged();
     const plain = !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing;
     if (event.key === 'Enter' && plain) {
       event.preventDefault();
@@ -174,6 +186,7 @@ export class Composer {
   private draftChanged(): void {
     this.host.draft = this.textarea.value;
     this.host.saveNow();
+    this.ghost.render();
     this.renderButtons();
   }
 
@@ -217,6 +230,9 @@ export class Composer {
     this.host.post(mentions.length > 0 ? { type: 'prompt', text, mentions } : { type: 'prompt', text });
     this.textarea.value = '';
     this.host.draft = '';
+    // The prediction was for this prompt: spent (the host withdraws it too when the turn starts).
+    this.store.promptSuggestion = undefined;
+    this.ghost.render();
     this.tray.clear();
     this.host.saveNow();
     this.say(undefined);

@@ -10,7 +10,8 @@ import type { EntryView, ViewContext } from './viewContext';
  * User or agent message: markdown that may grow through `textAppended`. A user message shows the
  * chips sent with it (a click opens what one points at) and what happened to context that could not
  * be sent whole; one whose turn has a checkpoint offers "Restore files to before this turn"; a note
- * Tandem sent along is shown.
+ * Tandem sent along is shown. Either offers Copy as Markdown (the host formats and masks it, then
+ * answers `messageCopied`, which the announcer says).
  */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
@@ -27,7 +28,21 @@ export class MessageView implements EntryView {
   ) {
     const author = kind === 'user' ? l10n.t('You') : l10n.t('Agent');
     this.element = article(kind, author);
-    this.element.append(h('div', { class: 'entry-author', 'aria-hidden': 'true' }, author));
+    // The name is the article's label already; the row is read only for its Copy as Markdown button.
+    const head = h('div', { class: 'entry-author' }, h('span', { 'aria-hidden': 'true' }, author));
+    if (ctx) {
+      const host = ctx.host;
+      const entryId = entry.id;
+      head.append(
+        button('', () => host.post({ type: 'copyMessageMarkdown', entryId }), {
+          cls: 'icon-button entry-copy',
+          icon: 'copy',
+          label: l10n.t('Copy as Markdown'),
+          title: l10n.t('Copy as Markdown'),
+        }),
+      );
+    }
+    this.element.append(head);
     this.body = new MarkdownStream('markdown', ctx?.cold);
     this.mentions.hidden = true;
     this.element.append(this.mentions, this.body.element, this.extras);

@@ -4,10 +4,13 @@
  * states where the panel cannot chat yet (no agent, untrusted workspace, stopped agent).
  */
 import * as l10n from '@vscode/l10n';
-import type { ConversationStatus } from '../src/protocol/messages';
+import type { AgentChoice, ConversationStatus } from '../src/protocol/messages';
 import { assertNever } from '../src/protocol/guards';
 import { AgentLocation } from './agentLocation';
 import { button, h, icon, withNodes } from './dom';
+import { readableSelectWidth } from './readableWidth';
+import { AccountRow } from './accountRow';
+import { QuotaMeter } from './quotaMeter';
 import { SessionControls } from './sessionControls';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
@@ -35,6 +38,35 @@ export function statusText(status: ConversationStatus): string {
   }
 }
 
+/** The status without the agent's name, for a narrow header (the agent picker next to it names the agent). */
+export function shortStatusText(status: ConversationStatus): string {
+  switch (status.kind) {
+    case 'no_agent':
+    case 'untrusted':
+      return statusText(status);
+    case 'idle':
+      return l10n.t('not connected');
+    case 'starting':
+      return status.detail ?? l10n.t('starting…');
+    case 'ready':
+      return l10n.t('ready');
+    case 'running':
+      return l10n.t('working…');
+    case 'cancelling':
+      return l10n.t('stopping…');
+    case 'stopped':
+      return l10n.t('stopped');
+    default:
+      return assertNever(status);
+  }
+}
+
+/** An agent's name in the picker, with where it comes from when that matters (a workspace's entry may point elsewhere). */
+function agentLabel(a: AgentChoice): string {
+  if (a.builtIn) return l10n.t('{0} (built in)', a.name);
+  return a.fromWorkspace ? l10n.t('{0} (workspace)', a.name) : a.name;
+}
+
 /** How long after the last streamed change the busy bar comes back. */
 const FLOW_QUIET_MS = 400;
 
@@ -53,8 +85,14 @@ export class Header {
   private readonly waitingCount: HTMLElement;
   /** Session settings (pickers, options menu) and the usage meter. */
   readonly controls: SessionControls;
+  /** The account's limits (quota_update), beside the context meter. */
+  readonly quota: QuotaMeter;
+  /** Who the agent is signed in as, with Sign out. */
+  readonly account: AccountRow;
   /** Where the agent runs, and its connection. */
   private readonly location: AgentLocation;
+  /** How much of the status a narrow row has room for (SessionControls' fitting decides). */
+  private statusLevel: 'full' | 'short' | 'hidden' = 'full';
 
   constructor(
     private readonly store: Store,
@@ -88,6 +126,8 @@ export class Header {
       title: l10n.t('Conversation history'),
     });
     this.controls = new SessionControls(store, host);
+    this.quota = new QuotaMeter(() => this.controls.renderOptions());
+    this.account = new AccountRow(store, host, () => this.controls.renderOptions());
     this.location = new AgentLocation(store);
     this.element = h(
       'header',
@@ -97,13 +137,22 @@ export class Header {
       this.status,
       this.branch,
       this.controls.meter,
+      this.quota.element,
       h('span', { class: 'spacer' }),
-      this.modeSelect,
+      this.account.element,
       this.controls.pickers,
       this.waiting,
       history,
     );
-    this.controls.fitInto(this.element);
+    this.controls.adoptModePicker(this.modeSelect, l10n.t('Mode'));
+    this.controls.fitInto(this.element, {
+      setStatus: (level) => {
+        this.statusLevel = level;
+        this.keepAgentReadable();
+        this.renderStatusText();
+      },
+      statusCut: () => this.statusLevel !== 'hidden' && !this.status.hidden && this.status.scrollWidth > this.status.clientWidth + 1,
+    });
     this.notice = h('div', { class: 'notice', role: 'region', 'aria-label': l10n.t('Agent status') });
     this.notice.hidden = true;
   }
@@ -112,13 +161,10 @@ export class Header {
     const { agents, tabs, conversationId } = this.store;
     // The picker shows the shown conversation's agent; before tabs are known, the host's choice.
     const selectedAgent = tabs.find((t) => t.id === conversationId)?.agentName || this.store.selectedAgent;
-    this.select.replaceChildren(
-      ...agents.map((a) =>
-        h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, a.builtIn ? l10n.t('{0} (built in)', a.name) : a.name),
-      ),
-    );
+    this.select.replaceChildren(...agents.map((a) => h('option', { value: a.name, title: a.commandLine, selected: a.name === selectedAgent }, agentLabel(a))));
     if (selectedAgent !== undefined) this.select.value = selectedAgent;
     this.select.hidden = agents.length === 0;
+    this.keepAgentReadable();
     this.location.render();
     this.renderNotice();
     this.controls.renderOptions();
@@ -154,10 +200,34 @@ export class Header {
     this.branch.setAttribute('aria-label', l10n.t('Worktree branch {0}', worktree.branch));
   }
 
+  /** The agent picker never shrinks below its agent's name (at most, the "(built in)" after it is cut). */
+  private keepAgentReadable(): void {
+    const name = this.select.value;
+    if (this.select.hidden || !name || !this.select.isConnected) return;
+    this.select.style.minWidth = `${readableSelectWidth(this.select, name)}px`;
+  }
+
+  private renderStatusText(): void {
+    const status = this.store.status;
+    const full = this.store.hasSnapshot ? statusText(status) : l10n.t('Connecting…');
+    if (this.statusLevel === 'full' || !this.store.hasSnapshot) this.status.textContent = full;
+    else {
+      // Short on screen, whole for assistive technology (and for whatever reads the live region):
+      // the agent picker beside it names the agent only for those who see it.
+      const shown = shortStatusText(status);
+      this.status.replaceChildren(h('span', { 'aria-hidden': 'true' }, shown), h('span', { class: 'visually-hidden' }, full));
+    }
+    // Out of sight, still read: the status is the header's live state for assistive technology.
+    this.status.classList.toggle('visually-hidden', this.statusLevel === 'hidden');
+    this.status.title = full;
+  }
+
   renderStatus(): void {
     const status = this.store.status;
-    this.status.textContent = this.store.hasSnapshot ? statusText(status) : l10n.t('Connecting…');
-    this.status.title = this.status.textContent;
+    const before = this.status.textContent;
+    this.renderStatusText();
+    // The short text of another state may not fit where the last one did.
+    if (before !== this.status.textContent) this.controls.renderOptions();
     this.root.setAttribute('data-status', status.kind);
     // Long work shows progress: an indeterminate bar under the header (CSS, keyed on the state).
     const busy = status.kind === 'starting' || status.kind === 'running' || status.kind === 'cancelling';

@@ -7,6 +7,7 @@ import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { Lexer, Marked } from 'marked';
 import type { Token } from 'marked';
+import { decorateCodeBlocks } from './codeBlock';
 
 /**
  * Raw HTML in agent markdown is shown as text, never parsed: a sanitiser would drop it, and an
@@ -154,5 +155,6 @@ export function renderMarkdown(text: string, cls = 'markdown'): HTMLDivElement {
   const div = document.createElement('div');
   div.className = cls;
   div.append(markdownFragment(text));
+  decorateCodeBlocks(div);
   return div;
 }

@@ -10,6 +10,7 @@
  */
 import type { Token } from 'marked';
 import type { ColdSections } from './coldSections';
+import { codeBlockView, decorateCodeBlocks } from './codeBlock';
 import { lexBlocks, lexMarkdown, textFragment, tokenPartsFragments } from './markdown';
 
 /**
@@ -75,6 +76,7 @@ export class MarkdownStream {
     if (complete > 0 && length >= FREEZE_AT) {
       // The blocks to freeze and the tail go through one sanitiser pass.
       const [frozen, tail] = tokenPartsFragments([tokens.slice(0, complete), tokens.slice(complete)], [rest.slice(0, length), rest.slice(length)]);
+      decorateCodeBlocks(frozen);
       this.freeze(frozen);
       this.frozenLength += length;
       next = tail;
@@ -84,7 +86,7 @@ export class MarkdownStream {
     // Blocks of the tail that did not change stay (their layout, and a selection in them, too).
     let old = this.tail.firstChild;
     let fresh = next.firstChild;
-    while (old && fresh && old.isEqualNode(fresh)) {
+    while (old && fresh && sameBlock(old, fresh)) {
       old = old.nextSibling;
       const used = fresh;
       fresh = fresh.nextSibling;
@@ -95,6 +97,7 @@ export class MarkdownStream {
       old = old.nextSibling;
       gone.remove();
     }
+    decorateCodeBlocks(next);
     this.tail.append(next);
   }
 
@@ -138,6 +141,22 @@ export class MarkdownStream {
       this.open.append(node);
     }
   }
+}
+
+/**
+ * Whether the tail's `old` block can stay for `fresh` (its new render): equal, or a code block whose
+ * text only grew, which then highlights just its new lines instead of being rendered afresh.
+ */
+function sameBlock(old: ChildNode, fresh: ChildNode): boolean {
+  const view = codeBlockView(old);
+  if (!view) return old.isEqualNode(fresh);
+  if (!(fresh instanceof HTMLPreElement)) return false;
+  const same = view.sameAs(fresh);
+  if (same === 'other') return false;
+  if (same === 'grown') view.grow(fresh);
+  // A block followed by another is complete.
+  if (fresh.nextSibling) view.settle();
+  return true;
 }
 
 /** How many leading blocks can no longer change: all but the last one that is not blank space. */

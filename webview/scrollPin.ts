@@ -49,6 +49,11 @@ export class ScrollPin {
     noteOwnScroll(el);
   }
 
+  /** Stops following the bottom (the panel lands on an entry above it). */
+  release(): void {
+    this.host.ui.atBottom = false;
+  }
+
   /** Restores a saved position that was not the bottom. */
   restore(scrollTop: number): void {
     this.host.ui.atBottom = false;

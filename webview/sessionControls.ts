@@ -9,10 +9,19 @@ import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../src/protocol/displayLanguage';
 import type { ConfigOptionView, UsageView } from '../src/protocol/messages';
 import { button, h } from './dom';
+import { readableSelectWidth } from './readableWidth';
 import type { Store } from './store';
 import type { Host } from './vscodeApi';
 
 const HEADER_CATEGORIES = new Set(['mode', 'model', 'thought_level']);
+
+/** What the header gives up, in order, when its row is too narrow (see SessionControls.fitInto). */
+export interface HeaderSqueeze {
+  /** `full`: "Tandem Demo ready"; `short`: "ready" (the agent picker names the agent); `hidden`: read by assistive technology only. */
+  setStatus(level: 'full' | 'short' | 'hidden'): void;
+  /** The status text is cut. */
+  statusCut(): boolean;
+}
 
 function compact(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
@@ -54,6 +63,8 @@ export class SessionControls {
   /** Header pickers moved into the options menu (the last ones) so the header stays one row. */
   private overflow = 0;
   private row: HTMLElement | undefined;
+  private squeeze: HeaderSqueeze | undefined;
+  private modePicker: { select: HTMLSelectElement; name: string } | undefined;
   private fitting = false;
 
   constructor(
@@ -81,10 +92,22 @@ export class SessionControls {
     this.meter.hidden = true;
   }
 
-  /** Keeps `row` (the header) to one row: pickers that do not fit go into the options menu, last first. */
-  fitInto(row: HTMLElement): void {
+  /**
+   * Keeps `row` (the header) to one row in which nothing is cut below a readable width: each picker
+   * may shrink only to its readable width (readableWidth.ts), so a row too narrow overflows, and then
+   * the header gives way step by step — the status says only the state, then steps out of sight
+   * (still read), then pickers move into the options menu (last first) — until it fits. `squeeze` is the
+   * header's part of that (its status text and its own pickers).
+   */
+  fitInto(row: HTMLElement, squeeze: HeaderSqueeze): void {
     this.row = row;
+    this.squeeze = squeeze;
     new ResizeObserver(() => this.renderOptions()).observe(row);
+  }
+
+  /** The agent's own mode picker (session/set_mode): first of the header's pickers, and into the menu like them. */
+  adoptModePicker(select: HTMLSelectElement, name: string): void {
+    this.modePicker = { select, name };
   }
 
   renderOptions(): void {
@@ -92,12 +115,16 @@ export class SessionControls {
     if (row === undefined || this.fitting || row.clientWidth === 0) return this.paint();
     this.fitting = true;
     try {
-      const count = this.store.configOptions.filter((o) => HEADER_CATEGORIES.has(o.category ?? '')).length;
+      const squeeze = this.squeeze;
+      const count = this.headerPickerCount();
       this.overflow = 0;
+      squeeze?.setStatus('full');
       this.paint();
-      // The group may shrink below its pickers (they would overlap the buttons after it): both count.
-      const overflowing = (): boolean => row.scrollWidth > row.clientWidth + 1 || this.pickers.scrollWidth > this.pickers.clientWidth + 1;
-      while (overflowing() && this.overflow < count) {
+      const cut = (): boolean => this.overflowing(row) || (squeeze?.statusCut() ?? false);
+      // The status goes first: the agent picker names the agent, the busy bar shows work going on.
+      if (cut()) squeeze?.setStatus('short');
+      if (cut()) squeeze?.setStatus('hidden');
+      while (cut() && this.overflow < count) {
         this.overflow++;
         this.paint();
       }
@@ -106,25 +133,57 @@ export class SessionControls {
     }
   }
 
+  /** The row or the pickers' group is wider than its room: something is cut or overlaps. */
+  private overflowing(row: HTMLElement): boolean {
+    return row.scrollWidth > row.clientWidth + 1 || this.pickers.scrollWidth > this.pickers.clientWidth + 1;
+  }
+
+  private headerPickerCount(): number {
+    const mode = this.modePicker && !this.modePicker.select.hidden ? 1 : 0;
+    return mode + this.store.configOptions.filter((o) => HEADER_CATEGORIES.has(o.category ?? '')).length;
+  }
+
   private paint(): void {
     const options = this.store.configOptions;
-    const header = options.filter((o) => HEADER_CATEGORIES.has(o.category ?? ''));
+    const mode = this.modePicker && !this.modePicker.select.hidden ? this.modePicker : undefined;
+    type Item = { kind: 'mode'; select: HTMLSelectElement; name: string } | { kind: 'option'; option: ConfigOptionView };
+    const header: Item[] = [
+      ...(mode ? [{ kind: 'mode' as const, select: mode.select, name: mode.name }] : []),
+      ...options.filter((o) => HEADER_CATEGORIES.has(o.category ?? '')).map((option) => ({ kind: 'option' as const, option })),
+    ];
     const inHeader = header.slice(0, header.length - this.overflow);
-    const inMenu = [...header.slice(inHeader.length), ...options.filter((o) => !HEADER_CATEGORIES.has(o.category ?? ''))];
+    const inMenu: Item[] = [
+      ...header.slice(inHeader.length),
+      ...options.filter((o) => !HEADER_CATEGORIES.has(o.category ?? '')).map((option) => ({ kind: 'option' as const, option })),
+    ];
     const focused =
-      this.pickers.contains(document.activeElement) || this.menu.contains(document.activeElement)
-        ? (document.activeElement as HTMLElement).dataset.configId
-        : undefined;
-    this.pickers.replaceChildren(...inHeader.map((o) => this.control(o)), ...(inMenu.length > 0 ? [this.menuButton] : []));
+      this.pickers.contains(document.activeElement) || this.menu.contains(document.activeElement) ? (document.activeElement as HTMLElement) : undefined;
+    const focusedId = focused?.dataset.configId;
+    const inline = inHeader.map((item) => (item.kind === 'mode' ? item.select : this.control(item.option)));
+    this.pickers.replaceChildren(...inline, ...(inMenu.length > 0 ? [this.menuButton] : []));
     this.menu.replaceChildren(
-      ...inMenu.map((o) => h('label', { class: 'option-row', title: o.description }, h('span', { class: 'option-name' }, o.name), this.control(o))),
+      ...inMenu.map((item) =>
+        item.kind === 'mode'
+          ? h('label', { class: 'option-row', title: item.select.title }, h('span', { class: 'option-name' }, item.name), item.select)
+          : h(
+              'label',
+              { class: 'option-row', title: item.option.description },
+              h('span', { class: 'option-name' }, item.option.name),
+              this.control(item.option),
+            ),
+      ),
     );
+    // Pickers in the row shrink only to a readable width (the row overflows instead: see renderOptions).
+    for (const select of inline) if (select instanceof HTMLSelectElement) select.style.minWidth = `${readableSelectWidth(select)}px`;
+    for (const select of this.menu.querySelectorAll('select')) select.style.minWidth = '';
     if (inMenu.length === 0) this.toggleMenu(false);
-    // A re-render keeps the keyboard where it was.
-    if (focused !== undefined)
+    // A re-render keeps the keyboard where it was (the mode picker is the same element, moved).
+    if (focused && !focused.isConnected) return;
+    if (focused && document.activeElement !== focused) focused.focus();
+    else if (focusedId !== undefined)
       (
-        this.pickers.querySelector<HTMLElement>(`[data-config-id="${CSS.escape(focused)}"]`) ??
-        this.menu.querySelector<HTMLElement>(`[data-config-id="${CSS.escape(focused)}"]`)
+        this.pickers.querySelector<HTMLElement>(`[data-config-id="${CSS.escape(focusedId)}"]`) ??
+        this.menu.querySelector<HTMLElement>(`[data-config-id="${CSS.escape(focusedId)}"]`)
       )?.focus();
   }
 

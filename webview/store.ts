@@ -21,9 +21,24 @@ import type {
   TabView,
   TerminalView,
   UsageView,
+  QuotaView,
+  AccountView,
 } from '../src/protocol/messages';
 import { assertNever, isRecord } from '../src/protocol/guards';
-import { isChip, isEntry, parseCommands, parseModes, parseOptions, parseQueue, parseReview, parseTabs, parseUsage } from './snapshotFields';
+import {
+  isChip,
+  isEntry,
+  parseCommands,
+  parseModes,
+  parseAccount,
+  parseOptions,
+  parseQueue,
+  parseQuota,
+  parseReview,
+  parseSuggestion,
+  parseTabs,
+  parseUsage,
+} from './snapshotFields';
 import type { StoreChanges } from './storeChanges';
 import { anyChange, emptyChanges, markConversationChanged } from './storeChanges';
 import { prependOlder } from './olderEntries';
@@ -58,12 +73,22 @@ export class Store {
   configOptions: ConfigOptionView[] = [];
   /** How full the agent's context is; undefined when the agent reports nothing. */
   usage: UsageView | undefined;
+  /** The next prompt the agent predicts (ghost text in the empty composer); undefined: none. */
+  promptSuggestion: string | undefined;
+  /** The account's limits (quota meter); undefined: the agent reported none. */
+  quota: QuotaView | undefined;
+  /** Who the agent says it is signed in as; undefined: it has not said. */
+  account: AccountView | undefined;
+  /** The agent advertised `logout`: the signed-in row offers Sign out. */
+  canSignOut = false;
   /** What the agent accepts besides text and links (images, audio, embedded files). */
   promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean } | undefined;
   /** Chips the host asked to add to the shown conversation's composer (taken by the composer). */
   pendingChips: MentionChip[] = [];
   /** A prompt to land on once it is shown (revealPrompt), until the time given. */
   reveal?: { requestId: string; until: number };
+  /** An entry to land on once it is here (revealEntry, a search match), until the time given. */
+  revealEntry?: { entryId: string; query?: string; until: number };
   /** The latest answer to the `@` picker's query. */
   mentionResults: { requestId: number; items: MentionCandidate[] } | undefined;
   readonly terminals = new Map<string, TerminalView>();
@@ -130,6 +155,19 @@ export class Store {
         return;
       case 'usageChanged':
         this.usage = parseUsage(message.usage);
+        this.changes.usage = true;
+        return;
+      case 'promptSuggestionChanged':
+        this.promptSuggestion = parseSuggestion(message.suggestion);
+        this.changes.suggestion = true;
+        return;
+      case 'accountChanged':
+        this.account = parseAccount(message.account);
+        this.canSignOut = message.canSignOut === true;
+        this.changes.account = true;
+        return;
+      case 'quotaChanged':
+        this.quota = parseQuota(message.quota);
         this.changes.usage = true;
         return;
       case 'promptCapabilitiesChanged':
@@ -204,10 +242,20 @@ export class Store {
       case 'revealPrompt':
         this.reveal = typeof message.requestId === 'string' ? { requestId: message.requestId, until: Date.now() + 5000 } : undefined;
         return void (this.changes.reveal = true);
+      case 'revealEntry':
+        this.revealEntry =
+          typeof message.entryId === 'string'
+            ? { entryId: message.entryId, query: typeof message.query === 'string' ? message.query : undefined, until: Date.now() + 10_000 }
+            : undefined;
+        return void (this.changes.reveal = true);
       case 'worktreeChanged':
       case 'notesChanged':
       case 'worktreeOfferChanged':
         this.changes.worktree = this.worktrees.apply(message);
+        return;
+      case 'messageCopied':
+        // Said once by the announcer; nothing to keep (the store ignored it for another conversation above).
+        this.changes.copied = true;
         return;
       case 'batch':
         if (!Array.isArray(message.messages)) throw new Error('Malformed batch');
@@ -262,6 +310,10 @@ export class Store {
     this.review = parseReview(c.review);
     this.configOptions = parseOptions(c.configOptions);
     this.usage = parseUsage(c.usage);
+    this.promptSuggestion = parseSuggestion(c.promptSuggestion);
+    this.quota = parseQuota(c.quota);
+    this.account = parseAccount(c.account);
+    this.canSignOut = c.canSignOut === true;
     this.promptCapabilities = isRecord(c.promptCapabilities) ? c.promptCapabilities : undefined;
     this.worktrees.showConversation(c);
     markConversationChanged(this.changes, this.terminals.keys());

@@ -27,9 +27,14 @@ export interface StoreChanges {
   tabs: boolean;
   queue: boolean;
   review: boolean;
-  /** The session's settings (pickers) or its usage meter changed. */
+  /** The session's settings (pickers) changed. */
   options: boolean;
+  /** The context meter or the quota meter changed. */
   usage: boolean;
+  /** The prompt the agent predicts (the composer's ghost text) changed. */
+  suggestion: boolean;
+  /** Who the agent is signed in as, or whether it can sign out. */
+  account: boolean;
   /** Mention picker results or chips to add arrived; prompt capabilities changed. */
   mentions: boolean;
   /** The shown conversation's id, session id or title changed (or another one is shown). */
@@ -38,6 +43,8 @@ export interface StoreChanges {
   reveal: boolean;
   /** Its worktree or review notes changed, or whether new conversations can have a worktree. */
   worktree: boolean;
+  /** A message of the shown conversation was copied as Markdown (the host said so). */
+  copied: boolean;
   terminals: Map<string, TerminalChange>;
 }
 
@@ -56,10 +63,13 @@ export function emptyChanges(): StoreChanges {
     review: false,
     options: false,
     usage: false,
+    suggestion: false,
+    account: false,
     mentions: false,
     conversation: false,
     reveal: false,
     worktree: false,
+    copied: false,
     terminals: new Map(),
   };
 }
@@ -71,7 +81,7 @@ export function markConversationChanged(changes: StoreChanges, terminalIds: Iter
   changes.entries.clear();
   changes.terminals.clear();
   changes.status = changes.commands = changes.modes = changes.queue = changes.review = true;
-  changes.options = changes.usage = changes.mentions = changes.conversation = changes.worktree = true;
+  changes.options = changes.usage = changes.suggestion = changes.account = changes.mentions = changes.conversation = changes.worktree = true;
   for (const id of terminalIds) changes.terminals.set(id, { replaced: true, appended: '' });
 }
 
@@ -89,10 +99,13 @@ const FLAGS = [
   'review',
   'options',
   'usage',
+  'suggestion',
+  'account',
   'mentions',
   'conversation',
   'reveal',
   'worktree',
+  'copied',
 ] as const satisfies readonly Flag[];
 const everyFlagListed: Exclude<Flag, (typeof FLAGS)[number]> extends never ? true : never = true;
 void everyFlagListed;

@@ -5,7 +5,10 @@
  * which CSP does not govern.
  */
 
-const scriptNonce: string = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+const ownScript = document.currentScript as HTMLScriptElement | null;
+export const scriptNonce: string = ownScript?.nonce ?? '';
+/** Where the panel's bundle came from: its lazily loaded parts lie beside it (codeHighlighter.ts). */
+export const scriptSource: string = ownScript?.src ?? '';
 
 /** Runs `fn` while every `<style>` created through `document.createElement` gets our nonce. */
 export function withStyleNonce<T>(fn: () => T): T {

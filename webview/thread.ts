@@ -16,6 +16,7 @@ import { ThreadSlots } from './threadSlots';
 import { NestedCards } from './nestedCards';
 import { buildView } from './entryFactory';
 import type { ViewContext } from './viewContext';
+import { SearchReveal } from './searchReveal';
 
 export class Thread {
   readonly element: HTMLElement;
@@ -27,6 +28,7 @@ export class Thread {
   private streamingThought: ThoughtView | undefined;
   /** Restores a saved scroll position once the older entries of a split snapshot arrived. */
   private afterOlder: (() => void) | undefined;
+  private readonly searchReveal: SearchReveal;
 
   constructor(private readonly ctx: ViewContext) {
     const nested = (ctx.nested ??= new NestedCards(ctx.store, (entry) => buildView(entry, ctx)));
@@ -55,6 +57,7 @@ export class Thread {
       (view) => view === this.streamingThought,
       nested,
     );
+    this.searchReveal = new SearchReveal(this.element);
     // While the panel waits for its snapshot.
     setTimeout(() => warmUpMarkdown(), 0);
   }
@@ -130,6 +133,28 @@ export class Thread {
     this.streamingThought?.setStreaming(false);
     next?.setStreaming(true);
     this.streamingThought = next;
+  }
+
+  /**
+   * Lands on an entry (a search match): builds its view if it is a placeholder, scrolls it to the
+   * middle and highlights it, `query` marked. A subagent's entry lands on its top-level card. False
+   * while the entry is not here yet (older entries still on their way).
+   */
+  revealEntry(entryId: string, query: string | undefined): boolean {
+    const element = this.slots.reveal(this.ctx.nested?.rootOf(entryId) ?? entryId);
+    if (!element) return false;
+    this.pin.release();
+    element.scrollIntoView({ block: 'center' });
+    this.searchReveal.show(element, query);
+    // Pages above it lay out at their real heights as they come into view: land again once they have.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (!element.isConnected) return;
+        element.scrollIntoView({ block: 'center' });
+        this.searchReveal.mark(query);
+      }),
+    );
+    return true;
   }
 
   /** Follows the bottom from now on (e.g. after the user sent a prompt). */

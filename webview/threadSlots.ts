@@ -70,6 +70,14 @@ export class ThreadSlots {
     return this.slots.get(id)?.view;
   }
 
+  /** The entry's element with its view built now (a placeholder's, a deferred body), to land on; undefined when it has no slot. */
+  reveal(id: string): HTMLElement | undefined {
+    const slot = this.slots.get(id);
+    if (!slot) return undefined;
+    if (slot.placeholder || slot.deferred) this.buildSlot(slot, false);
+    return slot.view?.element;
+  }
+
   /** Runs `done` once a small thread is built whole (at once when nothing is pending). */
   afterComplete(done: () => void): void {
     if (!this.busy) done();

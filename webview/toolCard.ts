@@ -12,6 +12,7 @@ import { renderDiff } from './diffView';
 import { renderMarkdown } from './markdown';
 import { renderPermission } from './permission';
 import { SubagentGroup } from './subagentGroup';
+import { SubagentControls } from './subagentControls';
 import { locationLabel, RASTER, sameItem, STATUS_ICONS, statusLabelOf, titleTooltip, type RenderedItem } from './toolCardParts';
 import { renderOutput } from './toolOutputView';
 import type { EntryView, ViewContext } from './viewContext';
@@ -31,6 +32,8 @@ export class ToolCardView implements EntryView {
   private readonly statusIcon: HTMLSpanElement;
   private readonly statusText: HTMLSpanElement;
   private readonly serverBadge: HTMLSpanElement;
+  /** Open and Stop for a child session's card (subagents RFD); hidden on every other card. */
+  private readonly childControls: SubagentControls;
   // The body: built with the card, or on hydrate() when deferred (then only the header exists).
   private locations!: HTMLElement;
   private content!: HTMLElement;
@@ -65,8 +68,17 @@ export class ToolCardView implements EntryView {
     this.statusText = h('span', { class: 'tool-status-text' });
     this.serverBadge = h('span', { class: 'tool-server-badge', title: l10n.t('Ran on the agent’s server') }, icon('cloud'), l10n.t('server'));
     this.serverBadge.hidden = true;
+    this.childControls = new SubagentControls(entryId, ctx);
     this.element.append(
-      h('div', { class: 'tool-header' }, this.kindIcon, this.title, this.serverBadge, h('span', { class: 'tool-status' }, this.statusIcon, this.statusText)),
+      h(
+        'div',
+        { class: 'tool-header' },
+        this.kindIcon,
+        this.title,
+        this.serverBadge,
+        h('span', { class: 'tool-status' }, this.statusIcon, this.statusText),
+        this.childControls.element,
+      ),
     );
     if (!deferBody) this.buildBody();
     this.update(entry);
@@ -122,7 +134,9 @@ export class ToolCardView implements EntryView {
     el.setAttribute('data-tool-call-id', String(entry.toolCallId));
     el.setAttribute('data-kind', kind);
     el.setAttribute('data-status', status);
-    const [statusIcon, statusLabel] = [STATUS_ICONS[status], statusLabelOf(status)];
+    // A child session blocked on the user (a prompt in its thread) says so instead of "Running".
+    const blocked = entry.childSession?.state === 'requires_action' && status === 'in_progress';
+    const [statusIcon, statusLabel] = blocked ? ['bell', l10n.t('Waiting for you')] : [STATUS_ICONS[status], statusLabelOf(status)];
     el.setAttribute('aria-label', l10n.t('{0} ({1})', title, statusLabel));
     el.className = `entry tool-card status-${status}`;
     this.kindIcon.className = `codicon codicon-${codiconFor(kind)} tool-kind-icon`;
@@ -133,6 +147,11 @@ export class ToolCardView implements EntryView {
     this.serverBadge.hidden = entry.ranOn !== 'server';
     this.statusIcon.className = `codicon codicon-${statusIcon}`;
     this.statusText.textContent = statusLabel;
+    const child = entry.childSession;
+    el.toggleAttribute('data-child-session', child !== undefined);
+    if (child !== undefined) el.setAttribute('data-child-state', String(child.state));
+    else el.removeAttribute('data-child-state');
+    this.childControls.update(title, child);
     const awaiting = entry.permission?.state.kind === 'pending';
     el.toggleAttribute('data-awaiting-permission', awaiting);
     this.previous = entry;

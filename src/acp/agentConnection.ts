@@ -49,7 +49,7 @@ export class ProcessAgentConnection extends AgentRequests implements AgentConnec
 
   static async open(proc: AgentProcess, handlers: ClientHandlers, opts: AgentConnectionOptions): Promise<ProcessAgentConnection> {
     const log = connectionLog(redactingLog(opts.log, proc.secrets), proc.name);
-    const onInbound = sessionUpdateTap(log, opts.onUpdate);
+    const onInbound = sessionUpdateTap(log, opts.onUpdate, opts.onAuthStatus);
     const transport = createNdJsonTransport(proc.stdin, proc.stdout, { log, onInbound, redact: createRedactor(proc.secrets) });
     const conn = buildClient(handlers, opts.clientInfo.name, log).connect(transport.stream);
     const connection = new ProcessAgentConnection(proc, conn, handlers, opts, log);

@@ -29,9 +29,11 @@ export interface AgentConnectionOptions {
    * including kinds the SDK does not know. Throwing here is logged, never fatal.
    */
   onUpdate: (sessionId: string, update: Record<string, unknown>) => void;
+  /** The params of an `_auth/status_update` or `auth/status_update` notification (who is signed in). */
+  onAuthStatus?: (params: unknown) => void;
   clientInfo: { name: string; version: string };
   /** Capabilities of the client beyond the handlers (config options, notices, sign-in…), once they work. */
-  extraCapabilities?: Pick<acp.ClientCapabilities, 'session' | 'auth'>;
+  extraCapabilities?: Pick<acp.ClientCapabilities, 'session' | 'auth' | '_meta'> & { subagents?: Record<string, never> };
 }
 
 /**
@@ -55,6 +57,10 @@ export interface AgentConnection {
   /** One page of `session/list`. */
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse>;
   closeSession(sessionId: string): Promise<void>;
+  /** `session/delete`, for an agent that advertised `sessionCapabilities.delete`. */
+  deleteSession(sessionId: string): Promise<void>;
+  /** `session/set_title`, for an agent that advertised `sessionCapabilities.title`. */
+  setSessionTitle(sessionId: string, title: string): Promise<void>;
   prompt(sessionId: string, prompt: string | acp.ContentBlock[]): Promise<acp.PromptResponse>;
   setMode(sessionId: string, modeId: string): Promise<void>;
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse>;

@@ -4,9 +4,13 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { resolveCommand, spawnTarget } from './commandResolver';
 import { redactSecrets } from './protocolLog';
+import { shownCommandLine } from '../util/secretMask';
+import { launchSecrets } from './launchSecrets';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
 import { ProcessTree, spawnTree } from '../util/processTree';
+import { shownProxy } from '../util/agentProxy';
+import type { AgentProxy } from '../util/agentProxy';
 
 /** One entry of `tandem.agents`, resolved for launching. Same shape as Zed's `agent_servers`. */
 export interface AgentLaunchConfig {
@@ -17,6 +21,18 @@ export interface AgentLaunchConfig {
   args: string[];
   /** Merged over the editor's environment. Values count as secrets: never logged. */
   env: Record<string, string>;
+  /** More values never logged or shown (an address's credentials, header values): see launchSecrets.ts. */
+  secrets?: string[];
+  /**
+   * The proxy variables Tandem adds (src/util/agentProxy.ts: the editor's `http.proxy`), kept apart
+   * from `env` so only the address's credentials count as secrets and the log can say which proxy.
+   */
+  proxy?: AgentProxy;
+  /**
+   * Stored sign-in values of this name not handed over: entered for `enteredFor`, not `destination` (undefined:
+   * stored before Tandem kept where, and the entry is the workspace's). The sign-in card says so.
+   */
+  withheld?: { enteredFor?: string; destination: string };
   /** Working directory of the agent (the first workspace folder). */
   cwd: string;
   /**
@@ -24,6 +40,12 @@ export interface AgentLaunchConfig {
    * a process (`command` and `args` are then empty).
    */
   remote?: RemoteAgentTarget;
+  /**
+   * `replay`: the agent plays a transcript (a file that may come from anyone), so it is served as
+   * a sandbox — nothing it sends runs a command, writes a file or starts a sign-in unasked. Set only
+   * by Tandem itself, never from settings.
+   */
+  sandbox?: 'replay';
 }
 
 /** Where a remote ACP agent is reached. Header values count as secrets: never logged. */
@@ -88,7 +110,7 @@ export class AgentProcess {
     private readonly child: ChildProcess,
     private readonly log: ProtocolLog,
   ) {
-    this.secrets = Object.values(config.env);
+    this.secrets = launchSecrets(config);
     this.tree = new ProcessTree(child);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     // Both pipes exist because stdio is 'pipe' for all three.
@@ -102,7 +124,7 @@ export class AgentProcess {
    * cannot be resolved; later spawn failures (EACCES, …) resolve {@link exited} with `error` set.
    */
   static start(cfg: AgentLaunchConfig, log: ProtocolLog): AgentProcess {
-    const env = agentEnvironment(cfg.env);
+    const env = agentEnvironment({ ...cfg.proxy?.env, ...cfg.env });
     const resolved = resolveCommand(cfg.command, env);
     if (!resolved) {
       throw new AgentStartError(
@@ -110,8 +132,9 @@ export class AgentProcess {
         l10n.t("Command '{0}' was not found on PATH. Install the agent or set an absolute path in tandem.agents.", cfg.command),
       );
     }
-    const secrets = Object.values(cfg.env);
-    log.info(redactSecrets(`Starting agent '${cfg.name}': ${[resolved, ...cfg.args].join(' ')} (cwd ${cfg.cwd})`, secrets));
+    log.info(
+      redactSecrets(`Starting agent '${cfg.name}': ${shownCommandLine(resolved, cfg.args)} (cwd ${cfg.cwd}${proxyNote(cfg.proxy)})`, launchSecrets(cfg)),
+    );
     const { file, args, verbatim } = spawnTarget(resolved, cfg.args);
     const child = spawnTree(file, args, {
       cwd: cfg.cwd,
@@ -264,6 +287,13 @@ export class AgentProcess {
     }
     if (this.stderrLines.length > STDERR_KEEP_LINES) this.stderrLines.splice(0, this.stderrLines.length - STDERR_KEEP_LINES);
   }
+}
+
+/** `, proxy http://***@proxy:3128 (http.proxy)` for the launch line: which proxy the agent got, never its credentials. */
+function proxyNote(proxy: AgentProxy | undefined): string {
+  if (!proxy?.url) return '';
+  const from = proxy.origin === 'setting' ? 'http.proxy' : proxy.origin === 'entry' ? "the entry's env" : 'the environment';
+  return `, proxy ${shownProxy(proxy.url)} (${from})${proxy.noProxy ? `, NO_PROXY ${proxy.noProxy}` : ''}`;
 }
 
 /** `ssh`, `/usr/bin/ssh`, `ssh.exe`: the command is an SSH tunnel to an agent elsewhere. */

@@ -5,6 +5,10 @@ import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
 import { isRecord } from '../protocol/guards';
 
+/** Who is signed in (see src/runtime/accountStatus.ts, which reads them). */
+const VENDOR_AUTH_STATUS_METHOD = '_auth/status_update';
+const ACP_AUTH_STATUS_METHOD = 'auth/status_update';
+
 /** Capabilities that follow from the handlers present — never more than what is implemented. */
 export function capabilitiesFor(handlers: ClientHandlers, extra: AgentConnectionOptions['extraCapabilities'] = {}): acp.ClientCapabilities {
   const terminal = Boolean(
@@ -23,8 +27,17 @@ export function capabilitiesFor(handlers: ClientHandlers, extra: AgentConnection
  * The transport tap for `session/update`: hands each notification's update to `onUpdate` in arrival
  * order and consumes it (the SDK would run handlers concurrently and drop kinds it does not know).
  */
-export function sessionUpdateTap(log: ProtocolLog, onUpdate: AgentConnectionOptions['onUpdate']): (msg: Record<string, unknown>) => boolean {
+export function sessionUpdateTap(
+  log: ProtocolLog,
+  onUpdate: AgentConnectionOptions['onUpdate'],
+  onAuthStatus?: AgentConnectionOptions['onAuthStatus'],
+): (msg: Record<string, unknown>) => boolean {
   return (msg) => {
+    // Who is signed in: the SDK has no handler for the adapters' vendor method and would log it as unknown.
+    if ((msg.method === VENDOR_AUTH_STATUS_METHOD || msg.method === ACP_AUTH_STATUS_METHOD) && !('id' in msg)) {
+      onAuthStatus?.(msg.params);
+      return true;
+    }
     // Only notifications (no id) are session updates; a request named session/update is left
     // to the SDK, which answers it with an error.
     if (msg.method !== acp.methods.client.session.update || 'id' in msg) return false;
@@ -134,6 +147,16 @@ export abstract class AgentRequests implements Omit<AgentConnection, 'stderrTail
   /** `session/close`: the agent cancels the session's work and frees it. */
   async closeSession(sessionId: string): Promise<void> {
     await this.call(() => this.conn.agent.request(acp.methods.agent.session.close, { sessionId }));
+  }
+
+  /** `session/delete`: the agent forgets the session for good (its own history too). */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.call(() => this.conn.agent.request(acp.methods.agent.session.delete, { sessionId }));
+  }
+
+  /** `session/set_title` (unstable in the SDK: sent untyped): the agent's own title of the session. */
+  async setSessionTitle(sessionId: string, title: string): Promise<void> {
+    await this.call(() => this.conn.agent.request<unknown, { sessionId: string; title: string }>('session/set_title', { sessionId, title }));
   }
 
   /** `session/prompt` with the user's content (a string is one text block). */

@@ -1,3 +1,5 @@
+import { exactMasker, secretForms } from '../util/secretMask';
+
 /**
  * Where the ACP core reports what happens on the wire and around the agent process. The core never
  * imports `vscode`; the editor adapter implements this on a LogOutputChannel, tests use
@@ -86,25 +88,14 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return createRedactor(secrets)(text);
 }
 
-const JSON_LITERAL = /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/;
-
-/** The same as {@link redactSecrets}, with the secret list prepared once (for hot paths). */
+/**
+ * The same as {@link redactSecrets}, with the secret list prepared once (for hot paths): the exact
+ * values in every form they take on the wire (src/util/secretMask.ts), JSON literals left alone so
+ * the logged lines stay JSON.
+ */
 export function createRedactor(secrets: string[]): (text: string) => string {
-  // Longest first, so a secret that contains another one is masked whole.
-  // Each secret also in its JSON-escaped form: protocol messages carry values with quotes or
-  // backslashes escaped, so the raw value would never match there.
-  // JSON literals and numbers ("true", "8080") are left alone: masking them protects nothing and
-  // would break the JSON lines the protocol inspector and transcripts read back.
-  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= 4 && !JSON_LITERAL.test(s)).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
-  const usable = [...new Set(forms)].sort((a, b) => b.length - a.length);
-  if (usable.length === 0) return (text) => text;
-  return (text) => {
-    let out = text;
-    for (const secret of usable) {
-      if (out.includes(secret)) out = out.split(secret).join('***');
-    }
-    return out;
-  };
+  if (secretForms(secrets).length === 0) return (text) => text;
+  return exactMasker(secrets);
 }
 
 /** Like {@link redactingLog}, with the secrets looked up per line (they may change with the settings). */
@@ -121,7 +112,7 @@ export function lazyRedactingLog(log: ProtocolLog, secrets: () => string[]): Pro
 
 /** Wraps a log so that configured env values never reach it, whatever the agent echoes back. */
 export function redactingLog(log: ProtocolLog, secrets: string[]): ProtocolLog {
-  if (!secrets.some((s) => s.length >= 4 && !JSON_LITERAL.test(s))) return log;
+  if (secretForms(secrets).length === 0) return log;
   const r = createRedactor(secrets);
   return {
     message: (direction, raw, origin) => log.message(direction, r(raw), origin),

@@ -3,11 +3,13 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AcpCookieStore } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { AgentExitedError } from './agentConnection';
 import type { AgentLaunchConfig } from './agentProcess';
+import { launchSecrets } from './launchSecrets';
 import type { AgentConnection, AgentConnectionOptions, AgentConnector, ClientHandlers } from './agentPort';
 import { AgentRequests, buildClient, sessionUpdateTap } from './agentRequests';
 import { connectionLog, createRedactor, redactingLog, type ProtocolLog } from './protocolLog';
 import { describeRemoteFailure, RemoteConnectionError } from './remoteFailure';
-import { headerSecrets, remoteHeaders, REMOTE_TOKEN_VAR, shownUrl, tokenMethod, urlSecrets } from './remoteHeaders';
+import { headerSecrets, remoteHeaders, REMOTE_TOKEN_VAR, tokenMethod } from './remoteHeaders';
+import { shownUrl, urlSecrets } from '../util/secretShapes';
 import { DEFAULT_REMOTE_LIMITS, openRemoteTransport, type RemoteLimits, type RemoteTransport } from './remoteTransport';
 import { tapStream } from './streamTap';
 import type { IDisposable } from '../util/disposable';
@@ -73,7 +75,7 @@ export class RemoteAgentConnection extends AgentRequests implements AgentConnect
     );
     // Header values (resolved `${env:…}` included), stored tokens and the address's own credentials
     // (a `?token=` included) never reach the log or a message.
-    const secrets = [...Object.values(agent.env), ...headerSecrets(headers), ...fromEnv, ...urlSecrets(remote.url)];
+    const secrets = [...launchSecrets(agent), ...headerSecrets(headers), ...fromEnv, ...urlSecrets(remote.url)];
     const log = connectionLog(redactingLog(opts.log, secrets), agent.name);
     warnings.forEach((w) => log.warn(w));
     const limits = { ...DEFAULT_REMOTE_LIMITS, ...options.limits };
@@ -85,7 +87,7 @@ export class RemoteAgentConnection extends AgentRequests implements AgentConnect
     let endedEarly: { error: unknown } | undefined;
     const tapped = tapStream(transport.stream, {
       log,
-      onInbound: sessionUpdateTap(log, opts.onUpdate),
+      onInbound: sessionUpdateTap(log, opts.onUpdate, opts.onAuthStatus),
       onEnd: (error) => (connection ? connection.ended(error) : (endedEarly = { error })),
     });
     let closing: Promise<void> | undefined;

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { errorMessage } from '../util/errors';
+import { shownUrl } from '../util/secretShapes';
 
 /**
  * Why a connection to an agent on another machine failed or ended, in the user's words. The SDK's
@@ -127,4 +128,38 @@ export function describeRemoteFailure(err: unknown, host: string, redact: (text:
 
 function tooLarge(host: string): RemoteConnectionError {
   return new RemoteConnectionError('tooLarge', l10n.t('{0} sent a message over the size limit; the connection was closed.', host));
+}
+
+/**
+ * A 3xx from the agent's address, which Tandem does not follow (the request carried the
+ * configured headers): says where it pointed (credentials and query values masked), and that
+ * nothing was sent there. Not transient: the address needs fixing.
+ */
+export function redirected(from: string, status: number, location: string | undefined): RemoteConnectionError {
+  const host = hostOf(from);
+  let target: string | undefined;
+  try {
+    target = location ? shownUrl(new URL(location, from).toString()) : undefined;
+  } catch {
+    target = undefined;
+  }
+  return new RemoteConnectionError(
+    'notAcp',
+    target
+      ? l10n.t("{0} redirected to {1} ({2}); set the agent's url to the final address. No headers were sent there.", host, target, status)
+      : l10n.t(
+          "{0} answered with a redirect ({1}) that names no address; set the agent's url to the final address. No headers were sent elsewhere.",
+          host,
+          status,
+        ),
+    status,
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

@@ -80,36 +80,3 @@ export function headerSecrets(headers: Record<string, string>): string[] {
     return credential ? [value, credential] : [value];
   });
 }
-
-/** The credentials an address carries: its user name, password and query values (`?token=…`). */
-export function urlSecrets(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const found = [...parsed.searchParams.values(), parsed.search.slice(1)];
-    if (parsed.username) found.push(parsed.username, decodeURIComponent(parsed.username));
-    if (parsed.password) found.push(parsed.password, decodeURIComponent(parsed.password));
-    for (const value of parsed.searchParams.values()) found.push(encodeURIComponent(value));
-    return [...new Set(found.filter((v) => v !== ''))];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The address for logs, messages and Check Agent: no user name or password, each query value shown
- * as `***` (tokens often ride there), no fragment. The parameter names stay: they say what is sent.
- */
-export function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const names = [...new Set(parsed.searchParams.keys())];
-    parsed.username = '';
-    parsed.password = '';
-    parsed.search = '';
-    parsed.hash = '';
-    const query = names.map((name) => `${encodeURIComponent(name)}=***`).join('&');
-    return query ? `${parsed.toString()}?${query}` : parsed.toString();
-  } catch {
-    return url;
-  }
-}

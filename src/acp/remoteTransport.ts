@@ -4,7 +4,8 @@ import { createWebSocketStream, type AcpCookieStore, type WebSocketConstructor }
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { WebSocket } from 'ws';
 import { proxyFor } from '../util/proxyEnv';
-import { RemoteConnectionError } from './remoteFailure';
+import type { IncomingMessage } from 'node:http';
+import { redirected, RemoteConnectionError } from './remoteFailure';
 
 /** Limits of one remote connection; tests shorten them. */
 export interface RemoteLimits {
@@ -59,12 +60,26 @@ function openWebSocket(opts: RemoteTransportOptions): RemoteTransport {
         ...options,
         maxPayload: limits.maxMessageBytes,
         handshakeTimeout: limits.answerTimeoutMs,
+        // Never: the upgrade carries the configured headers, which must not go where a 3xx says.
+        followRedirects: false,
         ...(agent ? { agent } : {}),
       });
       this.on('error', (err) => (failure ??= err));
       this.on('close', (code) => (closed = `code ${code}`));
       this.on('message', (data, isBinary) => checkFrame(data, isBinary, opts.warn));
       this.once('open', () => heartbeat(this, limits.heartbeatMs, (err) => (failure ??= err)));
+    }
+
+    // Without a listener for 'unexpected-response', `ws` aborts the handshake itself ("Unexpected
+    // server response: 307"); a look at the answer on the way keeps a redirect's Location, so the
+    // error can name it. Nothing else changes: the event still has no listener.
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      if (event === 'unexpected-response') {
+        const res = args[1] as IncomingMessage | undefined;
+        const status = res?.statusCode ?? 0;
+        if (status >= 300 && status < 400) failure ??= redirected(opts.url, status, res?.headers.location);
+      }
+      return super.emit(event, ...args);
     }
   }
   const stream = createWebSocketStream(opts.url, {
@@ -116,7 +131,14 @@ function openHttp(opts: RemoteTransportOptions): RemoteTransport {
     const deadline = first ? undefined : setTimeout(() => controller.abort(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })), timeoutMs);
     first = false;
     try {
-      return await fetch(input, { ...init, signal: controller.signal });
+      // A redirect is not followed: the request carries the configured headers (secrets), and
+      // fetch would send them on to whatever host the 3xx names.
+      const res = await fetch(input, { ...init, redirect: 'manual', signal: controller.signal });
+      if (res.status >= 300 && res.status < 400) {
+        void res.body?.cancel().catch(() => undefined);
+        throw redirected(input instanceof Request ? input.url : String(input), res.status, res.headers.get('location') ?? undefined);
+      }
+      return res;
     } catch (err) {
       outer?.removeEventListener('abort', onAbort);
       if (!outer?.aborted) failure ??= controller.signal.aborted ? (controller.signal.reason as Error) : (err as Error);

@@ -6,6 +6,9 @@ import { resolveCommand } from '../acp/commandResolver';
 import { MemoryProtocolLog } from '../acp/protocolLog';
 import type { ProtocolLog } from '../acp/protocolLog';
 import { errorMessage } from '../util/errors';
+import { shownCommandLine } from '../util/secretMask';
+import { shownProxy } from '../util/agentProxy';
+import type { AgentProxy, ProxyOrigin } from '../util/agentProxy';
 import type { ConformanceSummary } from '../inspector/conformance';
 import { captureWire, checkWire, type WireLine } from '../inspector/handshakeCheck';
 import type { RemoteFailureKind } from '../acp/remoteFailure';
@@ -26,6 +29,10 @@ export interface DoctorTarget {
   /** Values are secrets: they never appear in the report. */
   env: Record<string, string>;
   cwd: string;
+  /** More values never logged (AgentLaunchConfig.secrets: the address's credentials). */
+  secrets?: string[];
+  /** The proxy variables a conversation's launch adds (AgentLaunchConfig.proxy): the check gets the same. */
+  proxy?: AgentProxy;
 }
 
 export interface DoctorOptions {
@@ -92,19 +99,41 @@ export interface DoctorReport {
    * request and the server's tools), or why that check failed.
    */
   hosted?: { result: unknown } | { error: string };
+  /** The proxy the agent got (its address shown without credentials) and from where; absent: none. */
+  proxy?: ShownProxy;
   /** An agent on another machine, reached over ACP's WebSocket or Streamable HTTP transport. */
   remote?: { url: string; transport: 'WebSocket' | 'Streamable HTTP'; headerNames: string[]; clientTools: boolean; tokenStored: boolean };
+}
+
+/** What the report says of the agent's proxy: never the address's user or password. */
+export interface ShownProxy {
+  url?: string;
+  origin?: ProxyOrigin;
+  noProxy?: string;
+  strictSSLOff?: boolean;
+  elsewhere?: boolean;
+}
+
+function shownAgentProxy(proxy: AgentProxy | undefined): ShownProxy | undefined {
+  if (!proxy || (!proxy.url && !proxy.elsewhere)) return undefined;
+  return {
+    ...(proxy.url ? { url: shownProxy(proxy.url), origin: proxy.origin } : {}),
+    ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
+    ...(proxy.strictSSLOff ? { strictSSLOff: true } : {}),
+    ...(proxy.elsewhere ? { elsewhere: true } : {}),
+  };
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Runs every check. Never throws: every failure becomes part of the report. */
 export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): Promise<DoctorReport> {
-  const env = agentEnvironment(target.env);
+  const env = agentEnvironment({ ...target.proxy?.env, ...target.env });
   const resolvedCommand = resolveCommand(target.command, env);
+  const proxy = shownAgentProxy(target.proxy);
   const report: DoctorReport = {
     agentName: target.name,
-    commandLine: [target.command, ...target.args].join(' '),
+    commandLine: shownCommandLine(target.command, target.args),
     envNames: Object.keys(target.env),
     cwd: target.cwd,
     resolvedCommand,
@@ -113,6 +142,7 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
     expectedProtocolVersion: acp.PROTOCOL_VERSION,
     stderr: '',
     checkedAt: new Date().toISOString(),
+    ...(proxy ? { proxy } : {}),
   };
   const runtimes = checkRuntimes(target.command, resolvedCommand, env);
   if (resolvedCommand) {
@@ -150,7 +180,10 @@ async function startAndInitialize(
   const log = captureWire(opts.log ?? new MemoryProtocolLog(), wire);
   let proc: AgentProcess;
   try {
-    proc = AgentProcess.start({ name: target.name, command: target.command, args: target.args, env: target.env, cwd: target.cwd }, log);
+    proc = AgentProcess.start(
+      { name: target.name, command: target.command, args: target.args, env: target.env, cwd: target.cwd, secrets: target.secrets, proxy: target.proxy },
+      log,
+    );
   } catch (err) {
     const stage = err instanceof AgentStartError && err.code === 'not_found' ? 'not_found' : 'spawn';
     return { start: { ok: false, stage, message: errorMessage(err) }, stderr: '' };

@@ -10,6 +10,8 @@
  */
 import { isSsh } from '../acp/agentProcess';
 import { isRecord } from '../protocol/guards';
+import { shownCommandLine } from '../util/secretMask';
+import { shownUrl } from '../util/secretShapes';
 
 export const HOSTED_FORMATS = ['tool-events', 'ui-message-stream'] as const;
 export type HostedFormat = (typeof HOSTED_FORMATS)[number];
@@ -20,6 +22,8 @@ export interface CommandEntry {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Only for agents Tandem makes itself (a replay): never parsed from settings. */
+  sandbox?: 'replay';
 }
 
 export interface HostedEntry {
@@ -93,15 +97,19 @@ export function parseAgentEntry(value: unknown): ParsedEntry {
   return { entry };
 }
 
-/** How the entry reads in the agent picker: the command line, or where it is reached. */
+/**
+ * How the entry reads in the agent pickers, Check Agent's list and the problem report: the command
+ * line with credential arguments masked (`env OPENAI_API_KEY=*** codex-acp`), or the address without
+ * its user, password and query values.
+ */
 export function describeEntry(entry: AgentEntry): string {
   switch (entry.kind) {
     case 'command':
-      return [entry.command, ...entry.args].join(' ');
+      return shownCommandLine(entry.command, entry.args);
     case 'hosted':
-      return `${entry.url} (${entry.format})`;
+      return `${shownUrl(entry.url)} (${entry.format})`;
     case 'remote':
-      return entry.url;
+      return shownUrl(entry.url);
   }
 }
 

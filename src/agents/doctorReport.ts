@@ -64,6 +64,7 @@ export function nextSteps(report: DoctorReport): string[] {
     }
     if (/auth|log ?in|api[ _-]?key|unauthori[sz]ed|credential/i.test(report.stderr))
       steps.push(l10n.t('The stderr mentions authentication: sign in with the agent’s own CLI or set its API key in your shell environment.'));
+    if (report.proxy?.strictSSLOff) steps.push(strictSslStep());
     return steps;
   }
   if (start.protocolVersion !== report.expectedProtocolVersion) {
@@ -78,7 +79,30 @@ export function nextSteps(report: DoctorReport): string[] {
   if (start.authMethods.length > 0)
     steps.push(l10n.t('The agent announces sign-in methods: if a conversation says it needs authentication, sign in with one of them.'));
   if (report.hosted) steps.push(...hostedLines(report.hosted).steps);
+  if (report.proxy?.strictSSLOff) steps.push(strictSslStep());
   return steps;
+}
+
+/** The proxy the agent got, without its credentials (shownProxy), and where it came from. */
+function proxyCell(proxy: DoctorReport['proxy']): string {
+  if (proxy?.elsewhere) return l10n.t('not passed: the agent runs on another machine through ssh (set the proxy there)');
+  if (!proxy?.url) return l10n.t('none (direct connection)');
+  const from =
+    proxy.origin === 'setting'
+      ? l10n.t('from {0}', code('http.proxy'))
+      : proxy.origin === 'entry'
+        ? l10n.t('from the agent’s {0}', code('env'))
+        : l10n.t('from the environment VS Code was started with');
+  const parts = [`${code(proxy.url)} (${from})`];
+  if (proxy.noProxy) parts.push(`${code('NO_PROXY')} ${code(proxy.noProxy)}`);
+  return parts.join(' · ');
+}
+
+/** Tandem never turns an agent's certificate checks off for it: what to do instead. */
+function strictSslStep(): string {
+  return l10n.t(
+    '`http.proxyStrictSSL` is off, but Tandem does not turn off the agent’s certificate checks (that would cover every connection it makes). If the proxy signs connections with its own certificate authority, set `NODE_EXTRA_CA_CERTS` to that certificate in the agent’s `env`.',
+  );
 }
 
 export function renderDoctorReport(report: DoctorReport): string {
@@ -97,6 +121,7 @@ export function renderDoctorReport(report: DoctorReport): string {
     out.push(`| ${l10n.t('Working folder')} | ${code(report.cwd)} |`);
     out.push(
       `| ${l10n.t('Environment')} | ${report.envNames.length ? l10n.t('{0} (values hidden)', report.envNames.map(code).join(', ')) : l10n.t('nothing extra')} |`,
+      `| ${l10n.t('Proxy')} | ${proxyCell(report.proxy)} |`,
       '',
     );
   }

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { isRecord } from '../protocol/guards';
 import { code, text } from '../util/markdownText';
+import { shownUrl } from '../util/secretShapes';
 import type { DoctorReport } from './agentDiagnosis';
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
@@ -19,7 +20,8 @@ export function hostedLines(hosted: NonNullable<DoctorReport['hosted']>): { line
   }
   const r = isRecord(hosted.result) ? hosted.result : {};
   lines.push('| | |', '| --- | --- |');
-  if (typeof r.url === 'string') lines.push(`| ${l10n.t('Address')} | ${code(r.url)} |`);
+  // Shown without credentials even from a bridge that repeats its address whole.
+  if (typeof r.url === 'string') lines.push(`| ${l10n.t('Address')} | ${code(shownUrl(r.url))} |`);
   if (typeof r.format === 'string') lines.push(`| ${l10n.t('Format')} | ${code(r.format)} |`);
   const auth = typeof r.auth === 'string' ? r.auth : 'unknown';
   const authText: Record<string, string> = {

@@ -5,7 +5,8 @@ import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { MemoryProtocolLog } from '../acp/protocolLog';
 import { RemoteAgentConnection } from '../acp/remoteConnection';
 import { describeRemoteFailure, RemoteConnectionError } from '../acp/remoteFailure';
-import { REMOTE_TOKEN_VAR, shownUrl } from '../acp/remoteHeaders';
+import { REMOTE_TOKEN_VAR } from '../acp/remoteHeaders';
+import { shownUrl } from '../util/secretShapes';
 import { captureWire, checkWire, type WireLine } from '../inspector/handshakeCheck';
 import { DEFAULT_TIMEOUT_MS, describeFailure, describeInitialize, type DoctorOptions, type DoctorReport, type StartOutcome } from './agentDiagnosis';
 

@@ -1,7 +1,7 @@
-import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { errorMessage } from '../util/errors';
+import { isWithin, resolveReal, resolveRealSync } from '../util/realPath';
 
 export type AccessOp = 'read' | 'write';
 
@@ -13,9 +13,6 @@ export interface PathPolicyOptions {
   /** Ask the user about one access outside the workspace; resolves true when allowed. */
   askOutside: (path: string, op: AccessOp) => Promise<boolean>;
 }
-
-/** How many symlinks we follow by hand before giving up (Linux's own limit is 40). */
-const MAX_LINK_HOPS = 40;
 
 /**
  * Decides whether the agent may touch a path. The boundary is the *real* location: `..` is
@@ -70,6 +67,7 @@ export class PathPolicy {
       throw new RequestError(-32602, `Cannot resolve ${normalized}: ${errorMessage(err)}`, { path });
     }
     const roots = await this.realRoots();
+    if (op === 'write') this.refuseGitDir(path, normalized, real, roots);
     if (roots.some((root) => isWithin(root, real))) return real;
     if (this.opts.allowOutside()) return real;
     const shown = real === normalized ? real : `${normalized} (resolves to ${real})`;
@@ -86,6 +84,18 @@ export class PathPolicy {
         'Set tandem.allowFileAccessOutsideWorkspace to true to allow access outside the workspace.',
       { path, resolvedPath: real, reason: 'outside_workspace' },
     );
+  }
+
+  /**
+   * No agent writes inside a `.git` (the main workspace's folder, a worktree's `.git` file, a nested
+   * repository's): git runs what a repository's config names (filters, hooks, fsmonitor), and what a
+   * worktree's `.git` file says decides which repository Tandem's git and VS Code's act on. Checked on
+   * the path as asked and as resolved, so neither a link to a `.git` nor a `.git` that is a link passes.
+   */
+  private refuseGitDir(path: string, normalized: string, real: string, realRoots: string[]): void {
+    const given = this.opts.roots().filter((r) => nodePath.isAbsolute(r));
+    if (!inGitDir(normalized, given.map(nodePath.normalize)) && !inGitDir(real, realRoots)) return;
+    throw new RequestError(-32602, `Tandem does not let agents write inside .git: ${normalized}`, { path, resolvedPath: real, reason: 'git_dir' });
   }
 
   private async realRoots(): Promise<string[]> {
@@ -107,66 +117,10 @@ export class PathPolicy {
   }
 }
 
-/** True when `child` is `root` or lies below it. Case-insensitive where the file system usually is. */
-export function isWithin(root: string, child: string): boolean {
+/** True when a part of `path` below its root (or of the whole path, outside every root) is named `.git`. */
+function inGitDir(path: string, roots: string[]): boolean {
+  const root = roots.find((r) => isWithin(r, path));
+  const rest = root === undefined ? path : nodePath.relative(root, path);
   const fold = process.platform === 'win32' || process.platform === 'darwin';
-  const r = fold ? root.toLowerCase() : root;
-  const c = fold ? child.toLowerCase() : child;
-  const rel = nodePath.relative(r, c);
-  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
-}
-
-/**
- * Real path of `path`, which may not exist yet. Walks up to the deepest existing ancestor, takes its
- * realpath and re-appends the missing tail. A dangling symlink on the way is followed by hand, since
- * writing through it would create its target.
- */
-async function resolveReal(path: string, hops = 0): Promise<string> {
-  if (hops > MAX_LINK_HOPS) throw Object.assign(new Error('too many levels of symbolic links'), { code: 'ELOOP' });
-  try {
-    return await fs.promises.realpath(path);
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-  // The path (or an ancestor) does not exist, or is a dangling link.
-  try {
-    const st = await fs.promises.lstat(path);
-    if (st.isSymbolicLink()) {
-      const target = await fs.promises.readlink(path);
-      return resolveReal(nodePath.resolve(nodePath.dirname(path), target), hops + 1);
-    }
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-  const parent = nodePath.dirname(path);
-  if (parent === path) return path;
-  const realParent = await resolveReal(parent, hops);
-  return nodePath.join(realParent, nodePath.basename(path));
-}
-
-/** Synchronous twin of `resolveReal` for `isInWorkspace`. */
-function resolveRealSync(path: string, hops = 0): string {
-  if (hops > MAX_LINK_HOPS) throw Object.assign(new Error('too many levels of symbolic links'), { code: 'ELOOP' });
-  try {
-    return fs.realpathSync(path);
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-  try {
-    const st = fs.lstatSync(path);
-    if (st.isSymbolicLink()) {
-      return resolveRealSync(nodePath.resolve(nodePath.dirname(path), fs.readlinkSync(path)), hops + 1);
-    }
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-  const parent = nodePath.dirname(path);
-  if (parent === path) return path;
-  return nodePath.join(resolveRealSync(parent, hops), nodePath.basename(path));
-}
-
-function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  // ENOTDIR: an ancestor is a regular file; the walk up will find it and the I/O will fail clearly.
-  return code === 'ENOENT' || code === 'ENOTDIR';
+  return rest.split(/[\\/]/).some((part) => (fold ? part.toLowerCase() : part) === '.git');
 }

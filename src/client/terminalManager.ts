@@ -56,6 +56,12 @@ export interface TerminalManagerOptions {
 }
 
 /**
+ * What serves `terminal/*` for a runtime: processes (TerminalManager), or in a replay the recorded
+ * output and nothing run (RecordedTerminals).
+ */
+export type TerminalService = Pick<TerminalManager, 'create' | 'output' | 'waitForExit' | 'kill' | 'release' | 'get' | 'onDidChange' | 'disposeAll'>;
+
+/**
  * Serves `terminal/*` with plain `child_process` (no node-pty: commands from agents are not
  * interactive, and a native module would tie the .vsix to one platform). stdout and stderr are
  * merged into one bounded buffer; stdin is closed so a command waiting for input ends instead of

@@ -10,8 +10,10 @@ import type {
   ReviewView,
   TabView,
   WorktreeView,
+  AccountView,
 } from '../protocol/messages';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
+import type { AgentActivity } from '../thread/agentActivity';
 import { Thread } from '../thread/thread';
 import { Disposable, Emitter } from '../util/disposable';
 import { ConversationReview } from './conversationReview';
@@ -63,6 +65,9 @@ export class Conversation extends Disposable implements ConversationState {
   private statusValue: ConversationStatus;
   private attentionValue: TabView['attention'];
   private shownCaps = 'null';
+  private accountValue: AccountView | undefined;
+  private activityValue: AgentActivity | undefined;
+  private shownAccount = '';
 
   constructor(
     readonly meta: ConversationMeta,
@@ -80,6 +85,8 @@ export class Conversation extends Disposable implements ConversationState {
       // Only live turns move the editor: a replayed or restored history must not open files.
       follow: (path, line) => this.followLive(path, line),
       titled: (title) => this.setTitle(title, 'agent'),
+      changes: (paths) => this.review.agentChanges(paths),
+      activity: (activity) => this.activityChanged(activity),
     });
     this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
     const reviewChanged = (review: ReviewView) => {
@@ -113,6 +120,11 @@ export class Conversation extends Disposable implements ConversationState {
         },
         exited: () => this.turns.abandon(),
         showSignIn: (methods, message) => this.showSignIn(methods, message),
+        accountChanged: (account) => {
+          this.accountValue = account;
+          const change = this.accountChange();
+          if (change) this.emit([change]);
+        },
         followLive: (path, line) => this.followLive(path, line),
       }),
     );
@@ -193,10 +205,9 @@ export class Conversation extends Disposable implements ConversationState {
   /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
   async signInFirst(): Promise<void> {
     const runtime = this.link.agentRuntime;
-    const method = runtime?.authMethods[0];
-    if (!runtime?.alive || !method) return this.link.connect();
+    if (!runtime?.alive || runtime.authMethods.length === 0) return this.link.connect();
     if (this.thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(runtime.authMethods, l10n.t('Sign-in required'));
-    await this.signIn.authenticate(method.id);
+    await this.signIn.authenticateFirst();
   }
 
   // --- state the parts share (ConversationState) -----------------------------------------------
@@ -211,7 +222,46 @@ export class Conversation extends Disposable implements ConversationState {
       this.shownCaps = key;
       changes.push({ type: 'promptCapabilitiesChanged', promptCapabilities: caps });
     }
+    // Whether the agent can sign out is known once it initialized, which a status change follows.
+    const account = this.accountChange();
+    if (account) changes.push(account);
     this.emit(changes);
+  }
+
+  /** What the agent last said it does (codex's threadStatus); undefined: it does not say. */
+  get activity(): AgentActivity | undefined {
+    return this.activityValue;
+  }
+
+  /** The agent waits for the user by its own account (an approval, an answer), whether or not Tandem shows a prompt yet. */
+  get agentWaiting(): boolean {
+    return this.activityValue === 'waiting';
+  }
+
+  private activityChanged(activity: AgentActivity): void {
+    if (activity === this.activityValue) return;
+    this.activityValue = activity;
+    // The tab's badge and the status bar follow (conversationTab reads it).
+    this.attentionChanges.fire();
+  }
+
+  /** Who the agent says it is signed in as (the header's signed-in row). */
+  get account(): AccountView | undefined {
+    return this.accountValue === undefined ? undefined : { ...this.accountValue };
+  }
+
+  /** The agent advertised `logout`, so Sign out reaches it. */
+  get canSignOut(): boolean {
+    return this.link.agentRuntime?.canLogout === true;
+  }
+
+  /** The signed-in row's change, when it differs from what the panel was last told. */
+  private accountChange(): ConversationChange | undefined {
+    const canSignOut = this.canSignOut;
+    const key = JSON.stringify([this.accountValue ?? null, canSignOut]);
+    if (key === this.shownAccount) return undefined;
+    this.shownAccount = key;
+    return this.accountValue === undefined ? { type: 'accountChanged', canSignOut } : { type: 'accountChanged', account: this.account, canSignOut };
   }
 
   fail(failure: Failure): void {

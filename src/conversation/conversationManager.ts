@@ -10,6 +10,7 @@ import { ConversationKeeper } from './conversationKeeper';
 import { RuntimePool } from '../runtime/runtimePool';
 import { TabStrip } from './tabStrip';
 import { forgetWorktree } from './worktreeLifecycle';
+import { canDeleteAgentSession, deleteAgentSession, titleAgentSession, type AgentSessionPorts } from './agentSessions';
 import { clientCapabilities, conversationPorts, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 
 /**
@@ -147,15 +148,37 @@ export class ConversationManager extends Disposable {
     return true;
   }
 
+  /** Renames a conversation; the agent's session gets the title too where it supports that (agentSessions). */
   rename(id: string, title: string): void {
     const conversation = this.strip.get(id);
-    if (conversation) return conversation.setTitle(title, 'user');
-    const meta = this.closed.find((m) => m.id === id);
-    if (meta && renameMeta(meta, title)) this.saveIndex();
+    const meta = conversation?.meta ?? this.closed.find((m) => m.id === id);
+    if (conversation) conversation.setTitle(title, 'user');
+    else if (meta && renameMeta(meta, title)) this.saveIndex();
+    if (meta && title.trim() !== '') void titleAgentSession(this.agentSessions, meta, meta.title);
   }
 
-  /** Deletes a conversation and its transcript (closing its tab first). */
-  async delete(id: string): Promise<ConversationMeta | undefined> {
+  /** True when the conversation's agent can delete its own session too (`session/delete`). */
+  async canDeleteAgentSession(id: string): Promise<boolean> {
+    const meta = this.strip.get(id)?.meta ?? this.closed.find((m) => m.id === id);
+    return meta !== undefined && (await canDeleteAgentSession(this.agentSessions, meta));
+  }
+
+  /** Deletes a conversation and its transcript (closing its tab first); `agentSession`: the agent's session too. */
+  async delete(id: string, opts: { agentSession?: boolean } = {}): Promise<ConversationMeta | undefined> {
+    const deleted = await this.deleteHere(id);
+    if (deleted && opts.agentSession) {
+      await deleteAgentSession(this.agentSessions, deleted);
+      // An agent started only for this (its last tab was the one deleted) is not kept running.
+      this.stopUnusedRuntimes();
+    }
+    return deleted;
+  }
+
+  private get agentSessions(): AgentSessionPorts {
+    return { runtimeFor: (name) => this.runtimeFor(name), warn: (text) => this.deps.log.warn(text) };
+  }
+
+  private async deleteHere(id: string): Promise<ConversationMeta | undefined> {
     const open = this.strip.has(id);
     if (open && !(await this.close(id, true))) return undefined;
     const meta = this.closed.find((m) => m.id === id);
@@ -266,7 +289,8 @@ export class ConversationManager extends Disposable {
     conversation.onMetaChange(() => this.saveIndex());
     conversation.onAttention(() => {
       if (this.strip.isShown(conversation.id) && this.visible) conversation.clearAttention();
-      else this.fireTabs();
+      // Told even for the shown tab: what the agent does (its activity) is in the tab, and the status bar counts it.
+      this.fireTabs();
     });
     this.strip.add(conversation);
     return conversation;

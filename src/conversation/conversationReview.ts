@@ -2,8 +2,12 @@ import * as l10n from '@vscode/l10n';
 import type { CheckpointStore } from '../review/checkpointStore';
 import type { RestoreStep } from '../review/checkpointTypes';
 import { computeHunks, revertHunks } from '../review/hunks';
-import { unifiedHunk, type ChangedFileView, type HunkView, type ReviewView } from '../protocol/messages';
+import { TurnAttribution } from '../review/turnAttribution';
+import { unifiedHunk, type ChangedFileView, type ReviewView } from '../protocol/messages';
+import type { ReviewState } from '../store/conversationFormat';
+import type { IDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
+import { hunkView, lineRange } from './hunkViews';
 import type { ProtocolLog } from '../acp/protocolLog';
 
 /** What the review needs from the editor (the VS Code adapter; plain disk in tests). */
@@ -16,32 +20,26 @@ export interface ReviewHost {
   apply(plan: readonly RestoreStep[], label: string): Promise<void>;
   /** Shows what a rewind would change and asks; true to go ahead. */
   confirmRewind(plan: readonly RestoreStep[]): Promise<boolean>;
+  /** Files the user changed (saved, created, deleted, renamed in the editor; Tandem's exports); absent: none are told. */
+  onUserChange?(listener: (path: string) => void): IDisposable;
 }
 
-/** A capture slower than this does not hold the prompt back (the turn then has no checkpoint). */
-const CAPTURE_TIMEOUT_MS = 15_000;
 const REFRESH_MS = 300;
-/** Hunk lines sent to the panel per hunk (the native diff editor shows everything). */
-const HUNK_LINES = 200;
-
-function hunkView(hunk: ReturnType<typeof computeHunks>[number]): HunkView {
-  const lines = hunk.lines.length > HUNK_LINES ? [...hunk.lines.slice(0, HUNK_LINES), l10n.t('… {0} more lines', hunk.lines.length - HUNK_LINES)] : hunk.lines;
-  return { index: hunk.index, oldStart: hunk.oldStart, oldLines: hunk.oldLines, newStart: hunk.newStart, newLines: hunk.newLines, lines };
-}
-
-function lineRange(start: number, count: number): string {
-  return count <= 1 ? `line ${start}` : `lines ${start}–${start + count - 1}`;
-}
 
 /**
  * What a conversation changed in the workspace, whichever way the agent changed it: a checkpoint at
  * the start of every turn (and a record before every client write), a strip of changed files since
  * the conversation's review baseline with Keep and Undo (per file, per hunk, or all), and "restore
  * files to before this turn". What the user undid is told to the agent with the next prompt.
+ * Only its own changes count (TurnAttribution): never the user's saves nor what changed between
+ * turns; a change in a turn that nobody claims is marked outside, and Keep all / Undo all skip it.
  */
 export class ConversationReview {
   private baseline: string | undefined;
-  private latest: string | undefined;
+  private readonly attribution: TurnAttribution;
+  /** The store once opened, for claims that arrive synchronously (tool calls). */
+  private opened: CheckpointStore | undefined;
+  private readonly subscription: IDisposable | undefined;
   private files: ChangedFileView[] = [];
   private readonly openHunks = new Set<string>();
   private notes: string[] = [];
@@ -56,15 +54,22 @@ export class ConversationReview {
     private readonly log: ProtocolLog,
     /** The strip changed (files, busy, error). */
     private readonly changed: (review: ReviewView) => void,
-  ) {}
-
-  /** What the transcript keeps, so the review survives a restart. */
-  state(): { baseline?: string } {
-    return this.baseline === undefined ? {} : { baseline: this.baseline };
+  ) {
+    this.attribution = new TurnAttribution((message) => log.warn(message));
+    this.subscription = host?.onUserChange?.((path) => {
+      this.attribution.user(this.opened, path);
+      this.refreshSoon();
+    });
   }
 
-  restore(state: { baseline?: string } | undefined): void {
+  /** What the transcript keeps, so the review survives a restart. */
+  state(): ReviewState {
+    return this.baseline === undefined ? {} : { baseline: this.baseline, claims: this.attribution.state() };
+  }
+
+  restore(state: ReviewState | undefined): void {
     this.baseline = state?.baseline;
+    if (this.baseline !== undefined) this.attribution.restore(state?.claims);
     if (this.baseline !== undefined) this.refreshSoon();
   }
 
@@ -76,33 +81,44 @@ export class ConversationReview {
   }
 
   /** Records the workspace before a turn; resolves with the checkpoint id (undefined: none taken). */
-  async beginTurn(label: string): Promise<string | undefined> {
-    const store = await this.store();
-    if (!store) return undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_TIMEOUT_MS)));
-    try {
-      const checkpoint = await Promise.race([store.create(label), timeout]);
-      if (!checkpoint) {
-        this.log.warn(`Recording the files before this turn took over ${CAPTURE_TIMEOUT_MS / 1000} s; the turn goes on without a checkpoint.`);
-        return undefined;
+  beginTurn(label: string): Promise<string | undefined> {
+    return this.attribution.inOrder(async () => {
+      const store = await this.store();
+      if (!store) return undefined;
+      const checkpoint = await this.attribution.beginTurn(store, this.baseline, label);
+      if (checkpoint !== undefined && (this.baseline === undefined || !store.get(this.baseline))) {
+        this.baseline = checkpoint;
+        this.attribution.reset();
       }
-      if (this.baseline === undefined || !store.get(this.baseline)) this.baseline = checkpoint.id;
-      this.latest = checkpoint.id;
-      return checkpoint.id;
-    } catch (err) {
-      this.log.warn(`Could not record the files before this turn: ${errorMessage(err)}`);
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+      return checkpoint;
+    });
+  }
+
+  /**
+   * The turn is over (answered, failed, abandoned): who changed what during it is settled, and the
+   * strip refreshed. Resolves after every turn start and end asked for before (a no-op when idle).
+   */
+  endTurn(): Promise<void> {
+    return this.attribution.inOrder(async () => {
+      if (!this.attribution.inTurn) return;
+      await this.attribution.endTurn(await this.store(), this.baseline);
+      await this.refresh();
+    });
+  }
+
+  /** A live tool call of the agent's names files it changes (an edit, delete or move, or its diff). */
+  agentChanges(paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    this.attribution.agent(this.opened, paths);
+    this.refreshSoon();
   }
 
   /** Before a client write: the file's state now goes into the checkpoints that need it. */
   async beforeWrite(path: string): Promise<void> {
     const store = await this.store();
     if (!store) return;
-    for (const id of new Set([this.baseline, this.latest])) {
+    this.attribution.agent(store, [path]);
+    for (const id of new Set([this.baseline, this.attribution.latest])) {
       if (id !== undefined && store.get(id))
         await store.recordBeforeWrite(id, path).catch((err) => this.log.warn(`Checkpoint of ${path}: ${errorMessage(err)}`));
     }
@@ -126,9 +142,9 @@ export class ConversationReview {
     let files: ChangedFileView[] | undefined;
     let error: string | undefined;
     try {
-      const changes = await store.changes(baseline, { against: 'baseline' });
+      const changes = await this.attribution.changes(store, baseline);
       files = [];
-      for (const change of changes) {
+      for (const { change, origin } of changes) {
         const view: ChangedFileView = {
           path: change.path,
           relPath: change.relPath,
@@ -138,6 +154,7 @@ export class ConversationReview {
           binary: change.binary,
           restorable: change.restorable,
         };
+        if (origin === 'outside') view.outside = true;
         if (this.openHunks.has(change.path) && !change.binary) view.hunks = (await this.hunksOf(store, baseline, change.path)).map(hunkView);
         files.push(view);
       }
@@ -150,17 +167,25 @@ export class ConversationReview {
     this.emit();
   }
 
+  /** Keep: these files (default: every file the agent changed; never one changed outside it) as they are. */
   async keep(paths?: readonly string[]): Promise<void> {
     await this.run(async (store, baseline) => {
-      await store.accept(baseline, paths);
+      const chosen = paths ?? (await this.attribution.agentPaths(store, baseline));
+      if (chosen.length === 0) return;
+      await store.accept(baseline, chosen);
+      this.attribution.forget(store, chosen);
     });
   }
 
+  /** Undo: these files (default: every file the agent changed; never one changed outside it) back to the baseline. */
   async undo(paths?: readonly string[]): Promise<void> {
     await this.run(async (store, baseline) => {
-      const plan = await store.restorePlan(baseline, { to: 'baseline', paths });
+      const chosen = paths ?? (await this.attribution.agentPaths(store, baseline));
+      if (chosen.length === 0) return;
+      const plan = await store.restorePlan(baseline, { to: 'baseline', paths: chosen });
       if (plan.length === 0) return;
       await this.host!.apply(plan, paths?.length === 1 ? l10n.t("Undo the agent's changes to {0}", plan[0].relPath) : l10n.t("Undo the agent's changes"));
+      this.attribution.forget(store, chosen);
       this.notes.push(`The user undid your changes to ${plan.map((s) => s.relPath).join(', ')}; those files are back to how they were before.`);
     });
   }
@@ -229,6 +254,7 @@ export class ConversationReview {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    this.subscription?.dispose();
   }
 
   private async hunksOf(store: CheckpointStore, baseline: string, path: string): Promise<ReturnType<typeof computeHunks>> {
@@ -254,7 +280,7 @@ export class ConversationReview {
 
   private async store(): Promise<CheckpointStore | undefined> {
     try {
-      return await this.host?.checkpoints();
+      return (this.opened = await this.host?.checkpoints());
     } catch (err) {
       this.log.warn(`Checkpoints are not available: ${errorMessage(err)}`);
       return undefined;

@@ -1,4 +1,5 @@
 import type { ConversationSnapshot, Entry, PromptCapabilitiesView, QueuedPromptView, ReviewNoteView, TabView, TerminalView } from '../protocol/messages';
+import type { ReviewState } from '../store/conversationFormat';
 import type { Conversation } from './conversation';
 
 /** What a stored transcript holds (see ConversationStore). */
@@ -7,8 +8,8 @@ export interface ConversationTranscript {
   entries: Entry[];
   terminals: Record<string, TerminalView>;
   queue?: QueuedPromptView[];
-  /** The review's baseline checkpoint, so the changed-files strip survives a restart. */
-  review?: { baseline?: string };
+  /** The review's baseline checkpoint and who changed what, so the changed-files strip survives a restart. */
+  review?: ReviewState;
   notes?: ReviewNoteView[];
 }
 
@@ -30,9 +31,16 @@ export function conversationSnapshot(c: Conversation): ConversationSnapshot {
   };
   const usage = session.usage();
   if (usage) snapshot.usage = usage;
+  const suggestion = session.promptSuggestion();
+  if (suggestion !== undefined) snapshot.promptSuggestion = suggestion;
+  const quota = session.quota();
+  if (quota) snapshot.quota = quota;
   if (c.meta.sessionId !== undefined) snapshot.sessionId = c.meta.sessionId;
   const caps = promptCapabilities(c);
   if (caps) snapshot.promptCapabilities = caps;
+  const account = c.account;
+  if (account) snapshot.account = account;
+  if (c.canSignOut) snapshot.canSignOut = true;
   if (c.worktree) snapshot.worktree = c.worktree.view();
   return snapshot;
 }
@@ -49,7 +57,9 @@ export function promptCapabilities(c: Pick<Conversation, 'link'>): PromptCapabil
 export function conversationTab(c: Conversation): TabView {
   const tab: TabView = { id: c.id, title: c.meta.title, agentName: c.agentName, status: c.status.kind };
   // A waiting prompt is a state, not an event: it shows for as long as it waits.
-  const attention = c.thread.hasPendingPermission ? 'permission' : c.attention;
+  // The agent's own "waiting on approval" counts too (codex says it before, and besides, its prompt).
+  const attention = c.thread.hasPendingPermission || c.agentWaiting ? 'permission' : c.attention;
+  if (c.activity) tab.activity = c.activity;
   if (attention) tab.attention = attention;
   if (c.meta.worktree) tab.branch = c.meta.worktree.branch;
   return tab;

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { stat } from 'node:fs/promises';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
+import { launchSecrets } from '../acp/launchSecrets';
 import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { RuntimePoolDeps } from '../runtime/runtimePool';
@@ -9,6 +10,7 @@ import type { ConversationMeta } from '../store/conversationMeta';
 import type { ConversationStore } from '../store/conversationStore';
 import type { ConversationPorts, EditorPorts } from './ports';
 import type { PromptContext } from './promptPreparer';
+import { terminalSignInOffered } from './terminalSignIn';
 import { conversationEditor } from './worktreePorts';
 
 /** The agents Tandem can start (settings), as the core needs them. */
@@ -50,7 +52,10 @@ export function conversationPorts(meta: ConversationMeta, deps: ConversationMana
   return {
     editor,
     // Warnings quote agent input, which may echo env values: masked with the agent's current ones.
-    log: lazyRedactingLog(deps.log, () => Object.values(deps.agents.launchConfig(meta.agentName)?.env ?? {})),
+    log: lazyRedactingLog(deps.log, () => {
+      const agent = deps.agents.launchConfig(meta.agentName);
+      return agent ? launchSecrets(agent) : [];
+    }),
     runtimeFor: hooks.runtimeFor,
     restartAgent: hooks.stopRuntime,
     agentLaunch: (name) => deps.agents.launchConfig(name),
@@ -86,10 +91,31 @@ export function editorPromptContext(editor: Pick<EditorPorts, 'files' | 'policy'
   };
 }
 
+/** Client capabilities beyond the handlers, which may differ by agent. */
+export type ExtraCapabilities = (agent: AgentLaunchConfig) => {
+  session: Record<string, unknown>;
+  auth: { terminal: boolean };
+  _meta: Record<string, unknown>;
+  subagents: Record<string, never>;
+};
+
 /**
  * Client capabilities beyond the handlers, advertised only because each works: boolean options,
- * notices and compaction render in the panel; terminal sign-in needs a terminal to run in.
+ * notices, compaction and quota updates render in the panel; terminal sign-in needs a terminal to run in, and
+ * is for agents it would be offered to (not a replay, not an agent on another machine).
+ * `_meta.terminal_output` (Zed's convention): commands the agent runs itself stream into a terminal
+ * view of theirs (agentTerminals.ts); without it claude-agent-acp sends Bash output as a text block
+ * instead of a terminal. `_meta.terminal_output_delta`: both adapters then append under that key
+ * only, which leaves `terminal_output` one meaning, claude's snapshot that replaces a background
+ * command's placeholder (codex-acp 2.6 streams its reads' output as deltas too; they show in a
+ * terminal of their card).
  */
-export function clientCapabilities(terminalSignIn: boolean): { session: Record<string, unknown>; auth: { terminal: boolean } } {
-  return { session: { configOptions: { boolean: {} }, notices: {}, compaction: {} }, auth: { terminal: terminalSignIn } };
+export function clientCapabilities(terminalSignIn: boolean): ExtraCapabilities {
+  return (agent) => ({
+    session: { configOptions: { boolean: {} }, notices: {}, compaction: {}, quota: {} },
+    auth: { terminal: terminalSignIn && terminalSignInOffered(agent) },
+    _meta: { terminal_output: true, terminal_output_delta: true },
+    // The subagents RFD: child sessions are routed to a nested child thread (SessionRouter, Thread).
+    subagents: {},
+  });
 }

@@ -56,6 +56,8 @@ export class ConversationWorktree extends Disposable {
   private error: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private refreshes = 0;
+  /** The refresh whose status is shown. */
+  private shown = 0;
   private toldMissing = false;
 
   constructor(
@@ -103,8 +105,13 @@ export class ConversationWorktree extends Disposable {
     } catch (err) {
       this.c.log.warn(`The worktree ${this.binding.path} could not be read: ${errorMessage(err)}`);
     }
-    if (generation !== this.refreshes || this.isDisposed) return;
-    if (status) this.status = status;
+    // Results land in the order their refreshes started: an older one never replaces a newer one, but
+    // one overtaken by a refresh still running is shown meanwhile (an action's own refresh included).
+    if (generation < this.shown || this.isDisposed) return;
+    if (status) {
+      this.status = status;
+      this.shown = generation;
+    }
     if (status?.state === 'missing' && !this.toldMissing) {
       this.toldMissing = true;
       this.parts.thread.addNotice(
@@ -139,7 +146,7 @@ export class ConversationWorktree extends Disposable {
         plan = again;
       }
       const steps = applySteps(plan);
-      if (steps.length > 0) await host.apply(steps, l10n.t('Apply the changes of {0}', this.binding.branch));
+      if (steps.length > 0) await host.apply(steps, l10n.t('Apply the changes of {0}', this.binding.branch), this.binding.repo);
       this.markApplied(plan.tree);
       // What was brought over is reviewed: it leaves the changed-files strip.
       const applied = plan.steps.filter((s) => s.outcome !== 'skipped').map((s) => nodePath.join(this.binding.path, ...s.relPath.split('/')));

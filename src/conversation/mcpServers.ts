@@ -9,6 +9,7 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isRecord, describe } from '../protocol/guards';
 import { envVariable, expandVariables } from '../util/settingVariables';
+import { urlSecrets } from '../util/secretShapes';
 
 export interface McpServerSpec {
   name: string;
@@ -110,12 +111,13 @@ export function serversForAgent(specs: readonly McpServerSpec[], caps: acp.McpCa
   return { servers, dropped };
 }
 
-/** Values that must never reach a log: header values and env values of the servers. */
+/** Values that must never reach a log: header values, env values and the address's credentials (`?key=…`) of the servers. */
 export function mcpSecrets(specs: readonly McpServerSpec[]): string[] {
   const out: string[] = [];
   for (const { server } of specs) {
     const list = 'headers' in server ? server.headers : 'env' in server ? server.env : [];
     for (const pair of list) if (pair.value.length >= 4) out.push(pair.value);
+    if ('url' in server) out.push(...urlSecrets(server.url).filter((v) => v.length >= 4));
   }
   return out;
 }

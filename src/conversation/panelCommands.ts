@@ -25,6 +25,7 @@ type Handler<K extends ServedBy<'core'>> = (message: WebviewMessageOf<K>, ctx: C
 const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
   prompt: (m, { manager, conversation }) => conversation?.prompt(m.text, manager.chips(m.mentions ?? [])),
   cancel: (_m, { conversation }) => conversation?.turns.cancel(),
+  stopSubagent: (m, { conversation }) => conversation?.turns.cancelChild(m.sessionId),
   respondPermission: (m, { conversation, warn }) => {
     if (!conversation) warn(`Permission ${m.requestId}: its conversation is closed.`);
     else conversation.permissions.respond(m.requestId, m.optionId);

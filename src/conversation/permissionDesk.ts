@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -18,6 +19,9 @@ interface Offered {
 }
 
 const ALWAYS: ReadonlySet<string> = new Set(['allow_always', 'reject_always']);
+
+/** The start of the tool call id of a card that proposes a sandboxed agent's write (a replay's). */
+export const PROPOSED_WRITE_PREFIX = 'tandem-proposed-write-';
 
 function matcherValue(draft: RuleDraft): string {
   const m = draft.matcher;
@@ -58,7 +62,8 @@ export class PermissionDesk {
     private readonly notify: (notice: PermissionNotice) => void,
   ) {}
 
-  async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+  /** `rules: 'rejectOnly'`: saved allow rules do not answer (a replay's proposed writes); reject rules still do. */
+  async request(params: acp.RequestPermissionRequest, signal: AbortSignal, rules: 'all' | 'rejectOnly' = 'all'): Promise<acp.RequestPermissionResponse> {
     const c = this.c;
     if (!Array.isArray(params.options) || params.options.length === 0) {
       // Nothing the user could click: answering cancelled beats leaving the agent blocked forever.
@@ -68,7 +73,7 @@ export class PermissionDesk {
     const { thread } = this;
     const toolCallId = String(params.toolCall?.toolCallId);
     const subject = this.subject(thread.toolCallFacts(toolCallId), params.toolCall as ToolCallFacts);
-    const ruled = this.byRule(params, subject);
+    const ruled = this.byRule(params, subject, rules === 'all');
     const broker = this.broker;
     const { requestId, response } = ruled ? { requestId: `rule-${++this.ruleAnswers}`, response: undefined } : broker.request(params, signal);
     thread.attachPermission(params.toolCall, requestId, params.options);
@@ -91,22 +96,28 @@ export class PermissionDesk {
    * `tandem.reviewEdits: "before"`: a client write waits for the user, asked on the card of the tool
    * call that touches the file (or a card of its own) like any permission, so rules for edits apply
    * too. A rejected write fails with a message the agent can read; the file is not touched.
+   * `proposal` (a replay's writes): always a card of its own showing the very text to be written
+   * (the agent's card may show another diff), and only the user, or a reject rule, answers.
    */
-  async reviewWrite(path: string, before: string | undefined, after: string): Promise<void> {
-    const card = this.thread
-      .entries()
-      .reverse()
-      .find(
-        (e) =>
-          e.kind === 'tool_call' &&
-          (e.status === 'pending' || e.status === 'in_progress') &&
-          (e.locations.some((l) => l.path === path) || e.content.some((x) => x.type === 'diff' && x.path === path)),
-      );
+  async reviewWrite(path: string, before: string | undefined, after: string, as: 'review' | 'proposal' = 'review'): Promise<void> {
+    const card =
+      as === 'review'
+        ? this.thread
+            .entries()
+            .reverse()
+            .find(
+              (e) =>
+                e.kind === 'tool_call' &&
+                (e.status === 'pending' || e.status === 'in_progress') &&
+                (e.locations.some((l) => l.path === path) || e.content.some((x) => x.type === 'diff' && x.path === path)),
+            )
+        : undefined;
     const shown = this.c.meta.cwd && path.startsWith(`${this.c.meta.cwd}/`) ? path.slice(this.c.meta.cwd.length + 1) : path;
     const toolCall = card
       ? { toolCallId: (card as { toolCallId: string }).toolCallId }
       : {
-          toolCallId: `write-${++this.writeReviews}`,
+          // A proposal's card is never one the agent could name (and so fill with another diff).
+          toolCallId: as === 'proposal' ? `${PROPOSED_WRITE_PREFIX}${randomUUID()}` : `write-${++this.writeReviews}`,
           title: l10n.t('Write {0}', shown),
           kind: 'edit' as const,
           status: 'pending' as const,
@@ -121,7 +132,7 @@ export class PermissionDesk {
         { optionId: 'reject', name: l10n.t('Reject'), kind: 'reject_once' },
       ],
     };
-    const result = await this.request(params, new AbortController().signal);
+    const result = await this.request(params, new AbortController().signal, as === 'proposal' ? 'rejectOnly' : 'all');
     if (result.outcome.outcome === 'selected' && result.outcome.optionId === 'accept') return;
     throw new RequestError(
       -32603,
@@ -140,6 +151,11 @@ export class PermissionDesk {
   /** Answers every pending prompt `cancelled` (spec MUST on session/cancel). */
   cancelAll(): void {
     this.broker.cancelAll();
+  }
+
+  /** One session's pending prompts answered `cancelled` (a subagent the user stopped). */
+  cancelFor(sessionId: string): void {
+    this.broker.cancelAll(sessionId);
   }
 
   /** The session ended: pending prompts are cancelled and later ones start afresh. */
@@ -184,9 +200,10 @@ export class PermissionDesk {
   }
 
   /** The rule that answers this request, and the option it answers with; undefined: ask the user. */
-  private byRule(params: acp.RequestPermissionRequest, subject: PermissionSubject): { rule: PermissionRule; optionId: string } | undefined {
+  private byRule(params: acp.RequestPermissionRequest, subject: PermissionSubject, allow: boolean): { rule: PermissionRule; optionId: string } | undefined {
     if (!this.rules) return undefined;
-    const ctx = { agent: this.c.agentName, workspaceRoot: this.rules.workspaceRoot, workspaceTrusted: this.rules.trusted() };
+    // Without trust, evaluateRules lets reject rules decide and ignores allow rules: what `allow` false asks for.
+    const ctx = { agent: this.c.agentName, workspaceRoot: this.rules.workspaceRoot, workspaceTrusted: allow && this.rules.trusted() };
     const verdict = evaluateRules(this.rules.store.list(this.c.id), subject, ctx);
     if (verdict.decision === 'ask') return undefined;
     const optionId = optionForVerdict(params.options, verdict);

@@ -62,6 +62,11 @@ export interface EditorPorts {
   /** Runs an agent's terminal sign-in where the user sees it; undefined: not offered to agents. */
   runSignInTerminal: RunSignInTerminal | undefined;
   /**
+   * Asks (a modal naming `commandLine`) before an agent's sign-in command first runs; true only
+   * when the user chose to run it.
+   */
+  confirmSignInCommand(agentName: string, commandLine: string): Promise<boolean>;
+  /**
    * Asks the user for the value a sign-in method names (an API key) and keeps it for the agent,
    * which gets it in that environment variable from its next start; false when they cancelled.
    */

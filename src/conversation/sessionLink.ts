@@ -1,9 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../acp/agentPort';
-import { isWithin } from '../client/pathPolicy';
-import type { AgentRuntime, RuntimeExit, SessionEndpoint } from '../runtime/agentRuntime';
+import { isWithin } from '../util/realPath';
+import type { AgentRuntime, RuntimeExit } from '../runtime/agentRuntime';
+import type { SessionEndpoint } from '../runtime/sessionPort';
 import { RemoteConnectionError } from '../acp/remoteFailure';
+import type { AccountView } from '../protocol/messages';
 import type { Thread } from '../thread/thread';
 import { Disposable, type IDisposable } from '../util/disposable';
 import type { ConversationReview } from './conversationReview';
@@ -21,6 +23,7 @@ export interface LinkParts {
   thread: Pick<
     Thread,
     | 'dispatch'
+    | 'dispatchChild'
     | 'terminalEvent'
     | 'beginReplay'
     | 'replayAnswered'
@@ -49,6 +52,8 @@ export interface LinkParts {
   opened(token: number, created: boolean): void;
   /** The process went away: whatever turn ran is over. */
   exited(): void;
+  /** Who the agent says it is signed in as changed (undefined: unknown, or no agent any more). */
+  accountChanged(account: AccountView | undefined): void;
   /** The agent needs the user to sign in: show the card with its methods. */
   showSignIn(methods: acp.AuthMethod[], message: string): void;
   /** A file the agent read or wrote for this session (follow-along during live turns). */
@@ -64,6 +69,7 @@ export interface LinkParts {
 export class SessionLink extends Disposable {
   private runtime: AgentRuntime | undefined;
   private exitSubscription: IDisposable | undefined;
+  private accountSubscription: IDisposable | undefined;
   private attached: string | undefined;
   /** Bumped per connect and per unbind: events of an older attempt are ignored. */
   private token = 0;
@@ -254,6 +260,8 @@ export class SessionLink extends Disposable {
     this.unbind();
     this.runtime = runtime;
     this.exitSubscription = runtime.onExit((exit) => this.onExit(runtime, exit));
+    this.accountSubscription = runtime.onAccount((account) => this.parts.accountChanged(account));
+    this.parts.accountChanged(runtime.account);
     return this.token;
   }
 
@@ -263,6 +271,9 @@ export class SessionLink extends Disposable {
     this.parts.thread.abandonReplay();
     this.exitSubscription?.dispose();
     this.exitSubscription = undefined;
+    this.accountSubscription?.dispose();
+    this.accountSubscription = undefined;
+    if (this.runtime) this.parts.accountChanged(undefined);
     if (this.runtime && this.attached !== undefined) this.runtime.detach(this.attached);
     this.runtime = undefined;
     this.attached = undefined;

@@ -4,16 +4,20 @@ import type { AuthEntry, AuthMethodView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { Thread } from '../thread/thread';
-import type { ConversationPorts, ConversationState, TerminalSignIn } from './ports';
+import type { ConversationPorts, ConversationState } from './ports';
 import { isRecord, describe } from '../protocol/guards';
 import { type Warn } from '../thread/updateParsing';
+import { signInMessage } from './withheldSecrets';
+import { signInCommand, terminalSignInOffered, type SignInCommand, type TerminalMethod } from './terminalSignIn';
 
 /** An auth method as parsed, with how to run it when it is a terminal method. */
 export interface ParsedAuthMethod extends AuthMethodView {
   /** envVar methods: how the value is called, for the box that asks for it ("API key"). */
   envLabel?: string;
-  /** terminal methods: arguments appended to the agent's invocation, or a whole command (`_meta["terminal-auth"]`). */
-  terminal?: { command?: string; args: string[]; env: Record<string, string> };
+  /** terminal methods: arguments appended to the agent's invocation, and variables for it. */
+  terminal?: TerminalMethod;
+  /** terminal methods once offered: what runs (and is shown on the card). */
+  run?: SignInCommand;
 }
 
 /** `FOO_API_KEY`-like names in a method's name or description: what API-key methods ask the user to set. */
@@ -40,14 +44,11 @@ export function parseAuthMethods(value: unknown, warn: Warn): ParsedAuthMethod[]
     const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name.slice(0, 200) : raw.id;
     const method: ParsedAuthMethod = { id: raw.id, name, kind: 'agent' };
     if (typeof raw.description === 'string' && raw.description !== '') method.description = raw.description.slice(0, 1000);
-    const meta = isRecord(raw._meta) ? raw._meta['terminal-auth'] : undefined;
+    // Only ACP's own form: the older `_meta["terminal-auth"]` names a whole command of the agent's
+    // choosing (Tandem never advertises it, and a replayed file could put anything there).
     if (raw.type === 'terminal') {
       method.kind = 'terminal';
       method.terminal = { args: stringList(raw.args), env: stringRecord(raw.env) };
-    } else if (isRecord(meta) && typeof meta.command === 'string' && meta.command !== '') {
-      // The older form: a whole command line in _meta, for clients that advertised `_meta["terminal-auth"]`.
-      method.kind = 'terminal';
-      method.terminal = { command: meta.command, args: stringList(meta.args), env: stringRecord(meta.env) };
     } else if (raw.type === 'env_var') {
       // The auth-methods RFD's shape: the client provides the variables (`vars`; older drafts `varName`).
       const vars = Array.isArray(raw.vars) ? raw.vars.filter(isRecord) : [];
@@ -75,14 +76,17 @@ type Retry = () => Promise<void>;
 
 /**
  * The sign-in card of a conversation: the agent's auth methods with a button each. Agent methods run
- * `authenticate`; terminal methods run the agent's own login command in a terminal the user sees
- * (exit code 0 → the agent is restarted and asked again); API-key methods ask for the key once
+ * `authenticate`; terminal methods run the agent's own login command in a terminal the user sees,
+ * the card showing that command and a modal asking before its first run (exit code 0 → the agent
+ * is restarted and asked again); API-key methods ask for the key once
  * and keep it in VS Code's secret storage (the agent gets it in the variable the method names). Then what failed is retried.
  */
 export class SignIn {
   private entry: AuthEntry | undefined;
   private methods: ParsedAuthMethod[] = [];
   private retry: Retry | undefined;
+  /** Command lines the user agreed to run (asked once each, for this conversation in this window). */
+  private readonly confirmed = new Set<string>();
 
   constructor(
     private readonly c: Pick<ConversationState, 'agentName' | 'log' | 'flag'>,
@@ -93,9 +97,10 @@ export class SignIn {
   /** Shows (or refreshes) the card for `methods`; `retry` runs after a successful sign-in. */
   show(methods: acp.AuthMethod[], message: string, retry: Retry): void {
     const { c, thread } = this;
-    this.methods = parseAuthMethods(methods, (t) => c.log.warn(t));
+    this.methods = this.offered(parseAuthMethods(methods, (t) => c.log.warn(t)));
     this.retry = retry;
-    const view = this.methods.map(({ terminal: _terminal, envLabel: _label, ...m }) => m);
+    message = signInMessage(c.agentName, message, this.parts.ports.agentLaunch(c.agentName));
+    const view = this.methods.map(({ terminal: _terminal, envLabel: _label, run, ...m }) => (run ? { ...m, commandLine: run.commandLine } : m));
     const shown = this.entry && thread.entries().some((e) => e.id === this.entry?.id);
     if (shown && this.entry) {
       this.entry = { ...this.entry, message, methods: view, state: { kind: 'waiting' } };
@@ -108,6 +113,37 @@ export class SignIn {
     c.flag('error');
   }
 
+  /**
+   * The methods this agent may be offered, terminal ones with what they run. A replay or an agent
+   * on another machine gets no terminal sign-in (see terminalSignIn.ts), nor an editor without a
+   * terminal to run it in.
+   */
+  private offered(methods: ParsedAuthMethod[]): ParsedAuthMethod[] {
+    const { c } = this;
+    const { ports } = this.parts;
+    const agent = ports.agentLaunch(c.agentName);
+    const name = l10n.t('Sign in: {0}', c.agentName);
+    return methods.flatMap((method) => {
+      if (method.kind !== 'terminal' || !method.terminal) return [method];
+      if (!agent || !ports.editor.runSignInTerminal || !terminalSignInOffered(agent)) {
+        c.log.warn(
+          `Auth method '${method.id}' of ${c.agentName} runs a command in a terminal; not offered for this agent (a replay, a remote agent, or no terminal here).`,
+        );
+        return [];
+      }
+      const run = signInCommand(agent, method.terminal, name, (variable) =>
+        c.log.warn(`Auth method '${method.id}' of ${c.agentName} sets ${variable}, which could make its command load other code; left out.`),
+      );
+      return [{ ...method, run }];
+    });
+  }
+
+  /** The first method the card offers (the header's Sign in). */
+  async authenticateFirst(): Promise<void> {
+    const first = this.methods[0];
+    if (first) await this.authenticate(first.id);
+  }
+
   async authenticate(methodId: string): Promise<void> {
     const c = this.c;
     const method = this.methods.find((m) => m.id === methodId);
@@ -115,8 +151,9 @@ export class SignIn {
     if (!method || !entry || entry.state.kind === 'working') return;
     this.setState({ kind: 'working', methodId });
     try {
-      if (method.kind === 'terminal') await this.runTerminal(method);
-      else if (method.kind === 'envVar' && method.envVar) {
+      if (method.kind === 'terminal') {
+        if (!(await this.runTerminal(method))) return this.setState({ kind: 'waiting' });
+      } else if (method.kind === 'envVar' && method.envVar) {
         if (!(await this.signInWithValue(method, method.envVar))) return this.setState({ kind: 'waiting' });
       } else {
         const runtime = this.parts.runtime();
@@ -161,21 +198,20 @@ export class SignIn {
     return true;
   }
 
-  /** The agent's own login, in a terminal; a clean exit means signed in, and the agent starts again. */
-  private async runTerminal(method: ParsedAuthMethod): Promise<void> {
+  /**
+   * The agent's own login, in a terminal; a clean exit means signed in, and the agent starts
+   * again. The first run of a command line asks the user, naming it; false when they said no.
+   */
+  private async runTerminal(method: ParsedAuthMethod): Promise<boolean> {
     const c = this.c;
     const { ports } = this.parts;
     const run = ports.editor.runSignInTerminal;
-    const agent = ports.agentLaunch(c.agentName);
-    if (!run || !agent || !method.terminal) throw new Error(l10n.t('Signing in through a terminal is not available here'));
-    const { command, args, env } = method.terminal;
-    const spec: TerminalSignIn = {
-      name: l10n.t('Sign in: {0}', c.agentName),
-      command: command ?? agent.command,
-      args: command ? args : [...agent.args, ...args],
-      env: { ...agent.env, ...env },
-      cwd: agent.cwd,
-    };
+    if (!run || !method.run) throw new Error(l10n.t('Signing in through a terminal is not available here'));
+    const { spec, commandLine } = method.run;
+    if (!this.confirmed.has(commandLine)) {
+      if (!(await ports.editor.confirmSignInCommand(c.agentName, commandLine))) return false;
+      this.confirmed.add(commandLine);
+    }
     const code = await run(spec);
     if (code !== 0)
       throw new Error(
@@ -183,6 +219,7 @@ export class SignIn {
       );
     // A fresh process picks up the new credentials.
     await ports.restartAgent(c.agentName);
+    return true;
   }
 
   private setState(state: AuthEntry['state']): void {

@@ -4,6 +4,7 @@ import { AgentExitedError } from '../acp/agentConnection';
 import type { QueuedPromptView } from '../protocol/messages';
 import { AUTH_REQUIRED } from '../runtime/startFailure';
 import { describeTurnUsage } from '../thread/configOptions';
+import { quotaFailureMessage } from './quotaFailure';
 import type { Thread } from '../thread/thread';
 import { Disposable } from '../util/disposable';
 import { errorCode, errorData, errorMessage } from '../util/errors';
@@ -19,13 +20,13 @@ import type { SignIn } from './signIn';
 
 /** What the runner uses besides the conversation's state. */
 export interface TurnParts {
-  thread: Pick<Thread, 'finishReplay' | 'addUserMessage' | 'endTurn' | 'markCancelling'>;
+  thread: Pick<Thread, 'finishReplay' | 'addUserMessage' | 'endTurn' | 'markCancelling' | 'childSession' | 'promptMetaReceived' | 'session'>;
   queue: Pick<PromptQueue, 'size' | 'paused' | 'takeNext' | 'unsend' | 'promote' | 'pause' | 'resume'>;
-  review: Pick<ConversationReview, 'beginTurn' | 'takeNotes' | 'refreshSoon'>;
+  review: Pick<ConversationReview, 'beginTurn' | 'endTurn' | 'takeNotes'>;
   /** The user's review notes: the pending ones go with the prompt. */
   notes: Pick<ReviewNoteDesk, 'take' | 'giveBack'>;
   link: Pick<SessionLink, 'connect' | 'connection' | 'sessionId' | 'agentRuntime'>;
-  permissions: Pick<PermissionDesk, 'cancelAll'>;
+  permissions: Pick<PermissionDesk, 'cancelAll' | 'cancelFor'>;
   questions: Pick<QuestionDesk, 'cancelAll'>;
   signIn: Pick<SignIn, 'show'>;
   ports: Pick<ConversationPorts, 'cancelGraceMs' | 'promptContext'>;
@@ -113,6 +114,24 @@ export class TurnRunner extends Disposable {
     }
   }
 
+  /**
+   * Stop on a subagent's card: `session/cancel` with the child's session id, sent only when the
+   * agent granted `capabilities.cancel` for that child and it is working. The parent's turn goes on;
+   * the agent reports the child idle (`stopReason: cancelled`) through its parent.
+   */
+  cancelChild(childSessionId: string): void {
+    const { c, parts } = this;
+    const child = parts.thread.childSession(childSessionId);
+    const conn = parts.link.connection();
+    if (!child?.cancel || !conn || (child.state !== 'running' && child.state !== 'requires_action')) {
+      c.log.warn(`Stop for subagent ${childSessionId} ignored: it is not a running subagent that may be stopped.`);
+      return;
+    }
+    // As for the turn's Stop: the child's pending prompts are answered `cancelled` (ACP's cancel rule).
+    parts.permissions.cancelFor(childSessionId);
+    conn.cancel(childSessionId).catch((err) => c.log.warn(`session/cancel of subagent ${childSessionId} failed: ${errorMessage(err)}`));
+  }
+
   /** Stop: session/cancel, pending prompts answered `cancelled`, bounded wait for the agent. */
   cancel(): void {
     const { c, parts } = this;
@@ -154,6 +173,8 @@ export class TurnRunner extends Disposable {
   /** The process went away: the turn is over without an answer. */
   abandon(): void {
     this.token++;
+    // What changed on disk until now was this turn's (the review settles who changed it).
+    void this.parts.review.endTurn();
     this.clearCancelTimer();
     this.sendNowPending = false;
   }
@@ -195,6 +216,7 @@ export class TurnRunner extends Disposable {
     this.preparing = false;
     if (token !== this.token || link.connection() !== conn) {
       queue.unsend(item, l10n.t('The agent stopped before this prompt was sent.'));
+      void parts.review.endTurn();
       return;
     }
     // Review notes go only with a prompt that is sent (then they are marked sent).
@@ -206,6 +228,7 @@ export class TurnRunner extends Disposable {
       // Only chips, none of which the agent takes (an image to a text-only agent): nothing to send.
       thread.addUserMessage(text, extras);
       c.fail({ message: l10n.t('Nothing was sent to {0}: {1}', c.agentName, prepared.notes.join(' ') || l10n.t('the prompt is empty.')) });
+      void parts.review.endTurn();
       this.token++;
       this.pump();
       return;
@@ -221,6 +244,7 @@ export class TurnRunner extends Disposable {
     ];
     try {
       const response = await conn.prompt(sessionId, blocks);
+      if (token === this.token) thread.promptMetaReceived((response as { _meta?: unknown })._meta);
       // Some agents report the turn's usage with the answer (not in the stable schema yet).
       this.finish(token, response.stopReason, describeTurnUsage((response as { usage?: unknown }).usage));
     } catch (err) {
@@ -245,8 +269,9 @@ export class TurnRunner extends Disposable {
       } else {
         // The agent refused the prompt: its notes go with the next one instead of counting as read.
         parts.notes.giveBack(reviewNotes);
+        const quota = quotaFailureMessage(err, c.agentName, thread.session.quota());
         c.fail({
-          message: l10n.t('The agent could not complete the turn: {0}', errorMessage(err)),
+          message: quota ?? l10n.t('The agent could not complete the turn: {0}', errorMessage(err)),
           action: settingsProblem(err) ? 'openAgentSettings' : 'showLog',
         });
         this.finish(token, 'error');
@@ -268,7 +293,7 @@ export class TurnRunner extends Disposable {
     parts.questions.cancelAll();
     parts.thread.endTurn(stopReason, usage);
     c.touch();
-    parts.review.refreshSoon();
+    void parts.review.endTurn();
     if (this.active) c.setStatus({ kind: 'ready', agentName: c.agentName });
     c.flag('finished');
     const sendNow = this.sendNowPending;

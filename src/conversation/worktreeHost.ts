@@ -24,8 +24,8 @@ export interface WorktreeHost {
   reviewFor(conversationId: string, root: string): ReviewHost | undefined;
   /** Shows what Apply would do, file by file; true to go ahead. */
   confirmApply(plan: ApplyPlan, binding: WorktreeBinding): Promise<boolean>;
-  /** Writes into the workspace as one undoable edit, and saves. */
-  apply(steps: readonly RestoreStep[], label: string): Promise<void>;
+  /** Writes into the workspace as one undoable edit, and saves; refused when a target would leave `repo` (see assertTargets). */
+  apply(steps: readonly RestoreStep[], label: string, repo: string): Promise<void>;
   /** Opens VS Code's merge editor on each conflicted file (start / workspace / agent, result in the file). */
   resolveConflicts(conflicts: readonly ApplyStep[], binding: WorktreeBinding): Promise<void>;
   /** The commit message, prefilled with `suggested`; undefined: the user cancelled. */

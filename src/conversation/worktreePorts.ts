@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import { isWithin } from '../client/pathPolicy';
+import { isWithin } from '../util/realPath';
 import type { MentionSpec } from '../protocol/messages';
 import type { ConversationMeta, WorktreeBinding } from '../store/conversationMeta';
 import type { EditorPorts } from './ports';

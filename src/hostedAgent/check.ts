@@ -10,6 +10,7 @@ import { isRecord } from '../protocol/guards';
 import type { HostedConfig } from './config';
 import { exchange, type ExchangeEnv } from './exchange';
 import { apiKey } from './secrets';
+import { shownUrl } from '../util/secretShapes';
 import type { HostedFormat } from './types';
 import { requestBody } from './requestBody';
 
@@ -22,6 +23,7 @@ export interface HostedTool {
 }
 
 export interface HostedCheck {
+  /** The address as shown (no credentials, query values masked). */
   url: string;
   format: HostedFormat;
   /** Everything checked came back fine. */
@@ -101,7 +103,7 @@ async function json(x: ExchangeEnv, method: 'GET' | 'POST', url: string, body: u
 
 export async function checkHosted(x: ExchangeEnv, signal?: AbortSignal): Promise<HostedCheck> {
   const cfg = x.cfg;
-  const result: HostedCheck = { url: cfg.url, format: cfg.format, ok: true, auth: 'unknown', problems: [] };
+  const result: HostedCheck = { url: shownUrl(cfg.url), format: cfg.format, ok: true, auth: 'unknown', problems: [] };
   const note = (err: unknown): void => {
     const data = failedData(err);
     result.ok = false;

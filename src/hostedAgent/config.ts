@@ -4,8 +4,8 @@
  * showing in the process list. Pure: argv and env in, a checked config (or a ConfigError) out.
  */
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { isRecord } from '../protocol/guards';
 import { FORMATS, type HostedFormat } from './types';
 
@@ -48,7 +48,7 @@ export const USAGE = `Usage: node hostedAgent.js --url URL --format tool-events|
   --body JSON           object merged into every request body (e.g. allowedTools, context)
   --header "Name: value"  extra header (repeatable); values may use \${apiKey} and \${env:NAME}
   --tools-url URL       where GET lists the server's tools (default: .../tools next to the chat URL)
-  --state-dir DIR       where conversations are kept (env ${STATE_DIR_ENV}; default under the temp dir)
+  --state-dir DIR       where conversations are kept (env ${STATE_DIR_ENV}; default: one per URL in your own state folder, ~/.local/state/tandem-hosted)
   --timeout-ms N        longest silence from the server before giving up (default ${DEFAULT_TIMEOUT_MS})
   --config-env NAME     read {url, format, model, body, headers, stream, toolsUrl, timeoutMs} as JSON from env NAME
 The API key comes from ${API_KEY_ENV}; it is sent as "Authorization: Bearer <key>" unless a header uses \${apiKey}.`;
@@ -176,9 +176,22 @@ function httpUrl(value: unknown, what: string): string {
   return url.toString();
 }
 
-/** The default state folder: one per server URL, so two hosted agents never share conversations. */
-export function defaultStateDir(url: string): string {
-  return join(tmpdir(), 'tandem-hosted', createHash('sha256').update(url).digest('hex').slice(0, 16));
+/**
+ * The default state folder (the CLI, Zed: Tandem passes its own): one per server URL, so two
+ * hosted agents never share conversations, under the user's own state folder — never the shared
+ * temp dir, where any local user can compute the name and create the folder first.
+ */
+export function defaultStateDir(url: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+  return join(userStateRoot(env, platform, home), 'tandem-hosted', createHash('sha256').update(url).digest('hex').slice(0, 16));
+}
+
+/** `$XDG_STATE_HOME` (or `~/.local/state`) on Linux and the BSDs, Application Support on macOS, LocalAppData on Windows. */
+function userStateRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+  if (platform === 'win32') return env.LOCALAPPDATA || join(home, 'AppData', 'Local');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support');
+  // The XDG spec: a relative value is invalid and ignored.
+  const xdg = env.XDG_STATE_HOME;
+  return xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'state');
 }
 
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): HostedConfig {
@@ -192,7 +205,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ho
   if (d.body !== undefined && !isRecord(d.body)) throw new ConfigError('"body" must be a JSON object.');
   const timeoutMs = d.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : Number(d.timeoutMs);
   if (!Number.isFinite(timeoutMs) || timeoutMs < 1) throw new ConfigError('--timeout-ms must be a positive number of milliseconds.');
-  const stateDir = typeof d.stateDir === 'string' && d.stateDir !== '' ? d.stateDir : env[STATE_DIR_ENV] || defaultStateDir(url);
+  const stateDir = typeof d.stateDir === 'string' && d.stateDir !== '' ? d.stateDir : env[STATE_DIR_ENV] || defaultStateDir(url, env);
   const cfg: HostedConfig = {
     url,
     format: d.format as HostedFormat,

@@ -11,6 +11,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { hostedAgentApp } from './agentApp';
 import { apiKey, resolveHeaders, addSecret, log, warn } from './secrets';
 import { ConfigError, parseConfig, USAGE, type HostedConfig } from './config';
+import { urlSecrets } from '../util/secretShapes';
 
 function configure(): HostedConfig {
   const argv = process.argv.slice(2);
@@ -30,6 +31,8 @@ function configure(): HostedConfig {
 
 const cfg = configure();
 addSecret(apiKey(process.env));
+// A key in the address (`?code=` of Azure Functions, `user:pass@`) is masked in every error and line too.
+urlSecrets(cfg.url).forEach(addSecret);
 // Registers every secret header value for redaction before anything is logged.
 resolveHeaders(cfg.headers, process.env);
 const target = new URL(cfg.url);

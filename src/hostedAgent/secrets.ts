@@ -10,30 +10,30 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { API_KEY_ENV } from './config';
 import { addDefaultBearer, envVariable, expandVariables } from '../util/settingVariables';
+import { exactMasker, mapStrings } from '../util/secretMask';
 const secrets = new Set<string>();
-const MASK = '***';
+let masker: ((text: string) => string) | undefined;
 
 /** Registers a value that must never be printed (values under 4 characters would mask too much). */
 export function addSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
-  // `Bearer <key>` is masked whole by the key itself; base64 of `user:key` (Basic auth) too.
-  if (value && value.length >= 4) secrets.add(Buffer.from(value).toString('base64'));
+  if (!value || value.length < 4 || secrets.has(value)) return;
+  secrets.add(value);
+  masker = undefined;
 }
 
+/**
+ * Every registered value masked as `***`, in the forms the editor's masker knows (src/util/secretMask.ts):
+ * `Bearer <key>` is masked whole by the key itself, base64 of it (Basic auth) too. Not JSON lines:
+ * a key that looks like a number is masked as well.
+ */
 export function redact(text: string): string {
-  let out = text;
-  // Longest first, so a secret containing another is masked whole.
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
-  return out;
+  masker ??= exactMasker([...secrets], { jsonLines: false });
+  return masker(text);
 }
 
 /** A JSON value with every string redacted (error data sent to the client). */
 export function redactDeep(value: unknown): unknown {
-  if (secrets.size === 0) return value;
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map(redactDeep);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
-  return value;
+  return secrets.size === 0 ? value : mapStrings(value, redact);
 }
 
 /** One line on stderr, redacted. */

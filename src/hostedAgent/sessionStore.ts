@@ -1,7 +1,9 @@
 /**
  * Conversations on disk, one JSON file per session in the state folder, so `session/load` works
  * after the bridge (or the editor) restarts. Writes are atomic and serialised per file; a file that
- * does not parse is reported and skipped, never fatal. Holds no secret: messages and notices only.
+ * does not parse is reported and skipped, never fatal. Holds no secret, but the conversations are
+ * the user's own: files are written 0600 and the folders created 0700 (other local users may read
+ * neither).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,7 +45,7 @@ function strings(value: unknown): string[] {
 }
 
 export class SessionStore {
-  private readonly queue = new FileWriteQueue();
+  private readonly queue = new FileWriteQueue({ file: 0o600, dir: 0o700 });
   /** Sessions deleted while this process runs: never written again. */
   private readonly deleted = new Set<string>();
 

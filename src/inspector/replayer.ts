@@ -1,3 +1,5 @@
+import { SANDBOX_READ_REFUSED, type ReplayTerminalMeta } from '../protocol/replayWire';
+import { isJsonRpcId as isId, jsonRpcShape } from './jsonRpcShape';
 import {
   describeStep,
   describeWire,
@@ -21,17 +23,12 @@ export type ReplayAction =
   /** Nothing to do until the client sends something. */
   | { type: 'wait' };
 
-/** A harmless command that prints a recorded terminal's output and exits with its code. */
-export type TerminalPrinter = (terminal: RecordedTerminal) => { command: string; args: string[]; env: Array<{ name: string; value: string }> };
-
 export interface ReplayOutput {
   /** An immediate answer to the client (outside the recording: errors, tolerated requests). */
   reply(msg: Record<string, unknown>): void;
   /** A line for the agent's stderr (Tandem shows it in its log and with errors). */
   note(text: string): void;
 }
-
-const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || typeof value === 'number';
 
 /**
  * Plays an agent's side of a recording against a live client. Client messages are matched to the
@@ -53,17 +50,19 @@ export class Replayer {
   private stopped: { reason: string } | undefined;
   private endNoted = false;
   private readonly terminals: Map<string, RecordedTerminal>;
+  /** Ids of the agent's recorded requests that were not sent: the client's recorded answers to them are not awaited. */
+  private readonly unsent = new Set<string>();
+  private readsNoted = false;
 
   /**
-   * `printer`: recorded commands are never run again — a transcript is data, and may come from
-   * anyone — so each `terminal/create` asks the client to run this printer instead, which shows
-   * the recorded output. Without one, `terminal/create` goes out as recorded.
+   * A transcript is data, and may come from anyone: every message goes out only through `release`
+   * (JSON-RPC 2.0, checked once), and each `terminal/create` carries the recorded output for
+   * Tandem's replay sandbox, which shows it instead of running anything.
    */
   constructor(
     private readonly script: ReplayScript,
     private readonly out: ReplayOutput,
     private readonly pace: 'recorded' | 'fast' = 'recorded',
-    private readonly printer?: TerminalPrinter,
   ) {
     this.terminals = recordedTerminals(script.steps);
   }
@@ -93,8 +92,14 @@ export class Replayer {
         this.index++;
         const delayMs = this.pace === 'fast' || this.lastAt === undefined ? 0 : Math.min(MAX_GAP_MS, Math.max(0, step.at - this.lastAt));
         this.lastAt = step.at;
-        const msg = this.outgoing(step.msg, step.line);
+        const outgoing = this.outgoing(step.msg, step.line);
+        const msg = outgoing && this.release(outgoing, step.line);
         if (msg) return { type: 'send', msg, delayMs };
+        if (typeof step.msg.method === 'string' && isId(step.msg.id)) this.unsent.add(idKey(step.msg.id));
+        continue;
+      }
+      if (this.unanswerable(step)) {
+        this.index++;
         continue;
       }
       const incoming = this.inbox.shift();
@@ -103,14 +108,27 @@ export class Replayer {
     }
   }
 
+  /**
+   * The one gate of everything this replay sends: a message that is not well-formed JSON-RPC 2.0
+   * is said on stderr with its line, and not sent.
+   */
+  private release(msg: Record<string, unknown>, line: number | undefined): Record<string, unknown> | undefined {
+    const shape = jsonRpcShape(msg);
+    if (!('problem' in shape)) return msg;
+    this.out.note(`Replay: ${line === undefined ? 'an answer' : `line ${line}`} is not a valid JSON-RPC 2.0 message (${shape.problem}); not sent.`);
+    return undefined;
+  }
+
+  private reply(msg: Record<string, unknown>): void {
+    const checked = this.release(msg, undefined);
+    if (checked) this.out.reply(checked);
+  }
+
   /** The recorded message as it goes out now; undefined when it answers a request never matched. */
   private outgoing(recorded: Record<string, unknown>, line: number): Record<string, unknown> | undefined {
     const msg = this.volatiles.apply(recorded);
-    if (msg.method === 'terminal/create' && isId(msg.id) && this.printer) {
-      const printed = this.printer(this.terminals.get(idKey(msg.id)) ?? { output: '', exitCode: 0 });
-      const { command: _c, args: _a, env: _e, ...rest } = (msg.params ?? {}) as Record<string, unknown>;
-      return { ...msg, params: { ...rest, ...printed } };
-    }
+    // Keyed on the method alone, whatever the id: the sandbox shows this output, nothing is run.
+    if (msg.method === 'terminal/create') return this.recordedTerminal(msg);
     if (typeof msg.method === 'string' || !isId(msg.id)) return msg;
     const live = this.ids.get(idKey(msg.id));
     if (live === undefined) {
@@ -118,6 +136,21 @@ export class Replayer {
       return undefined;
     }
     return { ...msg, id: live };
+  }
+
+  /** `terminal/create` with the recorded output and exit code, without the recorded env and cwd. */
+  private recordedTerminal(msg: Record<string, unknown>): Record<string, unknown> {
+    const params = typeof msg.params === 'object' && msg.params !== null && !Array.isArray(msg.params) ? (msg.params as Record<string, unknown>) : {};
+    const { env: _e, cwd: _c, _meta, ...rest } = params;
+    const recorded = isId(msg.id) ? this.terminals.get(idKey(msg.id)) : undefined;
+    const replay: ReplayTerminalMeta = { output: recorded?.output ?? '', exitCode: recorded?.exitCode ?? 0 };
+    const meta = typeof _meta === 'object' && _meta !== null && !Array.isArray(_meta) ? _meta : {};
+    return { ...msg, params: { ...rest, _meta: { ...meta, tandem: { replay } } } };
+  }
+
+  /** A recorded answer of the client's that cannot come: to a request not sent, or with no usable id. */
+  private unanswerable(step: ExpectStep): boolean {
+    return step.what === 'response' && (step.id === undefined || this.unsent.has(idKey(step.id)));
   }
 
   /** Matches one client message against the current run of expectations, or stops. */
@@ -160,7 +193,7 @@ export class Replayer {
     for (let i = this.index; i < this.script.steps.length; i++) {
       const step = this.script.steps[i];
       if (step.kind !== 'expect') break;
-      run.push({ i, step });
+      if (!this.unanswerable(step)) run.push({ i, step });
     }
     return run;
   }
@@ -172,7 +205,7 @@ export class Replayer {
       return true;
     }
     if (msg.method === 'session/close' && isId(msg.id)) {
-      this.out.reply({ jsonrpc: '2.0', id: msg.id, result: {} });
+      this.reply({ jsonrpc: '2.0', id: msg.id, result: {} });
       return true;
     }
     return false;
@@ -182,6 +215,20 @@ export class Replayer {
   private compareAnswer(step: ExpectStep, msg: Record<string, unknown>): void {
     const recordedError = step.recorded.error !== undefined;
     const liveError = msg.error !== undefined;
+    const reason = (msg.error as { data?: { reason?: unknown } } | undefined)?.data?.reason;
+    if (reason === SANDBOX_READ_REFUSED) {
+      // Expected in every replay that reads: said once, not once per read.
+      if (!this.readsNoted)
+        this.out.note('Replay: Tandem does not serve file reads to a replay (your files stay out of it); the recording goes on as recorded.');
+      this.readsNoted = true;
+      return;
+    }
+    if (reason === 'rejectedByUser') {
+      this.out.note(
+        `Replay: a recorded file write was rejected (its recorded answer is line ${step.line}); the file was not changed, and the replay goes on as recorded.`,
+      );
+      return;
+    }
     if (recordedError !== liveError) {
       this.out.note(
         `Replay: the client answered request ${JSON.stringify(step.id)} with ${liveError ? 'an error' : 'a result'} where the recording (line ${step.line}) has ${recordedError ? 'an error' : 'a result'}; the replay goes on as recorded.`,
@@ -213,11 +260,11 @@ export class Replayer {
     for (let msg = this.inbox.shift(); msg; msg = this.inbox.shift()) {
       if (!isId(msg.id) || typeof msg.method !== 'string') continue;
       if (msg.method === 'session/close') {
-        this.out.reply({ jsonrpc: '2.0', id: msg.id, result: {} });
+        this.reply({ jsonrpc: '2.0', id: msg.id, result: {} });
         continue;
       }
       const message = this.stopped?.reason ?? `The recording ends here: it has no answer to ${msg.method}.`;
-      this.out.reply({ jsonrpc: '2.0', id: msg.id, error: { code: REPLAY_ERROR_CODE, message, data: { replay: this.stopped ? 'diverged' : 'ended' } } });
+      this.reply({ jsonrpc: '2.0', id: msg.id, error: { code: REPLAY_ERROR_CODE, message, data: { replay: this.stopped ? 'diverged' : 'ended' } } });
     }
   }
 }

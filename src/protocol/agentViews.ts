@@ -32,6 +32,8 @@ export interface AgentChoice {
   builtIn: boolean;
   /** Where it runs when not on this machine: a remote endpoint's host, an ssh destination. */
   host?: string;
+  /** The workspace's settings define it (or override the user's entry of that name): said in the pickers. */
+  fromWorkspace?: boolean;
 }
 
 /** A well-known agent that can be added to `tandem.agents` with one click. */
@@ -61,4 +63,17 @@ export interface ModeView {
 export interface ModesView {
   currentModeId: string;
   available: ModeView[];
+}
+
+/**
+ * Who the agent is signed in as, as it reports it (`_auth/status_update {authStatus}` of
+ * claude-agent-acp and codex-acp, ACP's `auth/status` and `auth/status_update`).
+ */
+export interface AccountView {
+  /** true: signed in (or an API key, a gateway); false: the agent says nobody is; absent: it does not say. */
+  signedIn?: boolean;
+  /** What the agent calls the identity: "Anthropic API key", an e-mail address, "Not logged in". */
+  label: string;
+  /** More about it: the key's variable, the gateway's host, the organisation. */
+  detail?: string;
 }

@@ -53,6 +53,21 @@ export interface PlanEntry {
   items: PlanItemView[];
 }
 
+/**
+ * A subagent the agent runs as a child session (the ACP subagents RFD): shown on its card, whose
+ * nested entries are the child's own messages and tool calls.
+ */
+export interface ChildSessionView {
+  /** The child's ACP session id (Stop sends `session/cancel` with it). */
+  sessionId: string;
+  /** Its work state as the parent last reported it. */
+  state: 'running' | 'requires_action' | 'idle' | 'unknown';
+  /** Why its work stopped (idle only): end_turn, cancelled, error, … */
+  stopReason?: string;
+  /** The agent lets the client cancel the child's work (`capabilities.cancel`). */
+  cancel: boolean;
+}
+
 export interface ToolCallEntry {
   kind: 'tool_call';
   id: string;
@@ -69,6 +84,8 @@ export interface ToolCallEntry {
   parentId?: string;
   /** The call starts subagents (its children nest under it). */
   subagent?: true;
+  /** The card is a child session's (subagents RFD): its state and whether it can be stopped. */
+  childSession?: ChildSessionView;
   /** Icon kind: the ACP kind, or one inferred from a recognisable tool name, else `other`. */
   toolKind: ToolKind;
   status: ToolStatus;
@@ -119,6 +136,8 @@ export interface AuthMethodView {
    */
   kind: 'agent' | 'terminal' | 'envVar';
   envVar?: string;
+  /** terminal: the command line the button runs (the agent's own command and the method's args). */
+  commandLine?: string;
 }
 
 /** The agent needs the user to sign in before it can go on. */

@@ -7,16 +7,18 @@
  * Bump PROTOCOL_VERSION when a shape changes so a stale webview can tell.
  */
 
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 8;
 
 export * from './agentViews';
+export * from './quotaViews';
 export * from './entryViews';
 export * from './mentionViews';
 export * from './toolCallViews';
 export * from './webviewMessages';
 export * from './worktreeViews';
 
-import type { AgentChoice, AgentPreset, CommandView, ConfigOptionView, ModesView, UsageView } from './agentViews';
+import type { AccountView, AgentChoice, AgentPreset, CommandView, ConfigOptionView, ModesView, UsageView } from './agentViews';
+import type { QuotaView } from './quotaViews';
 import type { Entry } from './entryViews';
 import type { MentionCandidate, MentionChip, PromptCapabilitiesView } from './mentionViews';
 import type { DiffLineView, TerminalView } from './toolCallViews';
@@ -80,6 +82,11 @@ export interface ChangedFileView {
   binary: boolean;
   /** False when Undo cannot restore it (its earlier content was too large to record). */
   restorable: boolean;
+  /**
+   * It changed during a turn but not through the agent's edits Tandem saw (a command the agent ran,
+   * another program): Keep all and Undo all leave it alone; only its own Keep or Undo act on it.
+   */
+  outside?: boolean;
   /** The file's hunks, when the user opened them. */
   hunks?: HunkView[];
 }
@@ -100,6 +107,8 @@ export interface TabView {
   status: ConversationStatus['kind'];
   /** A background conversation that needs the user: a permission prompt, a finished turn, an error. */
   attention?: 'permission' | 'finished' | 'error';
+  /** What the agent says it does (codex's threadStatus): `waiting` for the user, `working`, `idle`; absent: it does not say. */
+  activity?: 'working' | 'waiting' | 'idle';
   /** The branch of the conversation's worktree, when it works in one. */
   branch?: string;
 }
@@ -128,7 +137,13 @@ export interface ConversationSnapshot {
   /** The session's settings (model, reasoning level, …); when present the legacy Mode picker hides. */
   configOptions?: ConfigOptionView[];
   usage?: UsageView;
-  /** The agent can sign out (`Tandem: Sign Out`). */
+  /** The next prompt the agent predicts, shown as ghost text in the empty composer. */
+  promptSuggestion?: string;
+  /** The account's limits (quota_update), the last snapshot the agent sent; absent: none reported. */
+  quota?: QuotaView;
+  /** Who the agent says it is signed in as; absent: it has not said. */
+  account?: AccountView;
+  /** The agent can sign out (`Tandem: Sign Out`): it advertised `logout`. */
   canSignOut?: boolean;
   /** What the agent accepts in a prompt besides text and links (the composer warns before sending). */
   promptCapabilities?: PromptCapabilitiesView;
@@ -175,7 +190,13 @@ export type ConversationChange = { conversationId?: string } &
     | { type: 'reviewChanged'; review: ReviewView }
     | { type: 'configOptionsChanged'; options: ConfigOptionView[] }
     | { type: 'usageChanged'; usage?: UsageView }
+    /** The next prompt the agent predicts (ghost text in the empty composer); absent: none. */
+    | { type: 'promptSuggestionChanged'; suggestion?: string }
+    /** The account's limits, replaced whole; absent: none known. */
+    | { type: 'quotaChanged'; quota?: QuotaView }
     | { type: 'promptCapabilitiesChanged'; promptCapabilities?: PromptCapabilitiesView }
+    /** Who the agent is signed in as (absent: not said) and whether Sign out can reach the agent. */
+    | { type: 'accountChanged'; account?: AccountView; canSignOut: boolean }
     /** The conversation's worktree changed (state, counts, an action's outcome); absent: it has none. */
     | { type: 'worktreeChanged'; worktree?: WorktreeView }
     /** The review notes, replaced whole. */
@@ -211,10 +232,18 @@ export type HostMessage =
   | { type: 'diffLines'; requestId: number; lines: DiffLineView[]; oldLine: number; newLine: number; error?: string }
   /** Chips to add to a conversation's composer (Add Selection / Add File commands, drops the host resolved). */
   | { type: 'mentionsAdded'; conversationId: string; chips: MentionChip[] }
+  /** The message `entryId` is on the clipboard as Markdown (Copy as Markdown): the panel says so. */
+  | { type: 'messageCopied'; conversationId: string; entryId: string }
   /** Several messages coalesced by the host; applied in order. */
   /**
    * Land on a waiting permission prompt (the user chose "Show" on its notification): the panel, once
    * it shows the conversation, scrolls to the prompt and focuses its first one-time option.
    */
   | { type: 'revealPrompt'; conversationId: string; requestId: string }
+  /**
+   * Land on an entry (the user chose a search match): the panel, once it shows the conversation,
+   * scrolls the entry into view and highlights it, `query` marked in its text, until the next
+   * interaction.
+   */
+  | { type: 'revealEntry'; conversationId: string; entryId: string; query?: string }
   | { type: 'batch'; messages: HostMessage[] };

@@ -28,6 +28,8 @@ interface Declaration {
 const MAX_MENTIONS = 100;
 const mentions = listOf<MentionSpec>((v): v is MentionSpec => isMentionSpec(v), MAX_MENTIONS);
 const paths = optional(listOf(str));
+/** Longest code block the panel may hand the editor (characters). */
+const MAX_CODE = 10_000_000;
 
 const conversation = <B extends Server, F extends Fields>(by: B, fields: F) => ({ scope: 'conversation', by, fields }) as const;
 const panel = <B extends Server, F extends Fields>(by: B, fields: F) => ({ scope: 'panel', by, fields }) as const;
@@ -44,6 +46,8 @@ export const WEBVIEW_MESSAGES = {
 
   prompt: conversation('core', { text: str, mentions: optional(mentions) }),
   cancel: conversation('core', {}),
+  /** Stop on a subagent's card (a child session the agent lets the client cancel). */
+  stopSubagent: conversation('core', { sessionId: shortStr(500) }),
   respondPermission: conversation('core', { requestId: str, optionId: str }),
   /** The New Conversation button: in a worktree when `tandem.newConversationsInWorktree` is on. */
   newConversation: panel('editor', {}),
@@ -55,6 +59,8 @@ export const WEBVIEW_MESSAGES = {
   /** Give up on the agent's lost session: a new one, the transcript stays above. */
   startFresh: conversation('core', {}),
   signIn: conversation('core', {}),
+  /** The signed-in row's Sign out: as `Tandem: Sign Out of the Agent`, for this conversation's agent. */
+  signOut: conversation('editor', {}),
   /** The user picked a mode; the host asks the agent (`session/set_mode`). */
   setMode: conversation('core', { modeId: str }),
   /** Queue editing: change, remove, move (by `offset` places), send now (stops the running turn first). */
@@ -122,11 +128,23 @@ export const WEBVIEW_MESSAGES = {
   reviewOpenDiff: conversation('editor', { path: str }),
   openTerminal: panel('editor', { terminalId: str }),
   openLink: panel('editor', { href: str }),
+  /**
+   * A code block's buttons: put its code at the active editor's cursor (one undoable edit), in a new
+   * untitled editor (`language`: the fence's info word), or on the clipboard (when the panel's own
+   * clipboard access failed).
+   */
+  insertCode: panel('editor', { code: shortStr(MAX_CODE) }),
+  newCodeFile: panel('editor', { code: shortStr(MAX_CODE), language: optional(shortStr(100)) }),
+  copyCode: panel('editor', { code: shortStr(MAX_CODE) }),
   showLog: panel('editor', {}),
   /** Open the settings at `tandem.agents` (an agent whose entry lacks something it needs). */
   openAgentSettings: panel('editor', {}),
   /** Run `Tandem: Check Agent` for the shown conversation's agent. */
   checkAgent: panel('editor', {}),
+  /** Copy as Markdown: one message of the conversation onto the clipboard, masked; answered by `messageCopied`. */
+  copyMessageMarkdown: conversation('editor', { entryId: str }),
+  /** A subagent card's Open: its history as a read-only Markdown document in an editor tab. */
+  openSubagent: conversation('editor', { entryId: str }),
   /** Open `Tandem: Manage Permission Rules` (at one rule). */
   manageRules: panel('editor', { ruleId: optional(str) }),
 } as const satisfies Record<string, Declaration>;

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Replayer, type TerminalPrinter } from '../inspector/replayer';
+import { Replayer } from '../inspector/replayer';
 import { buildScript } from '../inspector/replayScript';
 import { parseTranscript } from '../inspector/transcript';
 
@@ -47,24 +47,10 @@ function main(): void {
   const prompts = script.steps.filter((s) => s.kind === 'expect' && s.method === 'session/prompt').length;
   if (prompts > 0) note(`Replay: the recording has ${prompts} prompt${prompts === 1 ? '' : 's'}; send as many (any text) to play it all.`);
   note(
-    "Replay: recorded commands are not run again; each terminal prints its recorded output. Recorded file writes go through Tandem as an agent's do (inside the workspace, reviewable).",
+    'Replay: Tandem plays this as a sandbox: recorded commands are never run (each terminal shows its recorded output), every recorded file write is proposed to you as a diff to accept or reject, and file reads are not served.',
   );
-  run(new Replayer(script, { reply: write, note }, args.includes('--fast') ? 'fast' : 'recorded', printer));
+  run(new Replayer(script, { reply: write, note }, args.includes('--fast') ? 'fast' : 'recorded'));
 }
-
-/** Longest recorded output passed to the printer (one command-line argument has a limit of its own). */
-const MAX_PRINTED = 96 * 1024;
-
-/** This Node (the editor's own, as Node) printing the recorded output, base64 so nothing is interpreted. */
-const printer: TerminalPrinter = ({ output, exitCode }) => {
-  const text = output.length > MAX_PRINTED ? `${output.slice(0, MAX_PRINTED)}\n[replay: output cut at ${MAX_PRINTED} characters]\n` : output;
-  const script = 'process.stdout.write(Buffer.from(process.argv[1], "base64").toString("utf8")); process.exitCode = Number(process.argv[2]);';
-  return {
-    command: process.execPath,
-    args: ['-e', script, Buffer.from(text, 'utf8').toString('base64'), String(exitCode ?? 0)],
-    env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
-  };
-};
 
 let writing: Promise<void> = Promise.resolve();
 

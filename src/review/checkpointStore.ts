@@ -284,7 +284,7 @@ export class CheckpointStore {
   }
 
   /** Root-relative path of an absolute path under the root as given or under its real path. */
-  private relOf(absPath: string): string | undefined {
+  relOf(absPath: string): string | undefined {
     return toRel(this.root, absPath) ?? toRel(this.realRoot, absPath);
   }
 

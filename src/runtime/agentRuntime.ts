@@ -1,43 +1,19 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
+import { launchSecrets } from '../acp/launchSecrets';
 import type { AgentConnection, AgentConnectionOptions, AgentConnector } from '../acp/agentPort';
 import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
-import { TerminalManager } from '../client/terminalManager';
+import type { TerminalService } from '../client/terminalManager';
 import { Disposable, Emitter } from '../util/disposable';
 import { errorData } from '../util/errors';
-import type { TerminalViewEvent } from '../thread/terminalViews';
+import type { AccountView } from '../protocol/messages';
+import { parseAccountStatus, sameAccount } from './accountStatus';
+import { clientServices, type ClientServices } from './clientServices';
 import { SessionRouter } from './sessionRouter';
-
-/**
- * Where one session works when that is not the runtime's folder (a conversation in its own git
- * worktree): its file requests pass this policy, its terminals start in `cwd`.
- */
-export interface SessionScope {
-  policy: PathPolicy;
-  cwd: string;
-}
-
-/** What one ACP session of a runtime receives: its updates and the agent's requests about it. */
-export interface SessionEndpoint {
-  /** The session's own workspace roots; absent: the runtime's. */
-  readonly scope?: SessionScope;
-  /** One `session/update` of this session, in arrival order. */
-  update(update: Record<string, unknown>): void;
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  /** A terminal this session's agent created changed. */
-  terminal(event: TerminalViewEvent): void;
-  /** The agent read or wrote a file for this session (follow-along). */
-  touched(path: string, line: number | undefined): void;
-  /** The agent is about to write a file for this session: record it, or refuse by throwing. */
-  beforeWrite(path: string, before: string | undefined, after: string): Promise<void>;
-  /** The agent asks the user something (`elicitation/create`). */
-  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-  /** `elicitation/complete` (every session hears it; the one that asked acts on it). */
-  elicitationComplete(params: acp.CompleteElicitationNotification): void;
-}
+import type { SessionEndpoint } from './sessionPort';
 
 export interface AgentRuntimeDeps {
   agent: AgentLaunchConfig;
@@ -66,6 +42,10 @@ export interface SessionSupport {
   resume: boolean;
   list: boolean;
   close: boolean;
+  /** `session/delete` (claude-agent-acp 0.101, codex-acp 2.6). */
+  delete: boolean;
+  /** `session/set_title` (codex-acp 2.6). */
+  title: boolean;
 }
 
 /**
@@ -77,10 +57,16 @@ export interface SessionSupport {
 export class AgentRuntime extends Disposable {
   private readonly exits = this.register(new Emitter<RuntimeExit>());
   readonly onExit = this.exits.event;
+  private readonly accounts = this.register(new Emitter<AccountView | undefined>());
+  /** Who the agent says it is signed in as changed (the connection's `_auth/status_update`, `auth/status_update`). */
+  readonly onAccount = this.accounts.event;
+  private accountState: AccountView | undefined;
 
   private conn: AgentConnection | undefined;
-  private terminals: TerminalManager | undefined;
+  private terminals: TerminalService | undefined;
   private readonly router: SessionRouter;
+  /** Live services, or a replay's sandbox (AgentLaunchConfig.sandbox): chosen once, here. */
+  private readonly services: ClientServices;
   private startPromise: Promise<acp.InitializeResponse> | undefined;
   private exited = false;
   private stopping = false;
@@ -89,8 +75,9 @@ export class AgentRuntime extends Disposable {
 
   constructor(private readonly deps: AgentRuntimeDeps) {
     super();
-    this.log = redactingLog(deps.log, Object.values(deps.agent.env));
-    this.router = new SessionRouter({ files: deps.files, policy: deps.policy, log: this.log }, () => this.terminals);
+    this.log = redactingLog(deps.log, launchSecrets(deps.agent));
+    this.services = clientServices(deps.agent, { files: deps.files, policy: deps.policy });
+    this.router = new SessionRouter({ log: this.log, files: (endpoint) => this.services.files(endpoint) }, () => this.terminals);
   }
 
   get agentName(): string {
@@ -113,7 +100,26 @@ export class AgentRuntime extends Disposable {
   get sessionSupport(): SessionSupport {
     const caps = this.initializeResult?.agentCapabilities;
     const session = caps?.sessionCapabilities;
-    return { load: caps?.loadSession === true, resume: Boolean(session?.resume), list: Boolean(session?.list), close: Boolean(session?.close) };
+    // `delete` and `title` are newer than the SDK's stable types: read from the capabilities as sent.
+    const extra = (session ?? {}) as Record<string, unknown>;
+    return {
+      load: caps?.loadSession === true,
+      resume: Boolean(session?.resume),
+      list: Boolean(session?.list),
+      close: Boolean(session?.close),
+      delete: Boolean(extra.delete),
+      title: Boolean(extra.title),
+    };
+  }
+
+  /** Who the agent last said it is signed in as; undefined: it has not said (or cannot tell). */
+  get account(): AccountView | undefined {
+    return this.accountState === undefined ? undefined : { ...this.accountState };
+  }
+
+  /** The agent advertised `logout` (`agentCapabilities.auth.logout`): Sign out can go through it. */
+  get canLogout(): boolean {
+    return this.alive && this.initializeResult?.agentCapabilities?.auth?.logout != null;
   }
 
   /** The agent's sign-in methods; before it initialized, those its failed start offered (a remote token). */
@@ -142,13 +148,14 @@ export class AgentRuntime extends Disposable {
     try {
       const { name, command, args, remote } = this.deps.agent;
       if (!remote) this.deps.log.info(`Starting ${name}: ${[command, ...args].join(' ')}`);
-      const terminals = new TerminalManager({ defaultCwd: this.deps.agent.cwd, baseEnv: process.env, policy: this.deps.policy });
+      const terminals = this.services.terminals();
       this.terminals = terminals;
       terminals.onDidChange((event) => this.router.terminal(event));
       const conn = await this.deps.connect(this.router.handlers(), {
         log: this.deps.log,
         clientInfo: this.deps.clientInfo,
         onUpdate: (sessionId, update) => this.router.update(sessionId, update),
+        onAuthStatus: (params) => this.accountReported(params),
         extraCapabilities: this.deps.extraCapabilities,
       });
       if (this.exited || this.isDisposed) {
@@ -166,6 +173,17 @@ export class AgentRuntime extends Disposable {
       void this.teardown();
       throw err;
     }
+  }
+
+  private accountReported(params: unknown): void {
+    const account = parseAccountStatus(params);
+    if (account === undefined) {
+      this.log.warn('Ignored a sign-in status that names no account.');
+      return;
+    }
+    if (sameAccount(account, this.accountState)) return;
+    this.accountState = account;
+    this.accounts.fire({ ...account });
   }
 
   /** `session/new`; the endpoint gets the session's updates, including any sent before the answer. */

@@ -16,7 +16,8 @@ export interface RuntimePoolDeps {
   clientInfo: { name: string; version: string };
   files: FileAccess;
   policy: PathPolicy;
-  extraCapabilities?: AgentRuntimeDeps['extraCapabilities'];
+  /** Client capabilities beyond the handlers, per agent (terminal sign-in is not for every agent). */
+  extraCapabilities?(agent: AgentLaunchConfig): AgentRuntimeDeps['extraCapabilities'];
   /** How an agent is started and reached; default: its process over stdio. Tests pass a stub. */
   connector?(agent: AgentLaunchConfig): AgentConnector;
 }
@@ -41,8 +42,9 @@ export class RuntimePool implements IDisposable {
     this.runtimes.delete(agentName);
     const agent = this.deps.launchConfig(agentName);
     if (!agent) return undefined;
-    const { log, clientInfo, files, policy, extraCapabilities } = this.deps;
+    const { log, clientInfo, files, policy } = this.deps;
     const connect = this.deps.connector?.(agent) ?? this.connector(agent);
+    const extraCapabilities = this.deps.extraCapabilities?.(agent);
     const runtime = new AgentRuntime({ agent, connect, log, clientInfo, files, policy, extraCapabilities });
     this.runtimes.set(agentName, runtime);
     return runtime;

@@ -1,31 +1,49 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
 import type { ClientHandlers } from '../acp/agentPort';
 import type { ProtocolLog } from '../acp/protocolLog';
-import { FsHandler, type FileAccess } from '../client/fsHandler';
-import type { PathPolicy } from '../client/pathPolicy';
-import type { TerminalManager } from '../client/terminalManager';
-import type { SessionEndpoint } from './agentRuntime';
+import type { TerminalService } from '../client/terminalManager';
+import type { SessionEndpoint } from './sessionPort';
+import type { SessionFiles } from './clientServices';
 import type { TerminalViewEvent } from '../thread/terminalViews';
 
 /** Updates kept per unknown session id while a session/new is in flight (agents announce commands early). */
 const EARLY_UPDATE_LIMIT = 1000;
+/** Most child sessions (subagents) remembered per runtime; the oldest are forgotten first. */
+const CHILD_LIMIT = 1000;
+
+export interface SessionRouterDeps {
+  log: ProtocolLog;
+  /** Serves one known, live session's file requests (asked once per endpoint). */
+  files(endpoint: SessionEndpoint): SessionFiles;
+}
 
 /**
  * Routes what one agent process sends to the session it names: updates, permission prompts, file
- * reads and writes (one FsHandler per session, so follow-along and review go to the right
+ * reads and writes (one handler per session, so follow-along and review go to the right
  * conversation), terminal events (by the session that created the terminal) and questions.
+ *
+ * It is the one place that decides what a request may touch: a file or terminal request is served
+ * only for a session attached here whose endpoint is live, with that session's scope; any other
+ * session id (made up, closed, or of a connect attempt that is over) is refused with -32602 —
+ * never served with the runtime's defaults.
  */
 export class SessionRouter {
   private readonly endpoints = new Map<string, SessionEndpoint>();
-  private readonly fsBySession = new Map<string, FsHandler>();
+  private readonly filesByEndpoint = new WeakMap<SessionEndpoint, SessionFiles>();
   private readonly terminalOwners = new Map<string, string>();
   /** Updates for session ids not registered yet, kept only while a session/new is in flight. */
   private readonly early = new Map<string, Record<string, unknown>[]>();
+  /**
+   * Child session id → its parent's (subagents RFD): a parent announces each child with a
+   * `subagent_update` before any of the child's own traffic, which then goes to the parent's endpoint.
+   */
+  private readonly parents = new Map<string, string>();
   private newSessionsInFlight = 0;
 
   constructor(
-    private readonly deps: { files: FileAccess; policy: PathPolicy; log: ProtocolLog },
-    private readonly terminals: () => TerminalManager | undefined,
+    private readonly deps: SessionRouterDeps,
+    private readonly terminals: () => TerminalService | undefined,
   ) {}
 
   /** Sessions attached. */
@@ -52,19 +70,56 @@ export class SessionRouter {
 
   detach(sessionId: string): void {
     this.endpoints.delete(sessionId);
-    this.fsBySession.delete(sessionId);
+    for (const [child, parent] of this.parents) if (parent === sessionId) this.parents.delete(child);
   }
 
   clear(): void {
     this.endpoints.clear();
-    this.fsBySession.clear();
     this.early.clear();
+    this.parents.clear();
+  }
+
+  /** The endpoint a session's traffic goes to: its own, or its parent's for a child session. */
+  private endpointOf(sessionId: unknown): SessionEndpoint | undefined {
+    if (typeof sessionId !== 'string') return undefined;
+    const own = this.endpoints.get(sessionId);
+    if (own) return own;
+    const parent = this.parents.get(sessionId);
+    return parent === undefined ? undefined : this.endpoints.get(parent);
+  }
+
+  /** A parent's `subagent_update` names a child: the child's own traffic goes to the parent from now on. */
+  private noteChild(parentId: string, update: Record<string, unknown>): void {
+    const child = update.sessionId;
+    if (update.sessionUpdate !== 'subagent_update' || typeof child !== 'string' || child === parentId || this.endpoints.has(child)) return;
+    // Nested subagents: a grandchild's traffic goes to the root session's endpoint.
+    const root = this.parents.get(parentId) ?? parentId;
+    if (this.parents.get(child) === root) return;
+    this.parents.set(child, root);
+    if (this.parents.size > CHILD_LIMIT) this.parents.delete(this.parents.keys().next().value!);
+  }
+
+  /** The live endpoint of `sessionId`, or the error a request naming any other session gets. */
+  session(sessionId: unknown, what: string): SessionEndpoint {
+    const endpoint = this.endpointOf(sessionId);
+    if (endpoint?.live()) return endpoint;
+    const known = endpoint ? 'no longer open here' : 'not a session of this client';
+    this.deps.log.warn(`${what} for session ${String(sessionId)} refused: ${known}.`);
+    throw new RequestError(-32602, `Unknown session ${JSON.stringify(sessionId) ?? 'undefined'}: it is ${known}; ${what} is refused.`, { sessionId });
   }
 
   update(sessionId: string, update: Record<string, unknown>): void {
     const endpoint = this.endpoints.get(sessionId);
     if (endpoint) {
+      this.noteChild(sessionId, update);
       endpoint.update(update);
+      return;
+    }
+    const parent = this.parents.get(sessionId);
+    const parentEndpoint = parent === undefined ? undefined : this.endpoints.get(parent);
+    if (parentEndpoint?.childUpdate) {
+      if (update.sessionUpdate === 'subagent_update') this.noteChild(sessionId, update);
+      parentEndpoint.childUpdate(sessionId, update);
       return;
     }
     if (this.newSessionsInFlight > 0) {
@@ -83,36 +138,39 @@ export class SessionRouter {
       if (owner !== undefined) this.terminalOwners.set(event.terminalId, owner);
     }
     const owner = this.terminalOwners.get(event.terminalId);
-    const endpoint = owner === undefined ? undefined : this.endpoints.get(owner);
+    const endpoint = this.endpointOf(owner);
     endpoint?.terminal(event);
   }
 
   /** The client side of ACP for this process, each request answered for the session it names. */
   handlers(): ClientHandlers {
-    const terminals = (): TerminalManager => {
+    const terminals = (): TerminalService => {
       const manager = this.terminals();
       if (!manager) throw new Error('The agent is not running.');
       return manager;
     };
     return {
       requestPermission: async (params, signal) => {
-        const endpoint = this.endpoints.get(params.sessionId);
+        // A child session's prompt is the parent conversation's to answer (its card is in that thread).
+        const endpoint = this.endpointOf(params.sessionId);
         if (!endpoint) {
           this.deps.log.warn(`Permission request for unknown session ${params.sessionId} answered cancelled.`);
           return { outcome: { outcome: 'cancelled' } };
         }
         return endpoint.requestPermission(params, signal);
       },
-      readTextFile: (p) => this.fsFor(p.sessionId).readTextFile(p),
-      writeTextFile: (p) => this.fsFor(p.sessionId).writeTextFile(p),
-      createTerminal: (p) => terminals().create(p, this.endpoints.get(p.sessionId)?.scope),
-      terminalOutput: (p) => terminals().output(p),
-      waitForTerminalExit: (p) => terminals().waitForExit(p),
+      readTextFile: async (p) => this.filesFor(p.sessionId, 'fs/read_text_file').readTextFile(p),
+      writeTextFile: async (p) => this.filesFor(p.sessionId, 'fs/write_text_file').writeTextFile(p),
+      createTerminal: async (p) => terminals().create(p, this.session(p.sessionId, 'terminal/create').scope),
+      terminalOutput: async (p) => (this.session(p.sessionId, 'terminal/output'), terminals().output(p)),
+      waitForTerminalExit: async (p) => (this.session(p.sessionId, 'terminal/wait_for_exit'), terminals().waitForExit(p)),
+      // Stopping and freeing need no live session (an agent cleans up after a conversation closed);
+      // the terminal must still be one that session created (TerminalManager checks the owner).
       killTerminal: (p) => terminals().kill(p),
       releaseTerminal: (p) => terminals().release(p),
       createElicitation: async (params: acp.CreateElicitationRequest, signal) => {
         const sessionId = (params as { sessionId?: unknown }).sessionId;
-        const endpoint = typeof sessionId === 'string' ? this.endpoints.get(sessionId) : undefined;
+        const endpoint = this.endpointOf(sessionId);
         if (!endpoint) {
           // A request-scoped question (no session) cannot be shown in a conversation: declined, said so.
           this.deps.log.warn('A question from the agent named no known session; declined.');
@@ -126,17 +184,10 @@ export class SessionRouter {
     };
   }
 
-  private fsFor(sessionId: string): FsHandler {
-    let fs = this.fsBySession.get(sessionId);
-    if (!fs) {
-      fs = new FsHandler({
-        files: this.deps.files,
-        policy: this.endpoints.get(sessionId)?.scope?.policy ?? this.deps.policy,
-        onTouched: (path, line) => this.endpoints.get(sessionId)?.touched(path, line),
-        beforeWrite: async (path, before, after) => this.endpoints.get(sessionId)?.beforeWrite(path, before, after),
-      });
-      if (this.endpoints.has(sessionId)) this.fsBySession.set(sessionId, fs);
-    }
-    return fs;
+  private filesFor(sessionId: string, what: string): SessionFiles {
+    const endpoint = this.session(sessionId, what);
+    let files = this.filesByEndpoint.get(endpoint);
+    if (!files) this.filesByEndpoint.set(endpoint, (files = this.deps.files(endpoint)));
+    return files;
   }
 }

@@ -29,6 +29,14 @@ export interface ConversationIndex {
   activeId?: string;
 }
 
+/** What the review keeps of a conversation (see ConversationReview). */
+export interface ReviewState {
+  /** The review's baseline checkpoint. */
+  baseline?: string;
+  /** Files changed since the baseline by the agent, and during a turn by no one Tandem could name; absent: written before it told them apart. */
+  claims?: { agent: string[]; outside: string[] };
+}
+
 /** What the panel showed for one conversation, bounded before it is written. */
 export interface Transcript {
   version: 1;
@@ -39,8 +47,7 @@ export interface Transcript {
   queue?: Array<{ id: string; text: string }>;
   /** How many earlier entries were dropped to respect the size cap ("N earlier entries were not kept"). */
   droppedEntries?: number;
-  /** The review's baseline checkpoint (see ConversationReview). */
-  review?: { baseline?: string };
+  review?: ReviewState;
   /** Review notes, sent and pending, in the order written. */
   notes?: ReviewNoteView[];
 }
@@ -92,12 +99,13 @@ function toMeta(raw: unknown): ConversationMeta | undefined {
 /** A stored worktree binding; undefined when absent or damaged (the conversation then uses the folder it names as cwd). */
 function toWorktree(raw: unknown): WorktreeBinding | undefined {
   if (!isObject(raw)) return undefined;
-  const { path, branch, base, repo, folder, applied, provisional } = raw;
+  const { path, branch, base, repo, folder, applied, provisional, gitDir } = raw;
   if (typeof path !== 'string' || typeof branch !== 'string' || typeof base !== 'string' || typeof repo !== 'string' || typeof folder !== 'string')
     return undefined;
   const binding: WorktreeBinding = { path, branch, base, repo, folder };
   if (typeof applied === 'string') binding.applied = applied;
   if (provisional === true) binding.provisional = true;
+  if (typeof gitDir === 'string') binding.gitDir = gitDir;
   return binding;
 }
 
@@ -178,7 +186,7 @@ export function parseTranscript(text: string): ParseResult<Transcript> {
       else dropped++;
     }
   }
-  if (isObject(raw.review) && typeof raw.review.baseline === 'string') transcript.review = { baseline: raw.review.baseline };
+  if (isObject(raw.review) && typeof raw.review.baseline === 'string') transcript.review = parseReview(raw.review.baseline, raw.review.claims);
   if (Array.isArray(raw.notes)) {
     transcript.notes = raw.notes.filter(isReviewNoteView);
     dropped += raw.notes.length - transcript.notes.length;
@@ -241,4 +249,11 @@ export function serialiseIndex(index: ConversationIndex, maxConversations: numbe
   const out: ConversationIndex = { version: 1, conversations: capped.conversations, openIds: capped.openIds };
   if (capped.activeId !== undefined) out.activeId = capped.activeId;
   return { json: JSON.stringify(out), evicted };
+}
+
+const isPathList = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string');
+
+function parseReview(baseline: string, claims: unknown): ReviewState {
+  if (!isObject(claims) || !isPathList(claims.agent) || !isPathList(claims.outside)) return { baseline };
+  return { baseline, claims: { agent: claims.agent, outside: claims.outside } };
 }

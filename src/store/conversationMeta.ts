@@ -40,6 +40,12 @@ export interface WorktreeBinding {
   repo: string;
   /** The workspace folder's place inside the repository, `/`-separated ('' for its top). */
   folder: string;
+  /**
+   * The git dir git made for the worktree (`<repository's .git>/worktrees/<id>`), passed to every git
+   * command Tandem runs there so the worktree's own `.git` file is never followed. Absent in bindings
+   * from older versions: found again from the repository's side.
+   */
+  gitDir?: string;
   /** Tree id of the worktree's state last applied to the workspace; absent: nothing applied yet. */
   applied?: string;
   /** The branch still has the name it was created with (renamed once, after the conversation's title). */

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
-import type { IDisposable } from '../util/disposable';
+import { Emitter, type IDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { FileWriteQueue } from '../util/atomicFile';
 import { DebouncedWriter } from './debouncedWriter';
@@ -37,6 +37,12 @@ export class ConversationStore implements IDisposable {
   private swept = false;
   private disposed = false;
   private readonly saves: TranscriptSaves;
+  private readonly savedEmitter = new Emitter<string>();
+  private readonly removedEmitter = new Emitter<string>();
+  /** A transcript reached the disk (its id): what reads it later (the search index) knows it changed. */
+  readonly onTranscriptSaved = this.savedEmitter.event;
+  /** A transcript was deleted (its conversation deleted or evicted). */
+  readonly onTranscriptRemoved = this.removedEmitter.event;
 
   constructor(private readonly opts: ConversationStoreOptions) {
     this.indexFile = path.join(opts.dir, defaults.INDEX_FILE);
@@ -53,6 +59,7 @@ export class ConversationStore implements IDisposable {
       write: (file, json) => this.write(file, json),
       writeSync: (file, json) => this.writeSync(file, json),
       warn: (text) => this.warn(text),
+      saved: (id) => this.savedEmitter.fire(id),
     });
   }
 
@@ -187,6 +194,8 @@ export class ConversationStore implements IDisposable {
     if (this.disposed) return;
     this.flushSync();
     this.disposed = true;
+    this.savedEmitter.dispose();
+    this.removedEmitter.dispose();
   }
 
   private readContext(what: string): ReadContext {
@@ -243,6 +252,7 @@ export class ConversationStore implements IDisposable {
       this.writer.cancel(this.transcriptFile(id));
       this.saves.forget(id, this.transcriptFile(id));
       this.ownIds.delete(id);
+      this.removedEmitter.fire(id);
       try {
         this.queue.removeSync(this.transcriptFile(id));
       } catch (err) {
@@ -256,6 +266,7 @@ export class ConversationStore implements IDisposable {
     this.writer.cancel(file);
     this.saves.forget(id, file);
     this.ownIds.delete(id);
+    this.removedEmitter.fire(id);
     try {
       await this.queue.remove(file);
       await removeCorruptCopies(file, 0);

@@ -9,6 +9,8 @@ export interface TranscriptSavesOptions {
   write(file: string, json: string): Promise<boolean>;
   writeSync(file: string, json: string): boolean;
   warn(text: string): void;
+  /** A transcript reached the disk (the search index marks it stale). */
+  saved?(id: string): void;
 }
 
 /** One save: what to write (asked for when the save runs, so it is the latest state), and who waits. */
@@ -65,7 +67,7 @@ export class TranscriptSaves {
   /** Encodes and writes now (shutdown); drops any save of this file still in progress. */
   saveSync(id: string, file: string, produce: () => Transcript): void {
     this.supersede(file);
-    this.opts.writeSync(file, this.encodeSync(id, produce()));
+    if (this.opts.writeSync(file, this.encodeSync(id, produce()))) this.opts.saved?.(id);
   }
 
   /** Resolves once no save of `file` is being encoded or waits to be. Never rejects. */
@@ -87,7 +89,7 @@ export class TranscriptSaves {
   flushSync(): void {
     for (const file of [...this.files.keys()]) {
       const newest = this.supersede(file);
-      if (newest) this.opts.writeSync(file, this.encodeSync(newest.id, newest.produce()));
+      if (newest && this.opts.writeSync(file, this.encodeSync(newest.id, newest.produce()))) this.opts.saved?.(newest.id);
     }
   }
 
@@ -111,7 +113,7 @@ export class TranscriptSaves {
       try {
         const encoded = await this.encoderFor(job.id).encodeAsync(job.produce(), this.opts.maxBytes);
         this.report(job.id, encoded);
-        if (!job.superseded) await this.opts.write(file, encoded.json);
+        if (!job.superseded && (await this.opts.write(file, encoded.json))) this.opts.saved?.(job.id);
       } catch (err) {
         this.opts.warn(l10n.t('Could not save the transcript of conversation {0}: {1}', job.id, err instanceof Error ? err.message : String(err)));
       } finally {

@@ -7,7 +7,7 @@
  * becomes the card's diff, marked observed, computed off the streaming path. Bounded: a few files
  * per call, a size cap, text only.
  */
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { DiffSource } from './diffContent';
 import type { CallObservation } from './toolCallBook';
@@ -77,13 +77,40 @@ export function readDiskTextNow(path: string): DiskText | 'later' {
   }
 }
 
+/**
+ * When a file came into being (ms), or undefined when unknown (missing, or a file system that keeps
+ * no birth time: then 0, read as unknown).
+ */
+export function fileBirthMs(path: string): number | undefined {
+  try {
+    const born = statSync(path, { throwIfNoEntry: false })?.birthtimeMs;
+    return born !== undefined && born > 0 ? born : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How much earlier than the call's first update a file may have been born and still count as made
+ * by it: file times come from a coarse kernel clock that lags the wall clock by up to a few ms.
+ */
+const BIRTH_SLACK_MS = 20;
+
 const WATCHED_KINDS = new Set(['edit', 'delete', 'move']);
+
+/** The files a call says it changes: those an edit, delete or move names, and those of the diffs it sent (whatever its kind). */
+export function changedPaths(call: CallObservation | undefined): string[] {
+  if (call === undefined) return [];
+  return [...new Set([...(WATCHED_KINDS.has(call.kind) ? call.paths : []), ...call.diffPaths])];
+}
 
 export class ObservedDiffs {
   /** Per open call: each file's text as it was first seen. */
   private readonly before = new Map<string, Map<string, Promise<DiskText>>>();
   /** Per open call: the edit its input asks for (see CallObservation.inputEdit). */
   private readonly edits = new Map<string, NonNullable<CallObservation['inputEdit']>>();
+  /** Per open call: when its first update came (ms). */
+  private readonly started = new Map<string, number>();
 
   constructor(
     private readonly read: (path: string) => Promise<DiskText>,
@@ -91,6 +118,13 @@ export class ObservedDiffs {
     private readonly deliver: (toolCallId: string, diffs: DiffSource[]) => void,
     /** Reads a small file's first text at once (see readDiskTextNow); none: always asynchronously. */
     private readonly readNow?: (path: string) => DiskText | 'later',
+    /**
+     * A file's birth time (see fileBirthMs). A file born while the call ran did not exist before it,
+     * even when Tandem first hears of it with the completing update (OpenCode names a write's file
+     * only then): its old text is none, and the card shows the new file.
+     */
+    private readonly bornAt?: (path: string) => number | undefined,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** After every update of a call: starts reading the files it names, or diffs them once it completed. */
@@ -98,8 +132,14 @@ export class ObservedDiffs {
     if (call === undefined || !WATCHED_KINDS.has(call.kind) || call.sentDiff || call.status === 'failed' || call.status === 'cancelled') {
       this.before.delete(toolCallId);
       this.edits.delete(toolCallId);
+      this.started.delete(toolCallId);
       return;
     }
+    if (!this.started.has(toolCallId)) {
+      if (this.started.size >= MAX_CALLS) this.started.delete(this.started.keys().next().value as string);
+      this.started.set(toolCallId, this.now());
+    }
+    const start = this.started.get(toolCallId)!;
     if (call.inputEdit) this.edits.set(toolCallId, call.inputEdit);
     let files = this.before.get(toolCallId);
     if (files === undefined) {
@@ -112,6 +152,13 @@ export class ObservedDiffs {
       if (files.size >= MAX_PATHS) break;
       if (files.has(path)) continue;
       // A small file's first text is read at once too: an agent may write it right after this update.
+      // Not for an edit that replaces text: the file was there, and a new inode (a rewrite by rename) is no new file.
+      const replaces = this.edits.get(toolCallId)?.create === false;
+      const born = replaces ? undefined : this.bornAt?.(path);
+      if (born !== undefined && born >= start - BIRTH_SLACK_MS) {
+        files.set(path, Promise.resolve(null));
+        continue;
+      }
       const now = this.readNow?.(path) ?? 'later';
       files.set(path, now === 'later' ? this.read(path).catch(() => undefined) : Promise.resolve(now));
     }
@@ -119,6 +166,7 @@ export class ObservedDiffs {
       const edit = this.edits.get(toolCallId);
       this.before.delete(toolCallId);
       this.edits.delete(toolCallId);
+      this.started.delete(toolCallId);
       // Small files are read again at once too, so a busy event loop cannot delay the diff; it is
       // computed after this update has been handled.
       const after = new Map<string, Promise<DiskText>>();
@@ -138,6 +186,7 @@ export class ObservedDiffs {
   clear(): void {
     this.before.clear();
     this.edits.clear();
+    this.started.clear();
   }
 
   private async finish(

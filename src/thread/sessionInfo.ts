@@ -2,15 +2,19 @@
  * What the agent tells us about the session besides the thread: its slash commands
  * (`available_commands_update`), its modes (`NewSessionResponse.modes`, `current_mode_update`, and
  * our own successful `session/set_mode`), its settings (`configOptions`, `config_option_update`, the
- * older `models`) and how full its context is (`usage_update`). When an agent sends config options
+ * older `models`), how full its context is (`usage_update`) and the account's limits (`quota_update`, quota.ts). When an agent sends config options
  * the legacy Mode picker is not shown (as in Zed): the options carry the mode themselves. Input is untrusted JSON: malformed parts are dropped
  * and reported through `warn`, never thrown. Every change returns the host → webview messages that
  * describe it, so a mirror replaying them always equals `commands()` / `modes()`.
  */
-import type { CommandView, ConfigOptionView, ConversationChange, ModesView, ModeView, UsageView } from '../protocol/messages';
+import type { CommandView, ConfigOptionView, ConversationChange, ModesView, ModeView, QuotaView, UsageView } from '../protocol/messages';
 import { LEGACY_MODEL_ID, parseConfigOptions, parseLegacyModels, parseUsage } from './configOptions';
+import { CLAUDE_RATE_LIMIT_KEY, newerQuota, parseQuotaSnapshot, quotaFromClaudeRateLimit } from './quota';
 import { isRecord, describe, isAbsent } from '../protocol/guards';
 import { type Warn } from './updateParsing';
+
+/** What the rest of the conversation may read of the session's settings; changing them goes through the Thread. */
+export type SessionInfoReader = Pick<SessionInfo, 'commands' | 'modes' | 'configOptions' | 'configOption' | 'usage' | 'quota' | 'hasMode' | 'promptSuggestion'>;
 
 /** Caps so a misbehaving agent cannot flood the panel: generous for real agents (Claude Code sends ~30). */
 const MAX_COMMANDS = 500;
@@ -23,6 +27,9 @@ export class SessionInfo {
   private options: ConfigOptionView[] = [];
   private legacyModel: ConfigOptionView | undefined;
   private usageState: UsageView | undefined;
+  /** The next prompt the agent predicts (see promptSuggestion.ts); undefined: none. */
+  private suggestion: string | undefined;
+  private quotaState: QuotaView | undefined;
 
   constructor(private readonly warn: Warn) {}
 
@@ -50,6 +57,30 @@ export class SessionInfo {
 
   usage(): UsageView | undefined {
     return this.usageState === undefined ? undefined : { ...this.usageState };
+  }
+
+  promptSuggestion(): string | undefined {
+    return this.suggestion;
+  }
+
+  /** The agent predicted a prompt (a text) or withdrew it; a turn starting withdraws it too (undefined). */
+  setPromptSuggestion(text: string | undefined): ConversationChange[] {
+    if (text === this.suggestion) return [];
+    this.suggestion = text;
+    return [text === undefined ? { type: 'promptSuggestionChanged' } : { type: 'promptSuggestionChanged', suggestion: text }];
+  }
+
+  /** The account's limits, the newest snapshot the agent sent (quota_update, Claude's rate-limit events). */
+  quota(): QuotaView | undefined {
+    return this.quotaState === undefined ? undefined : structuredClone(this.quotaState);
+  }
+
+  /** A snapshot from outside the session updates (a prompt result's `_meta.quota`). */
+  setQuota(quota: QuotaView): ConversationChange[] {
+    const kept = newerQuota(this.quotaState, quota);
+    if (kept === this.quotaState) return [];
+    this.quotaState = kept;
+    return [{ type: 'quotaChanged', quota: structuredClone(kept) }];
   }
 
   /** What a session/new, load or resume answered: modes, config options, the older models. */
@@ -94,10 +125,18 @@ export class SessionInfo {
       case 'config_option_update':
         return this.setConfigOptions(update.configOptions);
       case 'usage_update': {
+        // Claude rides its rate-limit events on usage_update; they are the account's limits, not the context.
+        const meta = isRecord(update._meta) ? update._meta[CLAUDE_RATE_LIMIT_KEY] : undefined;
+        const limits = meta === undefined ? undefined : quotaFromClaudeRateLimit(meta, this.quotaState);
+        const quota = limits ? this.setQuota(limits) : [];
         const usage = parseUsage(update, this.warn);
-        if (usage === undefined) return [];
+        if (usage === undefined) return quota;
         this.usageState = usage;
-        return [{ type: 'usageChanged', usage: { ...usage } }];
+        return [{ type: 'usageChanged', usage: { ...usage } }, ...quota];
+      }
+      case 'quota_update': {
+        const quota = parseQuotaSnapshot(update, this.warn);
+        return quota ? this.setQuota(quota) : [];
       }
       default:
         return undefined;
@@ -158,6 +197,12 @@ export class SessionInfo {
     if (this.usageState !== undefined) {
       this.usageState = undefined;
       messages.push({ type: 'usageChanged' });
+    }
+    messages.push(...this.setPromptSuggestion(undefined));
+    // Another session may be another account (or another agent): its limits are not known yet.
+    if (this.quotaState !== undefined) {
+      this.quotaState = undefined;
+      messages.push({ type: 'quotaChanged' });
     }
     return messages;
   }

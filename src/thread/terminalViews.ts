@@ -5,6 +5,10 @@ import { Emitter, type IDisposable } from '../util/disposable';
 export type TerminalViewEvent =
   | { kind: 'created'; terminalId: string; command: string }
   | { kind: 'output'; terminalId: string; text: string; truncated: boolean }
+  /** The whole output so far, replacing what was kept (an agent's authoritative snapshot). */
+  | { kind: 'snapshot'; terminalId: string; text: string }
+  /** The command became known after the terminal was shown (an agent's own terminal). */
+  | { kind: 'renamed'; terminalId: string; command: string }
   | { kind: 'exit'; terminalId: string; exitCode: number | null; signal: string | null };
 
 /** Output kept per terminal for the panel; the agent's own byte limit applies separately. */
@@ -27,7 +31,7 @@ interface TerminalState {
  */
 export class TerminalViews {
   private readonly states = new Map<string, TerminalState>();
-  private readonly appended = new Emitter<{ terminalId: string; text: string }>();
+  private readonly appended = new Emitter<{ terminalId: string; text: string; replaced: boolean }>();
 
   apply(event: TerminalViewEvent): ConversationChange | undefined {
     switch (event.kind) {
@@ -44,8 +48,24 @@ export class TerminalViews {
         state.length += text.length;
         state.truncated ||= event.truncated || text.length < event.text.length;
         trim(state);
-        this.appended.fire({ terminalId: event.terminalId, text: event.text });
+        this.appended.fire({ terminalId: event.terminalId, text: event.text, replaced: false });
         return { type: 'terminalAppended', terminalId: event.terminalId, text, truncated: state.truncated };
+      }
+      case 'snapshot': {
+        const state = this.states.get(event.terminalId);
+        if (!state) return undefined;
+        state.chunks = [event.text.slice(-VIEW_LIMIT_CHARS)];
+        state.length = state.chunks[0].length;
+        state.truncated = event.text.length > VIEW_LIMIT_CHARS;
+        // A follower (the editor's terminal mirror) redraws from the snapshot instead of appending it.
+        this.appended.fire({ terminalId: event.terminalId, text: state.chunks[0], replaced: true });
+        return { type: 'terminalChanged', terminal: toView(state) };
+      }
+      case 'renamed': {
+        const state = this.states.get(event.terminalId);
+        if (!state || state.command === event.command) return undefined;
+        state.command = event.command;
+        return { type: 'terminalChanged', terminal: toView(state) };
       }
       case 'exit': {
         const state = this.states.get(event.terminalId);
@@ -97,8 +117,9 @@ export class TerminalViews {
     return messages;
   }
 
-  onAppend(listener: (terminalId: string, text: string) => void): IDisposable {
-    return this.appended.event((e) => listener(e.terminalId, e.text));
+  /** Output appended to a terminal, or (`replaced`) the whole output that replaced what it had. */
+  onAppend(listener: (terminalId: string, text: string, replaced: boolean) => void): IDisposable {
+    return this.appended.event((e) => listener(e.terminalId, e.text, e.replaced));
   }
 }
 
@@ -122,45 +143,4 @@ function toView(state: TerminalState): TerminalView {
   // Joining once keeps later reads cheap.
   if (state.chunks.length > 1) state.chunks = [output];
   return { terminalId: state.terminalId, command: state.command, output, truncated: state.truncated, exit: state.exit };
-}
-
-/**
- * Agents that run commands themselves may embed a `terminal` item with an id the client never
- * created and stream its output in `_meta` (terminal_info / terminal_output / terminal_exit, as
- * Claude Code's ACP adapter does). Turns that into view events, creating the terminal when unknown.
- */
-export function terminalMetaEvents(
-  update: Record<string, unknown>,
-  fallbackCommand: () => string,
-  known: (terminalId: string) => boolean,
-): TerminalViewEvent[] {
-  const meta = update._meta;
-  if (typeof meta !== 'object' || meta === null) return [];
-  const { terminal_info: info, terminal_output: output, terminal_exit: exit } = meta as Record<string, Record<string, unknown> | undefined>;
-  const events: TerminalViewEvent[] = [];
-  const created = new Set<string>();
-  const idOf = (v: Record<string, unknown> | undefined) => (typeof v?.terminal_id === 'string' ? v.terminal_id : undefined);
-  const ensure = (terminalId: string) => {
-    if (known(terminalId) || created.has(terminalId)) return;
-    created.add(terminalId);
-    events.push({ kind: 'created', terminalId, command: typeof info?.command === 'string' ? info.command : fallbackCommand() });
-  };
-  const infoId = idOf(info);
-  if (infoId) ensure(infoId);
-  const outputId = idOf(output);
-  if (outputId && typeof output?.data === 'string') {
-    ensure(outputId);
-    events.push({ kind: 'output', terminalId: outputId, text: output.data, truncated: false });
-  }
-  const exitId = idOf(exit);
-  if (exitId) {
-    ensure(exitId);
-    events.push({
-      kind: 'exit',
-      terminalId: exitId,
-      exitCode: typeof exit?.exit_code === 'number' ? exit.exit_code : null,
-      signal: typeof exit?.signal === 'string' ? exit.signal : null,
-    });
-  }
-  return events;
 }

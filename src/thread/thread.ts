@@ -1,4 +1,5 @@
 import type {
+  ChildSessionView,
   ConversationChange,
   Entry,
   ErrorEntry,
@@ -11,13 +12,18 @@ import type {
 } from '../protocol/messages';
 import { Emitter, type IDisposable } from '../util/disposable';
 import type { DiffRecord, DiffSource } from './diffContent';
-import { SessionInfo } from './sessionInfo';
+import { SessionInfo, type SessionInfoReader } from './sessionInfo';
+import { quotaFromPromptMeta } from './quota';
+import { activityOf, type AgentActivity } from './agentActivity';
 import { diffLines, findDiff } from './threadDiffs';
-import { terminalMetaEvents, type TerminalViewEvent } from './terminalViews';
+import { AgentTerminals } from './agentTerminals';
+import type { TerminalViewEvent } from './terminalViews';
 import { ThreadReplay } from './threadReplay';
 import { ThreadView } from './threadView';
-import { ObservedDiffs, readDiskText, readDiskTextNow, type DiskText } from './observedDiffs';
+import { promptSuggestionOf } from './promptSuggestion';
+import { changedPaths, fileBirthMs, ObservedDiffs, readDiskText, readDiskTextNow, type DiskText } from './observedDiffs';
 import { toolCallIdOf } from './toolCallMerge';
+import { childCardId } from './childSessions';
 
 export interface ThreadPorts {
   isInWorkspace(path: string): boolean;
@@ -32,13 +38,11 @@ export interface ThreadPorts {
   roots?(): string[];
   /** Reads a file for a diff observed on disk (default: the disk itself, small files' first text at once). */
   readDisk?(path: string): Promise<DiskText>;
+  /** A live tool call says it changes these files (changedPaths): the review counts them as the agent's. */
+  changes?(paths: string[]): void;
+  /** The agent said what it is doing (`session_info_update`, agentActivity.ts): working, waiting for the user, idle. */
+  activity?(activity: AgentActivity): void;
 }
-
-/** What the rest of the conversation may read of the session's settings; changing them goes through the Thread. */
-export type SessionInfoReader = Pick<SessionInfo, 'commands' | 'modes' | 'configOptions' | 'configOption' | 'usage' | 'hasMode'>;
-
-/** The fields `session/new`, load and resume answer with that the panel shows. */
-type SessionResult = Parameters<SessionInfo['setSessionResult']>[0];
 
 /**
  * What the panel shows of a conversation, and the one owner of it (as Zed's AcpThread): every
@@ -52,14 +56,21 @@ export class Thread {
   private shown: ThreadView;
   private readonly replay: ThreadReplay;
   private readonly sessionInfo: SessionInfo;
-  private readonly terminalOutput = new Emitter<{ terminalId: string; text: string }>();
+  private readonly terminalOutput = new Emitter<{ terminalId: string; text: string; replaced: boolean }>();
   private readonly observedDiffs: ObservedDiffs;
+  private readonly agentTerminals: AgentTerminals;
 
   constructor(private readonly ports: ThreadPorts) {
     this.shown = this.newView();
     const deliver = (id: string, diffs: DiffSource[]): void => this.ports.emit(this.shown.reducer.addObservedDiffs(id, diffs));
-    this.observedDiffs = new ObservedDiffs(ports.readDisk ?? readDiskText, deliver, ports.readDisk ? undefined : readDiskTextNow);
+    this.observedDiffs = new ObservedDiffs(
+      ports.readDisk ?? readDiskText,
+      deliver,
+      ports.readDisk ? undefined : readDiskTextNow,
+      ports.readDisk ? undefined : fileBirthMs,
+    );
     this.sessionInfo = new SessionInfo((t) => ports.warn(t));
+    this.agentTerminals = new AgentTerminals((t) => ports.warn(t));
     this.replay = new ThreadReplay({
       create: () => this.newView(),
       swap: (view) => {
@@ -81,22 +92,51 @@ export class Thread {
   dispatch(update: Record<string, unknown>): void {
     if (update.sessionUpdate === 'session_info_update') {
       if (typeof update.title === 'string') this.ports.titled(update.title);
+      const suggestion = promptSuggestionOf(update);
+      if (suggestion !== undefined) this.ports.emit(this.sessionInfo.setPromptSuggestion(suggestion ?? undefined));
+      // A replay's statuses are history: only a live one says what the agent does now.
+      const activity = this.replay.target() === undefined ? activityOf(update) : undefined;
+      if (activity !== undefined) this.ports.activity?.(activity);
       return;
     }
     const info = this.sessionInfo.applyUpdate(update);
     if (info !== undefined) return this.ports.emit(info);
     const staged = this.replay.target();
     const view = staged ?? this.shown;
-    const changes = view.reducer.applyUpdate(update);
-    // Output of commands the agent ran itself, in `_meta` (terminalMetaEvents); the title is looked up only for a new terminal.
-    const title = () => view.reducer.findToolCall(String(update.toolCallId))?.title ?? 'command';
-    for (const event of terminalMetaEvents(update, title, (id) => view.terminals.has(id))) {
-      const change = view.terminals.apply(event);
-      if (change) changes.push(change);
-    }
+    // v2's agent-owned terminals are session updates of their own, not thread entries.
+    const changes = AgentTerminals.isTerminalUpdate(update) ? [] : view.reducer.applyUpdate(update);
+    changes.push(
+      ...this.agentTerminals.apply(
+        update,
+        view.terminals,
+        (id) => view.reducer.findToolCall(id),
+        (toolCallId, terminalId) => view.reducer.addStreamedTerminal(toolCallId, terminalId),
+      ),
+    );
+    this.applied(view, changes, update);
+  }
+
+  /** What one update changed in `view`: staged during a replay, else emitted and its tool call followed. */
+  private applied(view: ThreadView, changes: ConversationChange[], update: Record<string, unknown>): void {
     if (view !== this.shown) return this.replay.applied();
     this.ports.emit(changes);
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') this.toolCallChanged(update);
+  }
+
+  /** True when `sessionId` is a child session (subagent) announced in this thread. */
+  hasChild(sessionId: string): boolean {
+    return (this.replay.target() ?? this.shown).reducer.hasChild(sessionId);
+  }
+
+  /**
+   * One `session/update` of a child session of this thread's session (subagents RFD): nested under
+   * its card. Its tool calls are followed and reviewed like the parent's. Never throws.
+   */
+  dispatchChild(sessionId: string, update: Record<string, unknown>): void {
+    const staged = this.replay.target();
+    const view = staged ?? this.shown;
+    const changes = view.reducer.applyChildUpdate(sessionId, update);
+    this.applied(view, changes, update);
   }
 
   /** A terminal the agent created through Tandem changed. */
@@ -128,7 +168,8 @@ export class Thread {
   // --- what the conversation says --------------------------------------------------------------
 
   addUserMessage(text: string, extras?: Parameters<ThreadView['reducer']['addUserMessage']>[1]): void {
-    this.ports.emit(this.shown.reducer.addUserMessage(text, extras));
+    // A turn starts: the prediction for it is spent (the agent predicts again when it ends).
+    this.ports.emit([...this.sessionInfo.setPromptSuggestion(undefined), ...this.shown.reducer.addUserMessage(text, extras)]);
   }
 
   addNotice(level: NoticeEntry['level'], message: string): void {
@@ -179,6 +220,7 @@ export class Thread {
   /** Shows a stored transcript (after a restart): nothing in it is live any more. */
   restore(entries: readonly Entry[], terminals: Record<string, TerminalView>): void {
     this.replay.abandon();
+    this.agentTerminals.clear();
     this.ports.emit(this.shown.terminals.restore(terminals));
     this.ports.emit(this.shown.reducer.restore(entries));
   }
@@ -186,13 +228,19 @@ export class Thread {
   // --- the session's settings ------------------------------------------------------------------
 
   /** What a session/new, load or resume answered: modes, config options, the older models. */
-  sessionOpened(result: SessionResult): void {
+  sessionOpened(result: Parameters<SessionInfo['setSessionResult']>[0]): void {
     this.ports.emit(this.sessionInfo.setSessionResult(result));
   }
 
   /** A new session is being opened, or the agent stopped: its commands, modes and settings are gone. */
   sessionClosed(): void {
     this.ports.emit(this.sessionInfo.clear());
+  }
+
+  /** A prompt result's `_meta`: the account's limits, when it carries a quota snapshot. */
+  promptMetaReceived(meta: unknown): void {
+    const quota = quotaFromPromptMeta(meta, (t) => this.ports.warn(t));
+    if (quota) this.ports.emit(this.sessionInfo.setQuota(quota));
   }
 
   /** The agent agreed to a mode (`session/set_mode`). */
@@ -242,6 +290,11 @@ export class Thread {
     return this.shown.reducer.findToolCall(toolCallId);
   }
 
+  /** What the thread shows of a child session (subagent), or undefined for an unknown one. */
+  childSession(sessionId: string): ChildSessionView | undefined {
+    return this.shown.reducer.findToolCall(childCardId(sessionId))?.childSession;
+  }
+
   terminals(): Record<string, TerminalView> {
     return this.shown.terminals.all();
   }
@@ -250,9 +303,12 @@ export class Thread {
     return this.shown.terminals.get(terminalId);
   }
 
-  /** Output appended to any terminal of the shown thread (the editor's terminal mirror follows it). */
-  onTerminalOutput(listener: (terminalId: string, text: string) => void): IDisposable {
-    return this.terminalOutput.event((e) => listener(e.terminalId, e.text));
+  /**
+   * Output appended to any terminal of the shown thread, or (`replaced`) its whole output when an
+   * agent's snapshot replaced it (the editor's terminal mirror follows both).
+   */
+  onTerminalOutput(listener: (terminalId: string, text: string, replaced: boolean) => void): IDisposable {
+    return this.terminalOutput.event((e) => listener(e.terminalId, e.text, e.replaced));
   }
 
   diffRecord(entryId: string, index: number): DiffRecord | undefined {
@@ -279,8 +335,8 @@ export class Thread {
   private newView(): ThreadView {
     const { ports } = this;
     const view = new ThreadView({ isInWorkspace: (p) => ports.isInWorkspace(p), warn: (t) => ports.warn(t), roots: () => ports.roots?.() ?? [] });
-    view.terminals.onAppend((terminalId, text) => {
-      if (view === this.shown) this.terminalOutput.fire({ terminalId, text });
+    view.terminals.onAppend((terminalId, text, replaced) => {
+      if (view === this.shown) this.terminalOutput.fire({ terminalId, text, replaced });
     });
     return view;
   }
@@ -290,7 +346,9 @@ export class Thread {
     const { toolCallId, locations, rawInput } = (update ?? {}) as Record<string, unknown>;
     const id = toolCallIdOf(toolCallId); // as the reducer reads it (a numeric id included)
     if (id === undefined) return;
-    this.observedDiffs.update(id, this.shown.reducer.observation(id));
+    const observation = this.shown.reducer.observation(id);
+    this.observedDiffs.update(id, observation);
+    this.ports.changes?.(changedPaths(observation));
     if (!follow || (locations === undefined && rawInput === undefined)) return;
     const shown = this.shown.reducer.findToolCall(id)?.locations ?? [];
     const last = shown[shown.length - 1];

@@ -22,6 +22,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { compactionFor, parseNotice } from './agentNotices';
 import { isRecord, describe } from '../protocol/guards';
 import { parsePermissionOptions, parsePlanItems } from './updateParsing';
+import { ChildSessions, childCardId, type ChildCard } from './childSessions';
 
 export interface ReducerOptions {
   /** True when the path lies inside a workspace folder (decides whether follow-along may open it). */
@@ -42,11 +43,59 @@ export class ThreadReducer extends EntryList {
   /** This turn's plan: every plan update replaces its items in place. */
   private plan: PlanEntry | undefined;
   private readonly compactions = new Map<string, CompactionEntry>();
+  /** Subagents run as child sessions (subagents RFD): their cards, and where their updates nest. */
+  private readonly children: ChildSessions;
 
   constructor(private readonly opts: ReducerOptions) {
     super((text) => opts.warn(text));
     const display = displayPathsOf(() => opts.roots?.() ?? []);
     this.toolCalls = new ToolCallBook({ isInWorkspace: (path) => opts.isInWorkspace(path), warn: this.warn, display });
+    this.children = new ChildSessions(this.warn);
+  }
+
+  /** True for a child session announced in this thread (its updates go to applyChildUpdate). */
+  hasChild(sessionId: string): boolean {
+    return this.children.has(sessionId);
+  }
+
+  /**
+   * One `session/update` of child session `sessionId`: its messages and tool calls nest under its
+   * card. Its settings, commands and usage are its own, never the parent's: not shown. Never throws.
+   */
+  applyChildUpdate(sessionId: string, update: unknown): ConversationChange[] {
+    return this.guarded(() => {
+      if (!isRecord(update) || !this.children.has(sessionId)) return [];
+      const card = this.toolCalls.get(childCardId(sessionId));
+      if (card === undefined) return [];
+      switch (update.sessionUpdate) {
+        case 'agent_message_chunk':
+        case 'agent_thought_chunk':
+          return appendChunk(update.sessionUpdate === 'agent_message_chunk' ? 'agent' : 'thought', update, {
+            stream: this.stream,
+            warn: this.warn,
+            parentOf: () => card.entry.id,
+            add: (entry) => this.push(entry),
+            newId: () => this.newId(),
+            upserted: (entry) => this.upserted(entry),
+          });
+        case 'tool_call':
+        case 'tool_call_update': {
+          const toolCallId = toolCallIdOf(update.toolCallId);
+          if (toolCallId === undefined) {
+            this.warn(`Ignored a subagent's ${describe(update.sessionUpdate)} without a toolCallId.`);
+            return [];
+          }
+          return [this.upserted(this.upsertRecord(toolCallId, update, card.entry.toolCallId).entry)];
+        }
+        case 'subagent_update':
+          // A subagent's own subagent: its card nests under its parent's.
+          return this.applyChildCard(this.children.announce(update), card.entry.toolCallId);
+        default:
+          // The launch prompt (session_message) is on the card already; config, commands, usage and
+          // plans of a child are not the conversation's.
+          return [];
+      }
+    });
   }
 
   /** What ObservedDiffs needs of a call after an update (undefined: unknown id). */
@@ -58,6 +107,14 @@ export class ThreadReducer extends EntryList {
   addObservedDiffs(toolCallId: string, diffs: DiffSource[]): ConversationChange[] {
     return this.guarded(() => {
       const record = this.toolCalls.observed(toolCallId, diffs);
+      return record ? [this.upserted(record.entry)] : [];
+    });
+  }
+
+  /** The card of `toolCallId` shows the terminal `terminalId`, which the agent streamed to without naming it. */
+  addStreamedTerminal(toolCallId: string, terminalId: string): ConversationChange[] {
+    return this.guarded(() => {
+      const record = this.toolCalls.streamedTerminal(toolCallId, terminalId);
       return record ? [this.upserted(record.entry)] : [];
     });
   }
@@ -174,6 +231,16 @@ export class ThreadReducer extends EntryList {
       const entry = { ...raw } as Entry;
       this.adopt(entry);
       if (entry.kind === 'tool_call') this.toolCalls.restore(entry);
+      if (entry.kind === 'tool_call' && entry.childSession !== undefined) {
+        // A restored child is no longer live: nothing runs, nothing to stop. A stored file is
+        // untrusted too: a malformed view is dropped (the card stays, without Stop).
+        const stored: unknown = entry.childSession;
+        if (isRecord(stored) && typeof stored.sessionId === 'string') {
+          this.children.restore(stored);
+          const stopReason = typeof stored.stopReason === 'string' ? { stopReason: stored.stopReason } : {};
+          entry.childSession = { sessionId: stored.sessionId, state: stored.state === 'idle' ? 'idle' : 'unknown', cancel: false, ...stopReason };
+        } else delete entry.childSession;
+      }
     }
     this.settleOpenCalls();
     for (const entry of this.list) messages.push(this.upserted(entry));
@@ -184,6 +251,7 @@ export class ThreadReducer extends EntryList {
   clear(): ConversationChange[] {
     this.truncate();
     this.toolCalls.clear();
+    this.children.clear();
     this.compactions.clear();
     this.stream.end();
     this.plan = undefined;
@@ -197,6 +265,9 @@ export class ThreadReducer extends EntryList {
     }
     // Typed as the SDK's union so a kind added to the SDK fails to compile below until it is handled;
     // the value is still untrusted, and a kind only a newer agent knows reaches the default branch.
+    // The subagents RFD's kinds are not in the SDK's stable union (they are unstable there).
+    if (update.sessionUpdate === 'subagent_update') return this.applyChildCard(this.children.announce(update));
+    if (update.sessionUpdate === 'session_message') return this.applyChildCard(this.children.message(update));
     const kind = update.sessionUpdate as SessionUpdateKind;
     switch (kind) {
       case 'agent_message_chunk':
@@ -229,6 +300,19 @@ export class ThreadReducer extends EntryList {
         return [];
       }
     }
+  }
+
+  /** A child session's card, created or changed (see childSessions.ts). */
+  private applyChildCard(card: ChildCard | undefined, parentToolCallId?: string): ConversationChange[] {
+    if (card === undefined) return [];
+    const record = this.upsertRecord(card.toolCallId, card.fields, parentToolCallId);
+    record.entry.subagent = true;
+    record.entry.title = card.title;
+    delete record.entry.agentTitle;
+    record.entry.childSession = card.view;
+    if (card.status !== undefined) record.entry.status = card.status;
+    this.toolCalls.statusChanged(record);
+    return [this.upserted(record.entry)];
   }
 
   /** An agent's `notice`: a banner in the thread (severity info / warning / error). */
@@ -283,9 +367,9 @@ export class ThreadReducer extends EntryList {
   }
 
   /** Finds or creates the card for the id (appended to the thread) and merges the fields. */
-  private upsertRecord(toolCallId: string, fields: Record<string, unknown>): ToolCallRecord {
+  private upsertRecord(toolCallId: string, fields: Record<string, unknown>, parentToolCallId?: string): ToolCallRecord {
     const append = (entry: ToolCallEntry) => void this.push(entry);
-    return this.toolCalls.upsert(toolCallId, fields, () => this.newId(), append);
+    return this.toolCalls.upsert(toolCallId, fields, () => this.newId(), append, parentToolCallId);
   }
 
   /** Every open tool call → cancelled, every pending prompt → cancelled; one upsert per changed card. */

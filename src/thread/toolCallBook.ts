@@ -2,6 +2,7 @@ import type { PermissionView } from '../protocol/messages';
 import type { PermissionOptionView } from '../protocol/messages';
 import {
   addObservedDiffs,
+  addStreamedTerminal,
   isOpenStatus,
   mergeToolCallFields,
   newToolCallRecord,
@@ -23,6 +24,8 @@ export interface CallObservation {
   paths: string[];
   /** The agent sent a diff itself: nothing to observe. */
   sentDiff: boolean;
+  /** The files of the diffs the agent sent (absolute, as sent). */
+  diffPaths: string[];
   /**
    * The edit the input asks for, when it names one file: if the agent wrote before Tandem read the
    * file, the text before is the text after with this edit undone (`create`: there was none).
@@ -94,11 +97,22 @@ export class ToolCallBook {
    * Finds or creates the record for the id (a new one gets `entryId()` and is announced through
    * `created`), merges the fields, and keeps the open-call set in step.
    */
-  upsert(toolCallId: string, fields: Record<string, unknown>, entryId: () => string, created: (entry: ToolCallEntry) => void): ToolCallRecord {
+  upsert(
+    toolCallId: string,
+    fields: Record<string, unknown>,
+    entryId: () => string,
+    created: (entry: ToolCallEntry) => void,
+    /** The parent card's toolCallId when the caller knows it (a child session's call under its card). */
+    parentToolCallId?: string,
+  ): ToolCallRecord {
     let record = this.records.get(toolCallId);
     if (record === undefined) {
       record = newToolCallRecord(entryId(), toolCallId);
-      this.link(record, fields._meta);
+      const parent = parentToolCallId === undefined ? undefined : this.records.get(parentToolCallId);
+      if (parent !== undefined) {
+        record.parentToolCallId = parentToolCallId;
+        record.entry.parentId = parent.entry.id;
+      } else this.link(record, fields._meta);
       this.records.set(toolCallId, record);
       created(record.entry);
     }
@@ -106,6 +120,12 @@ export class ToolCallBook {
     if (isOpenStatus(record.entry.status)) this.openCalls.add(toolCallId);
     else this.openCalls.delete(toolCallId);
     return record;
+  }
+
+  /** The record's status was set from outside a merge (a child session's card): the open set follows. */
+  statusChanged(record: ToolCallRecord): void {
+    if (isOpenStatus(record.entry.status)) this.openCalls.add(record.entry.toolCallId);
+    else this.openCalls.delete(record.entry.toolCallId);
   }
 
   /**
@@ -166,8 +186,8 @@ export class ToolCallBook {
     const paths = new Set<string>();
     for (const l of entry.locations) if (l.inWorkspace) paths.add(l.path);
     for (const l of reading?.locations ?? []) paths.add(l.path);
-    const sentDiff = (sent.content ?? []).some((c) => c.type === 'diff');
-    const observation: CallObservation = { kind: entry.toolKind, status: entry.status, paths: [...paths], sentDiff };
+    const diffPaths = (sent.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []));
+    const observation: CallObservation = { kind: entry.toolKind, status: entry.status, paths: [...paths], sentDiff: diffPaths.length > 0, diffPaths };
     const edit = reading?.facts.edit;
     const shape = reading ? editShape(reading.facts) : undefined;
     if (edit && shape !== undefined && reading.paths.length === 1) {
@@ -185,12 +205,21 @@ export class ToolCallBook {
     return record;
   }
 
+  /** A terminal streamed to under `toolCallId` that its card does not name yet (see addStreamedTerminal). */
+  streamedTerminal(toolCallId: string, terminalId: string): ToolCallRecord | undefined {
+    const record = this.records.get(toolCallId);
+    if (record === undefined || record.entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) return undefined;
+    addStreamedTerminal(record, terminalId, this.merge);
+    return record;
+  }
+
   /** The parent card of a new record, when it is a subagent's call (see SubagentLinks). */
   private link(record: ToolCallRecord, meta: unknown): void {
     const card = (r: ToolCallRecord): LinkCard => ({
       toolCallId: r.entry.toolCallId,
       parentToolCallId: r.parentToolCallId,
-      subagent: r.entry.subagent === true,
+      // A child session's card nests by session id only: nothing is inferred to run under it.
+      subagent: r.entry.subagent === true && r.entry.childSession === undefined,
       open: isOpenStatus(r.entry.status),
       inProgress: r.entry.status === 'in_progress',
     });

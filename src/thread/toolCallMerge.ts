@@ -139,6 +139,14 @@ export function addObservedDiffs(record: ToolCallRecord, diffs: DiffSource[], ct
   present(record, ctx);
 }
 
+/** A terminal the agent streamed to under this call without naming it: the card shows it from now on. */
+export function addStreamedTerminal(record: ToolCallRecord, terminalId: string, ctx: MergeContext): void {
+  if (record.sent.terminals?.includes(terminalId)) return;
+  record.sent.terminals = [...(record.sent.terminals ?? []), terminalId];
+  if (record.sent.content === undefined) record.sent.content = restoredSentContent(record);
+  present(record, ctx);
+}
+
 /** Derives the shown card from what was sent (title, kind, locations, content). */
 function present(record: ToolCallRecord, ctx: MergeContext): void {
   const { content, reading } = presentToolCall(

@@ -26,15 +26,26 @@ export function isTempPath(file: string): boolean {
 }
 
 /**
+ * Who may read what is written: `file` for the file, `dir` for the folders created on the way
+ * (the process's umask applies as usual). Private data (a conversation) uses 0o600 / 0o700. Only
+ * what is created gets them: an existing folder keeps its mode.
+ */
+export interface FileModes {
+  file?: number;
+  dir?: number;
+}
+
+/**
  * Writes `data` to `file` atomically, creating the folder on demand. When `stillWanted` returns
  * false just before the rename (a newer synchronous write has landed meanwhile), the temporary
  * file is discarded instead, so old content never replaces newer content.
  */
-export async function writeFileAtomic(file: string, data: string, stillWanted?: () => boolean): Promise<void> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+export async function writeFileAtomic(file: string, data: string, stillWanted?: () => boolean, modes: FileModes = {}): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true, ...(modes.dir !== undefined ? { mode: modes.dir } : {}) });
   const tmp = tempPathFor(file);
   try {
-    await fs.promises.writeFile(tmp, data, { flush: true });
+    // The temporary file is always new, so its mode is the one the renamed file has.
+    await fs.promises.writeFile(tmp, data, { flush: true, ...(modes.file !== undefined ? { mode: modes.file } : {}) });
     if (stillWanted && !stillWanted()) {
       await fs.promises.rm(tmp, { force: true });
       return;
@@ -47,11 +58,11 @@ export async function writeFileAtomic(file: string, data: string, stillWanted?: 
 }
 
 /** The synchronous twin of `writeFileAtomic`, for extension shutdown when nothing may be awaited. */
-export function writeFileAtomicSync(file: string, data: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+export function writeFileAtomicSync(file: string, data: string, modes: FileModes = {}): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, ...(modes.dir !== undefined ? { mode: modes.dir } : {}) });
   const tmp = tempPathFor(file);
   try {
-    fs.writeFileSync(tmp, data, { flush: true });
+    fs.writeFileSync(tmp, data, { flush: true, ...(modes.file !== undefined ? { mode: modes.file } : {}) });
     fs.renameSync(tmp, file);
   } catch (err) {
     try {
@@ -101,6 +112,9 @@ interface Slot {
  */
 export class FileWriteQueue {
   private readonly slots = new Map<string, Slot>();
+
+  /** `modes`: for every file this queue writes and the folders it creates (see FileModes). */
+  constructor(private readonly modes: FileModes = {}) {}
 
   /** Atomically replaces `file` with `data`, after whatever is already running on that file. */
   write(file: string, data: string): Promise<void> {
@@ -180,7 +194,7 @@ export class FileWriteQueue {
 
   private performSync(file: string, slot: Slot, op: FileOp): void {
     slot.syncGeneration++;
-    if (op.kind === 'write') writeFileAtomicSync(file, op.data);
+    if (op.kind === 'write') writeFileAtomicSync(file, op.data, this.modes);
     else fs.rmSync(file, { force: true });
   }
 
@@ -215,7 +229,7 @@ export class FileWriteQueue {
       slot.pending = undefined;
       const generation = slot.syncGeneration;
       try {
-        if (op.kind === 'write') await writeFileAtomic(file, op.data, () => slot.syncGeneration === generation);
+        if (op.kind === 'write') await writeFileAtomic(file, op.data, () => slot.syncGeneration === generation, this.modes);
         else await fs.promises.rm(file, { force: true });
         for (const w of waiters) w.resolve();
       } catch (err) {

@@ -18,10 +18,14 @@ export function proxyFor(url: string, opts: ProxySource = {}): string | undefine
   const target = new URL(url);
   if (bypassesProxy(target, env.NO_PROXY ?? env.no_proxy ?? '')) return undefined;
   const fromEnv = target.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
-  const proxy = opts.proxy?.trim() || fromEnv?.trim();
-  if (!proxy) return undefined;
-  // `host:port` without a scheme is common in env variables and means http.
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+  return withScheme(opts.proxy) ?? withScheme(fromEnv);
+}
+
+/** A proxy address, trimmed, with `http://` when it has no scheme (`host:port`, common in settings and variables, means http); undefined when blank. */
+export function withScheme(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
 }
 
 /** NO_PROXY: `*`, or hosts / domain suffixes (`.corp`, `*.corp`, `corp`), optionally with `:port`. */

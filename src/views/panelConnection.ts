@@ -41,13 +41,16 @@ export interface PanelConnectionOptions {
  * host owns the truth: on every `ready` (first load, reload, re-show) the panel gets a full
  * snapshot — a long thread's last screens first, the older entries when it asks — then keyed
  * changes, coalesced into about one post per frame. Until it is ready nothing is posted (the
- * snapshot it will get already holds every change), except chips, which wait for it.
+ * snapshot it will get already holds every change), except chips, which wait for it, and the
+ * latest entry to land on (a search match chosen while the panel was closed).
  */
 export class PanelConnection implements IDisposable {
   private ready = false;
   private focusedValue = false;
   private readonly older = new OlderEntries();
   private readonly unclaimed: HostMessage[] = [];
+  /** A `revealEntry` posted before the panel was ready: it follows the snapshot (only the latest counts). */
+  private landing: HostMessage | undefined;
   private readonly poster: BatchedPoster;
   private readonly subscription: IDisposable;
 
@@ -93,6 +96,7 @@ export class PanelConnection implements IDisposable {
   enqueue(message: HostMessage): void {
     if (!this.ready) {
       if (message.type === 'mentionsAdded' && this.unclaimed.length < UNCLAIMED_LIMIT) this.unclaimed.push(message);
+      if (message.type === 'revealEntry') this.landing = message;
       return;
     }
     // A tab switch to a long conversation: its last screens first, like a snapshot.
@@ -146,6 +150,8 @@ export class PanelConnection implements IDisposable {
         this.sink.post({ type: 'snapshot', snapshot: this.older.split(this.host.snapshot()) });
         // Chips added while the panel was loading (Add Selection opened it) follow the snapshot.
         for (const added of this.unclaimed.splice(0)) this.poster.push(added);
+        if (this.landing) this.poster.push(this.landing);
+        this.landing = undefined;
       });
   }
 }

@@ -9,7 +9,7 @@ import type { DoctorReport } from '../agents/agentDiagnosis';
 import { renderDoctorReport } from '../agents/doctorReport';
 import { diagnoseRemote } from '../agents/remoteDiagnosis';
 import { errorMessage } from '../util/errors';
-import { AgentSettings } from './agentSettings';
+import { AgentSettings, choiceDescription } from './agentSettings';
 
 /** What the doctor needs from the extension. */
 export interface AgentDoctorDeps {
@@ -58,7 +58,7 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
         launch ?? (agent.entry.kind === 'command' ? { name, command: agent.entry.command, args: agent.entry.args, env: agent.entry.env } : undefined);
       if (!target) throw new Error(l10n.t('{0} is not started by a command; it cannot be checked here.', name));
       return diagnoseAgent(
-        { name: agent.name, command: target.command, args: target.args, env: target.env, cwd },
+        { name: agent.name, command: target.command, args: target.args, env: target.env, cwd, secrets: launch?.secrets, proxy: launch?.proxy },
         { clientInfo, signal: controller.signal, log: deps.log },
       );
     },
@@ -82,7 +82,7 @@ export class AgentDoctor {
 }
 
 async function pickAgent(settings: AgentSettings): Promise<string | undefined> {
-  const items = settings.choices().map((c) => ({ label: c.name, description: c.commandLine }));
+  const items = settings.choices().map((c) => ({ label: c.name, description: choiceDescription(c) }));
   const picked = await vscode.window.showQuickPick(items, {
     title: l10n.t('Check Agent'),
     placeHolder: l10n.t('Which agent? It is started once to see whether it answers.'),

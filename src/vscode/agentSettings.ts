@@ -2,7 +2,8 @@ import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { describeEntry, entryHost, parseAgentEntry, type AgentEntry } from '../agents/agentEntry';
 import type { AgentChoice, AgentPreset } from '../protocol/messages';
-import { setting, updateUserSetting } from './settings';
+import { setting, updateUserSetting, userSetting, workspaceSettings } from './settings';
+import { userAgents } from './userAgentEntries';
 import { Emitter } from '../util/disposable';
 
 /** A command entry of `tandem.agents` as Tandem writes one (the shape of Zed's and JetBrains' `agent_servers`). */
@@ -10,6 +11,11 @@ export interface AgentServerConfig {
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /**
+   * Set only by Tandem for agents it makes itself (a transcript replay), never read from settings:
+   * the runtime serves such an agent as a sandbox (see AgentLaunchConfig.sandbox).
+   */
+  sandbox?: 'replay';
 }
 
 /** Problems of entries already reported, so a bad entry is said once per window, not per read. */
@@ -52,14 +58,31 @@ export function addTemporaryAgent(name: string, config: AgentServerConfig): void
   temporaryChanges.fire();
 }
 
+/** An agent's line in a quick pick: what it runs, and "(workspace)" when the workspace's settings define it. */
+export function choiceDescription(choice: AgentChoice): string {
+  return choice.fromWorkspace ? l10n.t('{0} (workspace)', choice.commandLine) : choice.commandLine;
+}
+
 /** A resolved agent: its entry (what to start or reach), plus where it came from. */
 export interface ResolvedAgent {
   name: string;
   entry: AgentEntry;
   builtIn: boolean;
+  /**
+   * Which settings define it: `workspace` when a workspace (or folder) has an entry of this name,
+   * even one merged over the user's; `user` when only the user's settings do. Undefined for the
+   * built-in and temporary agents.
+   */
+  origin?: 'user' | 'workspace';
 }
 
-const commandEntry = (config: AgentServerConfig): AgentEntry => ({ kind: 'command', command: config.command, args: config.args ?? [], env: config.env ?? {} });
+const commandEntry = (config: AgentServerConfig): AgentEntry => ({
+  kind: 'command',
+  command: config.command,
+  args: config.args ?? [],
+  env: config.env ?? {},
+  ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+});
 
 /**
  * Reads `tandem.agents` defensively (settings are user-edited JSON; see agentEntry.ts for the three
@@ -90,10 +113,17 @@ export class AgentSettings {
 
   all(): ResolvedAgent[] {
     const agents: ResolvedAgent[] = [];
-    for (const [name, entry] of this.configured()) agents.push({ name, entry, builtIn: false });
-    for (const [name, config] of temporaryAgents) {
-      if (!agents.some((a) => a.name === name)) agents.push({ name, entry: commandEntry(config), builtIn: false });
+    const user = userSetting('agents');
+    const workspace = workspaceSettings('agents');
+    const has = (value: unknown, name: string): boolean => typeof value === 'object' && value !== null && Object.hasOwn(value, name);
+    // A temporary agent (a replay, a sandbox) wins over a configured entry of the same name: a
+    // workspace's "Replay: x.jsonl" must not be started in its place, outside the sandbox.
+    for (const [name, entry] of this.configured()) {
+      if (temporaryAgents.has(name)) continue;
+      const origin = workspace.some((v) => has(v, name)) ? 'workspace' : has(user, name) ? 'user' : undefined;
+      agents.push({ name, entry, builtIn: false, ...(origin ? { origin } : {}) });
     }
+    for (const [name, config] of temporaryAgents) agents.push({ name, entry: commandEntry(config), builtIn: false });
     if (!agents.some((a) => a.name === DEMO_AGENT_NAME)) agents.push(this.demoAgent());
     return agents;
   }
@@ -113,7 +143,8 @@ export class AgentSettings {
   choices(): AgentChoice[] {
     return this.all().map((a) => {
       const host = a.builtIn ? undefined : entryHost(a.entry);
-      return { name: a.name, commandLine: a.builtIn ? builtInNote() : describeEntry(a.entry), builtIn: a.builtIn, ...(host ? { host } : {}) };
+      const commandLine = a.builtIn ? builtInNote() : describeEntry(a.entry);
+      return { name: a.name, commandLine, builtIn: a.builtIn, ...(host ? { host } : {}), ...(a.origin === 'workspace' ? { fromWorkspace: true } : {}) };
     });
   }
 
@@ -126,7 +157,9 @@ export class AgentSettings {
     const preset = AGENT_PRESETS.find((p) => p.id === presetId);
     if (!preset) return undefined;
     if (preset.id !== 'demo') {
-      const current: Record<string, unknown> = { ...(setting('agents') ?? {}) };
+      // The user's own entries only: the merged value would copy a workspace's entries (even ones
+      // Tandem cannot use alone, which merge later with a same-named entry) into every workspace.
+      const current: Record<string, unknown> = userAgents();
       current[preset.name] = preset.config;
       await updateUserSetting('agents', current);
     }

@@ -5,6 +5,7 @@ export const COMMAND_IDS = [
   'tandem.newConversation',
   'tandem.newConversationInWorktree',
   'tandem.showHistory',
+  'tandem.searchConversations',
   'tandem.closeConversation',
   'tandem.nextConversation',
   'tandem.previousConversation',
@@ -13,6 +14,8 @@ export const COMMAND_IDS = [
   'tandem.stop',
   'tandem.showLog',
   'tandem.openInspector',
+  'tandem.exportMarkdown',
+  'tandem.stopSubagent',
   'tandem.exportTranscript',
   'tandem.replayTranscript',
   'tandem.reportProblem',
@@ -40,6 +43,7 @@ export interface TandemSettings {
   followAgent: boolean;
   allowFileAccessOutsideWorkspace: boolean;
   reviewEdits: 'after' | 'before';
+  deleteAgentSessions: 'ask' | 'always' | 'never';
   rememberSessionOptions: boolean;
   mcpServers: Readonly<Record<string, unknown>>;
   useWorkspaceMcpJson: boolean;

@@ -3,9 +3,12 @@ import * as vscode from 'vscode';
 import type { ConversationManager } from '../conversation/conversationManager';
 import { servedBy, type HostMessage, type ServedBy, type WebviewMessage, type WebviewMessageOf } from '../protocol/messages';
 import type { AgentSettings } from './agentSettings';
+import { copyCode, insertCodeAtCursor, openCodeInNewFile } from './codeBlockActions';
 import type { DiffEditor } from './diffEditor';
 import type { HostCommands } from './hostCommands';
 import type { LinkOpener } from './linkOpener';
+import type { MarkdownExporter } from './markdownExport';
+import type { SubagentDocuments } from './subagentDocuments';
 import type { MentionSource } from './mentionSource';
 import type { OutputLog } from './outputLog';
 import type { TerminalMirror } from './terminalMirror';
@@ -23,6 +26,10 @@ export interface EditorCommandContext {
   mirror: TerminalMirror;
   mentions: MentionSource;
   log: OutputLog;
+  /** Export as Markdown, Copy as Markdown. */
+  markdown: MarkdownExporter;
+  /** A subagent's history in its own tab. */
+  subagents: SubagentDocuments;
   addPreset(presetId: string): Promise<void>;
   /** Posts an answer to the panel (picker suggestions, chips for a drop). */
   reply(message: HostMessage): void;
@@ -33,6 +40,7 @@ type Handler<K extends ServedBy<'editor'>> = (message: WebviewMessageOf<K>, ctx:
 /** One handler per editor command; a command declared `by: 'editor'` without one fails to compile. */
 const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
   showHistory: (_m, { commands }) => commands.showHistory(),
+  signOut: (m, { commands }) => commands.signOut(m.conversationId),
   newConversation: (_m, { commands }) => commands.newConversation(),
   newConversationInWorktree: (_m, { commands }) => commands.newConversationInWorktree(),
   worktreeOpen: (m, { commands }) => commands.openWorktree(m.conversationId),
@@ -50,6 +58,9 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
     if (active) mirror.show(active.thread, m.terminalId);
   },
   openLink: (m, { links }) => links.openLink(m.href),
+  insertCode: (m) => insertCodeAtCursor(m.code),
+  newCodeFile: (m) => openCodeInNewFile(m.code, m.language),
+  copyCode: (m) => copyCode(m.code),
   showLog: (_m, { log }) => log.showProtocol(),
   openAgentSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'tandem.agents'),
   reviewOpenDiff: async (m, { manager, diffs }) => {
@@ -64,6 +75,12 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
     );
   },
   manageRules: (m, { commands }) => commands.manageRules(m.ruleId),
+  copyMessageMarkdown: async (m, { markdown, reply }) => {
+    const conversationId = m.conversationId;
+    if (conversationId !== undefined && (await markdown.copyEntry(conversationId, m.entryId)))
+      reply({ type: 'messageCopied', conversationId, entryId: m.entryId });
+  },
+  openSubagent: (m, { manager, subagents }) => subagents.open(manager.get(m.conversationId), m.entryId),
   checkAgent: (_m, { manager }) => vscode.commands.executeCommand('tandem.checkAgent', manager.active?.agentName),
   mentionQuery: async (m, { mentions, log, reply }) => {
     const items = await mentions.query(m.query.slice(0, 200)).catch((err: unknown) => {

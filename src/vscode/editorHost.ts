@@ -2,34 +2,40 @@ import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ActivityStatus } from './activityStatus';
 import type { AgentLaunchConfig } from '../acp/agentProcess';
 import { PathPolicy } from '../client/pathPolicy';
 import type { HostMessage, PanelSnapshot, ConversationStatus, WebviewMessage, WorktreeOffer } from '../protocol/messages';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ConversationManager } from '../conversation/conversationManager';
 import { ConversationStore } from '../store/conversationStore';
+import { ConversationSearch } from '../store/conversationSearch';
 import type { FolderStorage } from '../store/folderStorage';
 import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
 import { isCoreCommand, runCoreCommand } from '../conversation/panelCommands';
 import { Disposable, Emitter } from '../util/disposable';
 import { launchConfigFor, entrySecrets } from './agentLaunch';
+import { affectsProxy, editorProxySecrets, editorProxySettings } from './editorProxy';
 import { AgentSecrets } from './agentSecrets';
+import { askAgentSecret } from './secretPrompt';
 import { AGENT_PRESETS, AgentSettings, onTemporaryAgentsChanged } from './agentSettings';
 import { HostCommands } from './hostCommands';
 import { isEditorCommand, runEditorCommand } from './editorCommands';
 import { RememberedOptions } from './rememberedOptions';
 import { DiffEditor } from './diffEditor';
+import { SubagentDocuments } from './subagentDocuments';
 import { EditorReview } from './editorReview';
 import { EditorWorktrees } from './editorWorktrees';
 import { ReviewComments } from './reviewComments';
-import { runSignInTerminal } from './signInTerminal';
+import { confirmSignInCommand, runSignInTerminal } from './signInTerminal';
 import { McpSettings } from './mcpSettings';
 import { MentionSource } from './mentionSource';
 import { EditorFileAccess } from './editorFileAccess';
 import { FollowAlong } from './followAlong';
 import { openWorkspaceStorage } from './workspaceStorage';
 import { LinkOpener } from './linkOpener';
+import { MarkdownExporter } from './markdownExport';
 import { openExternalLink } from './externalLinks';
 import type { OutputLog } from './outputLog';
 import { askOutsideWorkspace } from './outsideAccess';
@@ -52,6 +58,8 @@ export class EditorHost extends Disposable {
   private readonly secrets: AgentSecrets;
   private readonly follow: FollowAlong;
   private readonly diffs = this.register(new DiffEditor());
+  /** A subagent's history in its own read-only tab. */
+  readonly subagents = this.register(new SubagentDocuments({ conversation: (id) => this.manager.get(id), secrets: () => this.log.secretValues() }));
   private readonly mirror = this.register(new TerminalMirror());
   private readonly policy: PathPolicy;
   private readonly links: LinkOpener;
@@ -59,11 +67,12 @@ export class EditorHost extends Disposable {
   readonly onMessage = this.changes.event;
   readonly manager: ConversationManager;
   private readonly rules: RuleStore;
-  private readonly review: EditorReview;
+  readonly review: EditorReview;
   private readonly mcp: McpSettings;
   private surface: ChatSurface | undefined;
   private readonly mentions: MentionSource;
   private readonly storage: FolderStorage;
+  private readonly search: ConversationSearch;
   /** What the command palette and menus run. */
   readonly commands: HostCommands;
   /** Conversation worktrees (undefined without a folder), and whether new conversations may have one. */
@@ -71,6 +80,8 @@ export class EditorHost extends Disposable {
   private offer: WorktreeOffer = { available: false, byDefault: false };
   /** Review notes as comments in VS Code's editors. */
   readonly comments: ReviewComments;
+  /** Export as Markdown and Copy as Markdown. */
+  readonly markdown: MarkdownExporter;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -95,6 +106,10 @@ export class EditorHost extends Disposable {
     const { hasFolder, ...storage } = openWorkspaceStorage(context, vscode.workspace, (text) => this.reportStorage(text));
     this.storage = storage;
     const store = this.register(new ConversationStore({ dir: this.storage.dir, warn: (text) => this.reportStorage(text) }));
+    // Built on the first search, from the store; kept in step by its saves, never by the stream.
+    this.search = this.register(new ConversationSearch({ load: (id) => store.loadTranscript(id) }));
+    this.register(store.onTranscriptSaved((id) => this.search.saved(id)));
+    this.register(store.onTranscriptRemoved((id) => this.search.removed(id)));
     // Rules live in the extension's own storage, never in settings a repository could ship.
     this.rules = this.register(
       new RuleStore({
@@ -128,7 +143,8 @@ export class EditorHost extends Disposable {
           rules: { store: this.rules, workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, trusted: () => vscode.workspace.isTrusted },
           review: this.review,
           runSignInTerminal,
-          askSecret: (agentName, variable) => this.secrets.ask(agentName, variable),
+          confirmSignInCommand,
+          askSecret: (agentName, variable) => askAgentSecret(this.secrets, this.settings.find(agentName), variable),
           mcpServers: () => this.mcp.servers(),
           mcpProblems: () => this.mcp.problems(),
           contextSources: this.mentions.sources,
@@ -152,13 +168,30 @@ export class EditorHost extends Disposable {
       followEnabled: () => this.followEnabled(),
       forgetSecrets: (agentName) => this.secrets.forget(agentName),
       worktrees: this.worktrees,
+      search: this.search,
     });
     this.comments = this.register(new ReviewComments(this.manager));
+    this.markdown = new MarkdownExporter({
+      manager: this.manager,
+      init: () => this.init(),
+      secrets: () => this.log.secretValues(),
+      wrote: (file) => this.review.userWrote(file),
+    });
     this.register(
       this.manager.onMessage((m) => {
         this.changes.fire(m);
         // Files of every conversation's worktree are badged as such in the editor.
         if (m.type === 'tabsChanged') this.worktrees?.setBound(this.manager.all().map((c) => c.meta));
+      }),
+    );
+    this.register(
+      new ActivityStatus({
+        tabs: () => this.manager.tabs(),
+        onTabs: (listener) => this.manager.onMessage((m) => m.type === 'tabsChanged' && listener()),
+        show: (id) => {
+          this.manager.show(id);
+          this.surface?.reveal();
+        },
       }),
     );
     this.updateSecrets();
@@ -178,8 +211,7 @@ export class EditorHost extends Disposable {
 
   /** Loads the stored conversations and rules (once); the snapshot is complete afterwards. */
   init(): Promise<void> {
-    // After the folder's storage has taken over what an earlier version kept under the URI.
-    // Agents' stored sign-in values are read first: starting an agent then needs no wait.
+    // After the folder's storage took over the URI's; stored sign-in values first, so starting an agent needs no wait.
     this.initialized ??= Promise.all([this.storage.ready, this.secrets.load(this.settings.all().map((a) => a.name))])
       .then(() => Promise.all([this.rules.load(), this.manager.init(), this.refreshOffer()]))
       .then(() => undefined);
@@ -212,8 +244,21 @@ export class EditorHost extends Disposable {
   async handle(message: WebviewMessage, reply: (message: HostMessage) => void): Promise<void> {
     if (isCoreCommand(message)) return runCoreCommand(this.manager, message, { warn: (text) => this.log.warn(text), reply });
     if (isEditorCommand(message)) {
-      const { manager, settings, commands, links, diffs, mirror, mentions, log } = this;
-      return runEditorCommand(message, { manager, settings, commands, links, diffs, mirror, mentions, log, addPreset: (id) => this.addPreset(id), reply });
+      const { manager, settings, commands, links, diffs, mirror, mentions, log, markdown, subagents } = this;
+      return runEditorCommand(message, {
+        manager,
+        settings,
+        commands,
+        links,
+        diffs,
+        mirror,
+        mentions,
+        log,
+        markdown,
+        subagents,
+        addPreset: (id) => this.addPreset(id),
+        reply,
+      });
     }
   }
 
@@ -228,7 +273,7 @@ export class EditorHost extends Disposable {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   }
 
-  /** What starting `name` runs (or reaches), with the values the user stored for it; Check Agent uses it too. */
+  /** What starting `name` runs (or reaches), with the values the user stored for where it points; Check Agent uses it too. */
   launchConfig(name: string): AgentLaunchConfig | undefined {
     const agent = this.settings.find(name);
     if (!agent) return undefined;
@@ -236,14 +281,14 @@ export class EditorHost extends Disposable {
       extensionPath: this.context.extensionPath,
       storageDir: this.context.globalStorageUri.fsPath,
       cwd: this.cwd(),
-      secrets: this.secrets.get(name),
-      proxy: vscode.workspace.getConfiguration('http').get<string>('proxy')?.trim() || undefined,
+      ...this.secrets.forAgent(agent),
+      proxy: editorProxySettings(),
     });
   }
 
-  /** Every configured agent's env values are masked in the logs (several agents may run at once). */
+  /** Every configured agent's secrets (entrySecrets), stored values and MCP secrets are masked in the logs (several agents may run at once). */
   private updateSecrets(): void {
-    this.log.setSecrets([...this.settings.all().flatMap(entrySecrets), ...this.secrets.values(), ...this.mcp.secrets()]);
+    this.log.setSecrets([...this.settings.all().flatMap(entrySecrets), ...this.secrets.values(), ...this.mcp.secrets(), ...editorProxySecrets()]);
   }
 
   private async addPreset(presetId: string): Promise<void> {
@@ -269,6 +314,7 @@ export class EditorHost extends Disposable {
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (affects(e, 'followAgent')) this.changes.fire({ type: 'followChanged', followAgent: this.followEnabled() });
     if (affects(e, 'newConversationsInWorktree')) void this.refreshOffer();
+    if (affectsProxy(e)) this.updateSecrets();
     if (affects(e, 'agents', 'defaultAgent')) {
       this.updateSecrets();
       this.fireAgents();

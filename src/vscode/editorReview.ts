@@ -5,8 +5,9 @@ import { CheckpointStore } from '../review/checkpointStore';
 import type { RestoreStep } from '../review/checkpointTypes';
 import type { ReviewHost } from '../conversation/conversationReview';
 import type { FolderStorage } from '../store/folderStorage';
-import { Disposable } from '../util/disposable';
+import { Disposable, Emitter } from '../util/disposable';
 import { errorMessage } from '../util/errors';
+import { assertTargets } from '../worktree/applyTargets';
 import type { OutputLog } from './outputLog';
 
 /**
@@ -14,11 +15,15 @@ import type { OutputLog } from './outputLog';
  * storage, per folder), the editor's text of a file (unsaved changes included), restores applied as one
  * WorkspaceEdit (visible, undoable as one step) and saved, the rewind preview as a modal dialog,
  * and a file watcher that tells the shown conversation to refresh its changed files (agents that
- * write the disk themselves are noticed that way).
+ * write the disk themselves are noticed that way). What the user changes in the editor — a save, a
+ * file created, deleted or renamed there, a transcript Tandem exported for them — is told to every
+ * conversation's review: it is the user's work, never the agent's.
  */
 export class EditorReview extends Disposable implements ReviewHost {
   /** Stores opened (or opening), by their storage folder. */
   private readonly opening = new Map<string, Promise<CheckpointStore | undefined>>();
+  private readonly userChanges = this.register(new Emitter<string>());
+  readonly onUserChange = this.userChanges.event;
 
   constructor(
     /** The folder's storage (undefined without a folder); checkpoints wait until it is ready. */
@@ -31,6 +36,17 @@ export class EditorReview extends Disposable implements ReviewHost {
     this.register(watcher.onDidChange(onFilesChanged));
     this.register(watcher.onDidCreate(onFilesChanged));
     this.register(watcher.onDidDelete(onFilesChanged));
+    const user = (uri: vscode.Uri) => this.userWrote(uri);
+    // An agent's own fs write is saved through the editor too: the review has claimed it for the agent before.
+    this.register(vscode.workspace.onDidSaveTextDocument((d) => user(d.uri)));
+    this.register(vscode.workspace.onDidCreateFiles((e) => e.files.forEach(user)));
+    this.register(vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(user)));
+    this.register(vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => [f.oldUri, f.newUri].forEach(user))));
+  }
+
+  /** The user changed a file, or Tandem wrote one for them (an exported transcript): their work, not the agent's. */
+  userWrote(file: vscode.Uri): void {
+    if (file.scheme === 'file') this.userChanges.fire(file.fsPath);
   }
 
   checkpoints(): Promise<CheckpointStore | undefined> {
@@ -46,8 +62,10 @@ export class EditorReview extends Disposable implements ReviewHost {
     return {
       checkpoints: () => this.open(root, path.join('worktrees', key)),
       readCurrent: (file) => this.readCurrent(file),
-      apply: (plan, label) => this.apply(plan, label),
+      // Undo and rewind stay in the worktree, checked as Apply is (a link the agent made is not followed).
+      apply: (plan, label) => this.apply(plan, label, root),
       confirmRewind: (plan) => this.confirmRewind(plan),
+      onUserChange: this.onUserChange,
     };
   }
 
@@ -79,7 +97,14 @@ export class EditorReview extends Disposable implements ReviewHost {
     }
   }
 
-  async apply(plan: readonly RestoreStep[], label: string): Promise<void> {
+  /**
+   * `within`: the folder every target must stay in — a worktree's repository for its Apply, else the
+   * workspace folder the checkpoints are of (Undo, Reject, Restore) — checked here on the final
+   * paths, after every question was answered: a target that a link leads outside the folder, or that
+   * is a link itself, refuses the whole edit (an agent may have swapped a file for a link).
+   */
+  async apply(plan: readonly RestoreStep[], label: string, within = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath): Promise<void> {
+    if (within !== undefined) await assertTargets(within, plan);
     const edit = new vscode.WorkspaceEdit();
     const toSave: vscode.Uri[] = [];
     for (const step of plan) {

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isWithin } from '../client/pathPolicy';
+import { isWithin } from '../util/realPath';
 import type { WorktreeHost } from '../conversation/worktreeHost';
 import type { WorktreeOffer } from '../protocol/messages';
 import type { ConversationMeta } from '../store/conversationMeta';
@@ -92,8 +92,8 @@ export class EditorWorktrees extends Disposable implements WorktreeHost {
   askOnClose = askOnClose;
   confirmForce = confirmForce;
 
-  apply(steps: Parameters<EditorReview['apply']>[0], label: string): Promise<void> {
-    return this.review.apply(steps, label);
+  apply(steps: Parameters<EditorReview['apply']>[0], label: string, repo: string): Promise<void> {
+    return this.review.apply(steps, label, repo);
   }
 
   resolveConflicts(...args: Parameters<MergeEditor['open']>): Promise<void> {

@@ -4,6 +4,9 @@ import type { ConversationManager } from '../conversation/conversationManager';
 import type { ConversationMeta } from '../store/conversationMeta';
 import { relativeTime } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
+import type { ConversationSearch } from '../store/conversationSearch';
+import { searchAsYouType, type HitItem, type SearchTarget } from './searchPicker';
+import { deleteFromHistory } from './historyDelete';
 
 /** A session an agent knows (session/list) that Tandem has no record of. */
 export interface AgentSessionItem {
@@ -13,14 +16,23 @@ export interface AgentSessionItem {
   updatedAt?: number;
 }
 
-type Item = vscode.QuickPickItem & ({ kind?: undefined; meta: ConversationMeta } | { kind?: undefined; external: AgentSessionItem });
+type Item = vscode.QuickPickItem & ({ kind?: undefined; meta: ConversationMeta } | { kind?: undefined; external: AgentSessionItem } | HitItem);
+
+/** The text search the history offers below the titles, and how a found entry is opened. */
+export interface HistorySearch {
+  search: ConversationSearch;
+  open(target: SearchTarget): Promise<void>;
+}
 
 /**
  * `Tandem: Show History` and the panel's History button: the workspace's conversations newest
  * first (filter by typing), plus sessions the agents know that were started elsewhere (their own
- * CLI); open, rename or delete (after a confirmation) from the keyboard or the mouse.
+ * CLI); open, rename or delete (after a confirmation, the agent's own session too where it can:
+ * historyDelete.ts) from the keyboard or the mouse; a rename names the agent's session too. What is typed
+ * is also searched for in the text of every conversation: those matches follow the titles, and one
+ * opens its conversation at the entry.
  */
-export async function showHistory(manager: ConversationManager, listAgentSessions: () => Promise<AgentSessionItem[]>): Promise<void> {
+export async function showHistory(manager: ConversationManager, listAgentSessions: () => Promise<AgentSessionItem[]>, search?: HistorySearch): Promise<void> {
   const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: l10n.t('Rename') };
   const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: l10n.t('Delete') };
   const pick = vscode.window.createQuickPick<Item>();
@@ -28,6 +40,7 @@ export async function showHistory(manager: ConversationManager, listAgentSession
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   let external: AgentSessionItem[] = [];
+  let found: HitItem[] = [];
   const refresh = (): void => {
     const own: Item[] = manager.all().map(({ meta, open }) => ({
       label: meta.title,
@@ -50,9 +63,24 @@ export async function showHistory(manager: ConversationManager, listAgentSession
       ...own,
       ...(theirs.length > 0 ? [{ label: l10n.t('From the agents'), kind: vscode.QuickPickItemKind.Separator } as unknown as Item] : []),
       ...theirs,
+      ...(found.length > 0 ? [{ label: l10n.t('Found in conversations'), kind: vscode.QuickPickItemKind.Separator } as unknown as Item] : []),
+      ...found,
     ];
   };
   refresh();
+  // Titles are filtered by the picker itself; the text search adds what was said in them.
+  const typing = search
+    ? searchAsYouType(
+        pick as unknown as vscode.QuickPick<vscode.QuickPickItem>,
+        search.search,
+        manager,
+        (items) => {
+          found = items;
+          refresh();
+        },
+        { skipTitles: true },
+      )
+    : undefined;
   pick.busy = true;
   listAgentSessions()
     .then((sessions) => {
@@ -77,13 +105,7 @@ export async function showHistory(manager: ConversationManager, listAgentSession
       refresh();
       pick.show();
     } else if (button === DELETE) {
-      const remove = l10n.t('Delete');
-      const answer = await vscode.window.showWarningMessage(
-        l10n.t('Delete the conversation "{0}"? Its transcript is removed from this workspace; this cannot be undone.', item.meta.title),
-        { modal: true },
-        remove,
-      );
-      if (answer === remove) await manager.delete(item.meta.id);
+      await deleteFromHistory(manager, item.meta);
       refresh();
       pick.show();
     }
@@ -96,11 +118,13 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     });
     pick.show();
   });
+  typing?.dispose();
   pick.dispose();
   // The walkthrough's History step completes on this (not on the command): completing a step moves
   // the walkthrough's focus, which would close the picker it just opened.
   void vscode.commands.executeCommand('setContext', 'tandem.historySeen', true);
   if (!chosen) return;
   if ('meta' in chosen) await manager.reopen(chosen.meta.id);
+  else if ('hit' in chosen) await search?.open(chosen.hit);
   else manager.openAgentSession(chosen.external.agentName, chosen.external.sessionId, chosen.external.title, chosen.external.updatedAt);
 }

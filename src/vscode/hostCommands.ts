@@ -4,8 +4,10 @@ import type { HostMessage } from '../protocol/messages';
 import type { RuleStore } from '../permissions/ruleStore';
 import type { Conversation } from '../conversation/conversation';
 import type { ConversationManager } from '../conversation/conversationManager';
-import { DEMO_AGENT_NAME, type AgentSettings } from './agentSettings';
+import { choiceDescription, DEMO_AGENT_NAME, type AgentSettings } from './agentSettings';
 import { showHistory, type AgentSessionItem } from './historyPicker';
+import { searchConversations, type SearchTarget } from './searchPicker';
+import type { ConversationSearch } from '../store/conversationSearch';
 import type { MentionSource } from './mentionSource';
 import { manageRules } from './rulesPicker';
 import type { ChatSurface } from './editorHost';
@@ -29,6 +31,8 @@ export interface CommandHost {
   forgetSecrets(agentName: string): Promise<boolean>;
   /** Conversation worktrees; undefined without a folder. */
   worktrees: EditorWorktrees | undefined;
+  /** The text search over the kept conversations. */
+  search: ConversationSearch;
 }
 
 /**
@@ -95,22 +99,37 @@ export class HostCommands {
 
   async showHistory(): Promise<void> {
     await this.host.init();
-    await showHistory(this.host.manager, () => this.listAgentSessions());
+    await showHistory(this.host.manager, () => this.listAgentSessions(), { search: this.host.search, open: (target) => this.openAt(target) });
     this.host.surface()?.reveal();
+  }
+
+  /** `Tandem: Search Conversations…`: a match in any kept conversation, opened at its entry. */
+  async searchConversations(): Promise<void> {
+    await this.host.init();
+    const target = await searchConversations(this.host.manager, this.host.search);
+    if (target) await this.openAt(target);
+  }
+
+  /** Opens a conversation (from the history if closed) and has the panel land on the entry, highlighted. */
+  async openAt(target: SearchTarget): Promise<void> {
+    await this.host.manager.reopen(target.conversationId);
+    this.host.surface()?.reveal();
+    if (target.entryId !== '') this.host.post({ type: 'revealEntry', conversationId: target.conversationId, entryId: target.entryId, query: target.query });
   }
 
   /**
    * `Tandem: Sign Out`: Tandem forgets the keys it keeps for the shown conversation's agent (the
    * agent restarts without them), and the agent forgets its own credentials when it supports that.
    */
-  async signOut(): Promise<void> {
+  async signOut(conversationId?: string): Promise<void> {
     await this.host.init();
-    const conversation = this.host.manager.active;
+    // The panel's Sign out names its conversation; the command means the shown one.
+    const conversation = this.host.manager.get(conversationId);
     if (!conversation) return;
     const name = conversation.agentName;
     const forgot = await this.host.forgetSecrets(name);
     const runtime = conversation.link.agentRuntime;
-    const canLogout = runtime?.alive === true && runtime.initializeResult?.agentCapabilities?.auth?.logout != null;
+    const canLogout = runtime?.canLogout === true;
     if (canLogout && runtime) {
       try {
         await runtime.connection().logout();
@@ -161,7 +180,7 @@ export class HostCommands {
   async pickAgent(): Promise<void> {
     const current = this.host.manager.active?.agentName;
     const picked = await vscode.window.showQuickPick(
-      this.host.settings.choices().map((c) => ({ label: c.name, description: c.commandLine, picked: c.name === current })),
+      this.host.settings.choices().map((c) => ({ label: c.name, description: choiceDescription(c), picked: c.name === current })),
       { placeHolder: l10n.t('Select the ACP agent to chat with') },
     );
     if (picked) await this.host.manager.selectAgent(picked.label);

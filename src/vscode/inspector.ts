@@ -22,6 +22,8 @@ export interface InspectorHost {
   commandLine(agentName: string): string | undefined;
   /** Starts a conversation with `agentName` (or switches an untouched one to it), in the chat panel. */
   converseWith(agentName: string): Promise<void>;
+  /** Tandem wrote this file for the user (an export): the review must never count it as the agent's. */
+  wrote(file: vscode.Uri): void;
 }
 
 interface ScopeItem extends vscode.QuickPickItem {
@@ -62,8 +64,9 @@ export class Inspector implements vscode.Disposable {
     const scope = await this.pickScope(l10n.t('Export Transcript'));
     if (!scope) return;
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    // The home folder, not the workspace: a new file there would show in the review of agents' changes.
-    const folder = vscode.Uri.file(os.homedir());
+    // The workspace's (first) folder, where the user works and looks for it; the home folder without
+    // one. Tandem's own exports are not the agent's changes, and the review must not count them (issue 29).
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
     const target = await vscode.window.showSaveDialog({
       title: l10n.t('Export Transcript'),
       defaultUri: vscode.Uri.joinPath(folder, `tandem-${slug(scope.agent ?? 'all')}-${stamp}.jsonl`),
@@ -72,6 +75,8 @@ export class Inspector implements vscode.Disposable {
     if (!target) return;
     try {
       const { text, header } = await this.transcript(scope);
+      // Told before it is written: a strip refreshed in between must not show it as a change of a turn.
+      this.host.wrote(target);
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
       const open = l10n.t('Open');
       const choice = await vscode.window.showInformationMessage(

@@ -9,6 +9,7 @@ import { addTemporaryAgent } from './agentSettings';
  * `Tandem: Replay Transcript…`: picks a transcript, checks it, and makes the bundled replay agent
  * (dist/replayAgent.js) playing it an agent of this window, "Replay: <file>", with which a new
  * conversation starts. The user then sends as many prompts as the recording has (any text).
+ * The agent is marked `sandbox: 'replay'`: its runtime serves it src/runtime/replaySandbox.ts.
  */
 export async function replayTranscript(extensionPath: string, converseWith: (agentName: string) => Promise<void>): Promise<void> {
   const picked = await vscode.window.showOpenDialog({
@@ -57,12 +58,13 @@ export async function replayTranscript(extensionPath: string, converseWith: (age
     args: [path.join(extensionPath, 'dist', 'replayAgent.js'), file, ...(pace.fast ? ['--fast'] : [])],
     // The editor's own Node: Electron on the desktop, which this makes behave as plain Node.
     env: { ELECTRON_RUN_AS_NODE: '1' },
+    sandbox: 'replay',
   });
   await converseWith(name);
   const prompts = transcript.messages.filter((m) => m.dir === 'out' && m.msg.method === 'session/prompt').length;
   void vscode.window.showInformationMessage(
     l10n.t(
-      'Tandem: replaying {0} with "{1}". Send {2} prompts (any text) to play the whole recording; recorded commands are not run again.',
+      'Tandem: replaying {0} with "{1}" as a sandbox. Send {2} prompts (any text) to play the whole recording. Recorded commands are never run (terminals show the recorded output), each recorded file write is proposed to you as a diff to accept or reject, and your files are not read.',
       base,
       name,
       prompts,

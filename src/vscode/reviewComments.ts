@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { ConversationManager } from '../conversation/conversationManager';
-import { isWithin } from '../client/pathPolicy';
+import { isWithin } from '../util/realPath';
 import type { ReviewNoteView } from '../protocol/messages';
 import { Disposable } from '../util/disposable';
 

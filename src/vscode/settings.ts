@@ -19,6 +19,12 @@ export function userSetting<K extends SettingKey>(key: K): TandemSettings[K] | u
   return vscode.workspace.getConfiguration('tandem').inspect<TandemSettings[K]>(key)?.globalValue;
 }
 
+/** The values a workspace gives (its own settings and its folders'), which win over the user's. */
+export function workspaceSettings<K extends SettingKey>(key: K): Array<TandemSettings[K]> {
+  const inspected = vscode.workspace.getConfiguration('tandem').inspect<TandemSettings[K]>(key);
+  return [inspected?.workspaceValue, inspected?.workspaceFolderValue].filter((v): v is TandemSettings[K] => v !== undefined);
+}
+
 /** Writes the user's (global) setting. */
 export async function updateUserSetting<K extends SettingKey>(key: K, value: TandemSettings[K] | undefined): Promise<void> {
   await vscode.workspace.getConfiguration('tandem').update(key, value, vscode.ConfigurationTarget.Global);

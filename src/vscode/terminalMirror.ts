@@ -2,10 +2,12 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { Thread } from '../thread/thread';
 import type { IDisposable } from '../util/disposable';
+import { feedTerminalMirror } from './terminalMirrorFeed';
 
 /**
  * "Open in terminal": mirrors an agent terminal's output into a read-only VS Code terminal
- * (a Pseudoterminal), replaying what was printed so far and following new output live.
+ * (a Pseudoterminal), replaying what was printed so far and following new output live, redrawn
+ * when an agent's snapshot replaces it (terminalMirrorFeed.ts).
  */
 export class TerminalMirror implements IDisposable {
   private readonly open = new Set<vscode.Terminal>();
@@ -18,15 +20,16 @@ export class TerminalMirror implements IDisposable {
     }
     const writeEmitter = new vscode.EventEmitter<string>();
     let subscription: IDisposable | undefined;
-    const toTerminal = (text: string) => text.replace(/\r?\n/g, '\r\n');
     const pty: vscode.Pseudoterminal = {
       onDidWrite: writeEmitter.event,
       open: () => {
-        writeEmitter.fire(`\x1b[2m$ ${view.command}\x1b[0m\r\n`);
-        writeEmitter.fire(toTerminal(view.output));
-        subscription = thread.onTerminalOutput((id, text) => {
-          if (id === terminalId) writeEmitter.fire(toTerminal(text));
-        });
+        // The output as it is when the terminal opens (a snapshot may have replaced it since show).
+        const now = thread.terminalView(terminalId) ?? view;
+        subscription = feedTerminalMirror(
+          now,
+          (l) => thread.onTerminalOutput(l),
+          (data) => writeEmitter.fire(data),
+        );
       },
       close: () => {
         subscription?.dispose();

@@ -5,7 +5,9 @@ import * as nodePath from 'node:path';
 import type { RestoreStep } from '../review/checkpointTypes';
 import { decodeExact, isBinary } from '../review/restorePlan';
 import type { WorktreeBinding } from '../store/conversationMeta';
-import type { WorktreeGit } from './worktreeGit';
+import { realRoot } from '../util/realPath';
+import { problemReason, targetProblem } from './applyTargets';
+import type { PinnedWorktree, WorktreeGit } from './worktreeGit';
 import { readCheckedOutBlobs, snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
 
 /** What applying does to one file of the workspace. */
@@ -64,21 +66,29 @@ export function appliedTree(binding: WorktreeBinding): string {
  * content is "yours", the worktree's is the agent's), so uncommitted edits in the workspace are
  * never overwritten — they are merged, or the file conflicts, or it is skipped. Nothing is written.
  */
-export async function planApply(git: WorktreeGit, binding: WorktreeBinding, readMain: MainReader): Promise<ApplyPlan> {
-  const tree = await snapshotTree(git, binding.path);
-  const changes = await treeChanges(git, binding.path, appliedTree(binding), tree);
+export async function planApply(git: WorktreeGit, at: PinnedWorktree, binding: WorktreeBinding, readMain: MainReader): Promise<ApplyPlan> {
+  const tree = await snapshotTree(git, at);
+  const changes = await treeChanges(git, at, appliedTree(binding), tree);
   // In their checked-out form: the workspace's files ("yours") are compared and merged with them.
   const blobs = await readCheckedOutBlobs(
     git,
-    binding.path,
+    at,
     changes.flatMap((c) => (c.submodule ? [] : [c.before, c.after].flatMap((id) => (id === undefined ? [] : [{ id, path: c.relPath }])))),
   );
+  const root = await realRoot(binding.repo);
   const steps: ApplyStep[] = [];
-  for (const change of changes) steps.push(await planFile(git, binding, change, blobs, readMain));
+  for (const change of changes) steps.push(await planFile(git, binding, root, change, blobs, readMain));
   return { tree, steps };
 }
 
-async function planFile(git: WorktreeGit, binding: WorktreeBinding, change: TreeChange, blobs: Map<string, Buffer>, readMain: MainReader): Promise<ApplyStep> {
+async function planFile(
+  git: WorktreeGit,
+  binding: WorktreeBinding,
+  root: string,
+  change: TreeChange,
+  blobs: Map<string, Buffer>,
+  readMain: MainReader,
+): Promise<ApplyStep> {
   const path = nodePath.join(binding.repo, ...change.relPath.split('/'));
   const step = (outcome: ApplyOutcome, content?: Uint8Array, reason?: string): ApplyStep => {
     const s: ApplyStep = { relPath: change.relPath, path, outcome };
@@ -92,6 +102,12 @@ async function planFile(git: WorktreeGit, binding: WorktreeBinding, change: Tree
   };
   const agentCopy = nodePath.join(binding.path, ...change.relPath.split('/'));
   if (change.submodule) return step('skipped', undefined, l10n.t('a submodule: update it in the workspace yourself'));
+  // A link's blob is where it points: written as text it would be a different file, and made a link
+  // it could lead anywhere. The user makes (or removes) links.
+  if (change.link)
+    return step('skipped', undefined, l10n.t('a symbolic link on one side: change it in the workspace yourself; the agent’s is in {0}', agentCopy));
+  const problem = await targetProblem(root, path);
+  if (problem) return step('skipped', undefined, problemReason(problem));
   const base = change.before === undefined ? undefined : blobs.get(change.before);
   const agent = change.after === undefined ? undefined : blobs.get(change.after);
   if ((change.before !== undefined && !base) || (change.after !== undefined && !agent))
@@ -155,7 +171,9 @@ export async function mergeFile(
     await Promise.all([yours, base, theirs].map((bytes, i) => fs.promises.writeFile(files[i], bytes)));
     // The exit code is the number of conflicts (capped at 127); negative codes are errors.
     const okCodes = Array.from({ length: 128 }, (_, i) => i);
-    const out = await git.run(['merge-file', '-p', '-L', labels[0], '-L', labels[1], '-L', labels[2], ...files], dir, { okCodes });
+    // Outside any repository (it needs none): no config found above the temp folder is read.
+    const env = { GIT_CEILING_DIRECTORIES: nodePath.dirname(dir) };
+    const out = await git.run(['merge-file', '-p', '-L', labels[0], '-L', labels[1], '-L', labels[2], ...files], dir, { okCodes, env });
     return { bytes: out.stdout, conflicts: out.code };
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });

@@ -19,6 +19,8 @@ export type WorktreeErrorKind =
   | 'missing'
   /** git does not know who is committing (`user.name` / `user.email`). */
   | 'identity'
+  /** An Apply target would leave the repository through a link, or is a link itself. */
+  | 'unsafeTarget'
   /** Anything else git refused; the message quotes it. */
   | 'failed';
 
@@ -35,6 +37,11 @@ export class WorktreeError extends Error {
 /** The last lines git wrote to stderr, for a message. */
 function gitSaid(result: GitResult): string {
   return result.stderr.trim().split('\n').slice(-3).join(' ').trim();
+}
+
+/** The command's words ("worktree add"), without options and the values of `-c`. */
+function commandWords(args: readonly string[]): string[] {
+  return args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '-c');
 }
 
 /** A git failure as a WorktreeError with a message that says what to do. */
@@ -63,18 +70,25 @@ export function describeGitFailure(failure: GitFailure, repo: string): WorktreeE
       l10n.t('git does not know who is committing. Set user.name and user.email (git config --global user.name "…"), then try again.'),
     );
   if (/not a git repository/i.test(all)) return new WorktreeError('notRepository', l10n.t('{0} is not in a git repository.', repo));
-  return new WorktreeError(
-    'failed',
-    l10n.t(
-      'git {0} failed: {1}',
-      failure.args
-        .filter((a) => !a.startsWith('-'))
-        .slice(0, 2)
-        .join(' '),
-      said || String(failure.result.code),
-    ),
-  );
+  return new WorktreeError('failed', l10n.t('git {0} failed: {1}', commandWords(failure.args).slice(0, 2).join(' '), said || String(failure.result.code)));
 }
+
+/**
+ * A worktree as Tandem's git reaches it: the git dir git made for it in the repository
+ * (`<repository's .git>/worktrees/<id>`) and its folder, both given to git, so git never looks for
+ * the worktree's `.git` file — a text file the agent can write, which could name a git dir with its
+ * own config (filters, hooks) and decide which repository Commit and Discard act on.
+ */
+export interface PinnedWorktree {
+  gitDir: string;
+  workTree: string;
+}
+
+/**
+ * On every command: no hooks. The repository's hooks would run on files the agent wrote (a
+ * pre-commit that runs the project's scripts), and for commands the user never typed.
+ */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
 
 /** Runs git for the worktree commands: every failure comes out as a WorktreeError. */
 export class WorktreeGit {
@@ -82,13 +96,23 @@ export class WorktreeGit {
 
   async run(args: string[], cwd: string, opts: Omit<GitRunOptions, 'cwd'> = {}): Promise<GitResult> {
     try {
-      return await runGit(this.gitPath, args, { ...opts, cwd });
+      return await runGit(this.gitPath, [...NO_HOOKS, ...args], { ...opts, cwd });
     } catch (err) {
       if (err instanceof GitFailure) throw describeGitFailure(err, cwd);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT')
         throw new WorktreeError('noGit', l10n.t('git is not installed (or not on the PATH), so conversations cannot have their own worktree.'));
       throw err;
     }
+  }
+
+  /** `git <args>` in a worktree, with its git dir and work tree pinned (see PinnedWorktree). */
+  runIn(at: PinnedWorktree, args: string[], opts: Omit<GitRunOptions, 'cwd'> = {}): Promise<GitResult> {
+    return this.run([`--git-dir=${at.gitDir}`, `--work-tree=${at.workTree}`, ...args], at.workTree, opts);
+  }
+
+  /** stdout of `git <args>` in a pinned worktree, trimmed. */
+  async textIn(at: PinnedWorktree, args: string[], opts: Omit<GitRunOptions, 'cwd'> = {}): Promise<string> {
+    return (await this.runIn(at, args, opts)).stdout.toString('utf8').trim();
   }
 
   /** stdout of `git <args>`, trimmed. */

@@ -2,9 +2,11 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { WorktreeBinding } from '../store/conversationMeta';
+import { realRoot } from '../util/realPath';
 import { appliedTree, planApply, same, type ApplyPlan, type MainReader } from './applyPlan';
 import { BRANCH_PREFIX, FALLBACK_PREFIX, freeName, provisionalSlug, slugOf, worktreeFolder } from './branchNames';
-import { WorktreeError, WorktreeGit } from './worktreeGit';
+import { WorktreeError, WorktreeGit, type PinnedWorktree } from './worktreeGit';
+import { findGitDir, leadsTo, restoreGitFile } from './worktreeGitDir';
 import { snapshotTree, treeChanges, type TreeChange } from './worktreeSnapshot';
 
 /** Whether a folder can have conversation worktrees, and where its repository is. */
@@ -65,7 +67,7 @@ export class WorktreeService {
     const path = worktreeFolder(this.root(), repo, branch);
     await fs.promises.mkdir(nodePath.dirname(path), { recursive: true });
     await this.git.run(['worktree', 'add', '-q', '-b', branch, path, base], repo);
-    const binding: WorktreeBinding = { path, branch, base, repo, folder: probe.folder };
+    const binding: WorktreeBinding = { path, branch, base, repo, folder: probe.folder, gitDir: await this.gitDirOf(repo, path) };
     if (!titled) binding.provisional = true;
     return binding;
   }
@@ -87,9 +89,10 @@ export class WorktreeService {
   /** The status with `unapplied` counted from the tree `from`. */
   private async changedSince(binding: WorktreeBinding, from: string): Promise<WorktreeStatus> {
     if (!this.exists(binding)) return { state: 'missing', unapplied: [], commits: 0 };
-    const tree = await snapshotTree(this.git, binding.path);
-    const unapplied = await treeChanges(this.git, binding.path, from, tree);
-    const commits = Number(await this.git.text(['rev-list', '--count', `${binding.base}..HEAD`], binding.path)) || 0;
+    const at = await this.at(binding);
+    const tree = await snapshotTree(this.git, at);
+    const unapplied = await treeChanges(this.git, at, from, tree);
+    const commits = Number(await this.git.textIn(at, ['rev-list', '--count', `${binding.base}..HEAD`])) || 0;
     return { state: 'ready', unapplied, commits };
   }
 
@@ -113,24 +116,27 @@ export class WorktreeService {
   /** What Apply would do; `readMain` reads the workspace's files as the editor has them. */
   async planApply(binding: WorktreeBinding, readMain: MainReader): Promise<ApplyPlan> {
     this.mustExist(binding);
-    return planApply(this.git, binding, readMain);
+    return planApply(this.git, await this.at(binding), binding, readMain);
   }
 
   /** Every change in the worktree committed on its branch; undefined when there was nothing to commit. */
   async commit(binding: WorktreeBinding, message: string): Promise<string | undefined> {
     this.mustExist(binding);
-    await this.git.run(['add', '-A', '--', '.'], binding.path);
-    const staged = await this.git.run(['diff', '--cached', '--quiet'], binding.path, { okCodes: [0, 1] });
+    const at = await this.at(binding);
+    await this.git.runIn(at, ['add', '-A', '--', '.']);
+    const staged = await this.git.runIn(at, ['diff', '--cached', '--quiet'], { okCodes: [0, 1] });
     if (staged.code === 0) return undefined;
-    await this.git.run(['commit', '-q', '-m', message], binding.path);
-    return this.git.text(['rev-parse', '--short', 'HEAD'], binding.path);
+    await this.git.runIn(at, ['commit', '-q', '-m', message]);
+    return this.git.textIn(at, ['rev-parse', '--short', 'HEAD']);
   }
 
-  /** Back to the start commit: uncommitted changes, untracked files and commits on the branch go. */
+  /** Back to the start commit: uncommitted changes, untracked files and commits on the branch go (and the `.git` file is git's again). */
   async discard(binding: WorktreeBinding): Promise<void> {
     this.mustExist(binding);
-    await this.git.run(['reset', '-q', '--hard', binding.base], binding.path);
-    await this.git.run(['clean', '-fdq'], binding.path);
+    const at = await this.at(binding);
+    await this.git.runIn(at, ['reset', '-q', '--hard', binding.base]);
+    await this.git.runIn(at, ['clean', '-fdq']);
+    await restoreGitFile(at);
     delete binding.applied;
   }
 
@@ -139,8 +145,12 @@ export class WorktreeService {
    * nothing was committed on it; a branch with commits is kept (`branchKept`).
    */
   async remove(binding: WorktreeBinding, force: boolean): Promise<{ branchKept: boolean }> {
-    if (this.exists(binding)) await this.git.run(['worktree', 'remove', ...(force ? ['--force', '--force'] : []), binding.path], binding.repo);
-    else await this.git.run(['worktree', 'prune'], binding.repo);
+    if (this.exists(binding)) {
+      // git checks the folder with a status through its `.git` file: the file first points where git made it.
+      const at = await this.at(binding).catch(() => undefined);
+      if (at) await restoreGitFile(at);
+      await this.git.run(['worktree', 'remove', ...(force ? ['--force', '--force'] : []), binding.path], binding.repo);
+    } else await this.git.run(['worktree', 'prune'], binding.repo);
     const tip = await this.git.text(['rev-parse', '--verify', '--quiet', `refs/heads/${binding.branch}`], binding.repo).catch(() => '');
     if (tip === '') return { branchKept: false };
     if (tip !== binding.base) return { branchKept: true };
@@ -155,6 +165,7 @@ export class WorktreeService {
     if (await this.git.has(`refs/heads/${binding.branch}`, binding.repo))
       await this.git.run(['worktree', 'add', '-q', binding.path, binding.branch], binding.repo);
     else await this.git.run(['worktree', 'add', '-q', '-b', binding.branch, binding.path, binding.base], binding.repo);
+    binding.gitDir = await this.gitDirOf(binding.repo, binding.path);
     delete binding.applied;
   }
 
@@ -172,8 +183,9 @@ export class WorktreeService {
   /** The worktree's changes since its start commit, as a unified diff (for the `@` Git changes chip). */
   async diff(binding: WorktreeBinding): Promise<string> {
     this.mustExist(binding);
-    const tree = await snapshotTree(this.git, binding.path);
-    return (await this.git.run(['diff', '--no-color', '--no-ext-diff', binding.base, tree], binding.path)).stdout.toString('utf8');
+    const at = await this.at(binding);
+    const tree = await snapshotTree(this.git, at);
+    return (await this.git.runIn(at, ['diff', '--no-color', '--no-ext-diff', binding.base, tree])).stdout.toString('utf8');
   }
 
   /** Where new branches go: `tandem/`, unless a branch named `tandem` is in the way. */
@@ -183,6 +195,24 @@ export class WorktreeService {
 
   private async taken(repo: string, branch: string): Promise<boolean> {
     return fs.existsSync(worktreeFolder(this.root(), repo, branch)) || (await this.git.has(`refs/heads/${branch}`, repo));
+  }
+
+  /**
+   * Where git runs for the worktree: the git dir kept in the binding while it still names this
+   * folder; else (a binding from an older version, a worktree re-added by hand) found again from the
+   * repository's side and kept.
+   */
+  private async at(binding: WorktreeBinding): Promise<PinnedWorktree> {
+    if (binding.gitDir === undefined || !(await leadsTo(binding.gitDir, await realRoot(binding.path))))
+      binding.gitDir = await this.gitDirOf(binding.repo, binding.path);
+    return { gitDir: binding.gitDir, workTree: binding.path };
+  }
+
+  private async gitDirOf(repo: string, path: string): Promise<string> {
+    const found = await findGitDir(this.git, repo, path);
+    if (found === undefined)
+      throw new WorktreeError('missing', l10n.t('The repository {0} does not list the worktree {1} any more (git worktree prune?).', repo, path));
+    return found;
   }
 
   private mustExist(binding: WorktreeBinding): void {

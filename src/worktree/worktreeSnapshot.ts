@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { splitZ } from '../review/gitProcess';
-import type { WorktreeGit } from './worktreeGit';
+import type { PinnedWorktree, WorktreeGit } from './worktreeGit';
 
 /** One path that differs between two trees (renames are a delete and an add). */
 export interface TreeChange {
@@ -14,6 +14,8 @@ export interface TreeChange {
   after?: string;
   /** A submodule (gitlink) rather than a file: its content is another repository's commit. */
   submodule: boolean;
+  /** A symbolic link on either side (mode 120000): its blob is where the link points, not a file's text. */
+  link: boolean;
 }
 
 const ZERO = /^0+$/;
@@ -22,18 +24,19 @@ const ZERO = /^0+$/;
  * The worktree's whole state as a git tree — committed, staged, unstaged and untracked files that
  * are not ignored — built in a throwaway index seeded from the worktree's own (so unchanged files
  * are not hashed again). The worktree's index, HEAD and files are not touched; the blobs of changed
- * files land in the repository's object store, as `git add` would put them there.
+ * files land in the repository's object store, as `git add` would put them there. Filters named by
+ * the worktree's `.gitattributes` run as `git add` would run them: their commands come from the
+ * repository's and the user's config only, since the git dir is pinned (LFS pointers stay pointers).
  */
-export async function snapshotTree(git: WorktreeGit, worktree: string): Promise<string> {
+export async function snapshotTree(git: WorktreeGit, at: PinnedWorktree): Promise<string> {
   const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'tandem-snapshot-'));
   const index = nodePath.join(dir, 'index');
   const env = { GIT_INDEX_FILE: index };
   try {
-    const own = nodePath.resolve(worktree, await git.text(['rev-parse', '--git-path', 'index'], worktree));
-    const copied = await copyIndex(own, index);
-    if (!copied) await git.run(['read-tree', 'HEAD'], worktree, { env });
-    await git.run(['add', '-A', '--', '.'], worktree, { env });
-    return await git.text(['write-tree'], worktree, { env });
+    const copied = await copyIndex(nodePath.join(at.gitDir, 'index'), index);
+    if (!copied) await git.runIn(at, ['read-tree', 'HEAD'], { env });
+    await git.runIn(at, ['add', '-A', '--', '.'], { env });
+    return await git.textIn(at, ['write-tree'], { env });
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
@@ -56,8 +59,8 @@ async function copyIndex(from: string, to: string): Promise<boolean> {
 }
 
 /** The paths that differ between two trees (or commits), sorted as git lists them. */
-export async function treeChanges(git: WorktreeGit, cwd: string, from: string, to: string): Promise<TreeChange[]> {
-  const out = await git.run(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to], cwd);
+export async function treeChanges(git: WorktreeGit, at: PinnedWorktree, from: string, to: string): Promise<TreeChange[]> {
+  const out = await git.runIn(at, ['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]);
   const parts = splitZ(out.stdout);
   const changes: TreeChange[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -65,7 +68,8 @@ export async function treeChanges(git: WorktreeGit, cwd: string, from: string, t
     const [oldMode, newMode, oldId, newId, status] = parts[i].replace(/^:/, '').split(' ');
     const relPath = parts[i + 1];
     const submodule = oldMode === '160000' || newMode === '160000';
-    const change: TreeChange = { relPath, status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified', submodule };
+    const link = oldMode === '120000' || newMode === '120000';
+    const change: TreeChange = { relPath, status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified', submodule, link };
     if (!ZERO.test(oldId)) change.before = oldId;
     if (!ZERO.test(newId)) change.after = newId;
     changes.push(change);
@@ -79,7 +83,11 @@ export async function treeChanges(git: WorktreeGit, cwd: string, from: string, t
  * workspace. One `cat-file --filters` per blob: in batch mode git reports the stored size but
  * writes the filtered content, so a batch cannot be split reliably. Keyed by id.
  */
-export async function readCheckedOutBlobs(git: WorktreeGit, cwd: string, blobs: ReadonlyArray<{ id: string; path: string }>): Promise<Map<string, Buffer>> {
+export async function readCheckedOutBlobs(
+  git: WorktreeGit,
+  at: PinnedWorktree,
+  blobs: ReadonlyArray<{ id: string; path: string }>,
+): Promise<Map<string, Buffer>> {
   const unique = [...new Map(blobs.map((b) => [b.id, b])).values()];
   const found = new Map<string, Buffer>();
   // A few at a time: a large apply must not start hundreds of processes at once.
@@ -87,7 +95,7 @@ export async function readCheckedOutBlobs(git: WorktreeGit, cwd: string, blobs: 
     await Promise.all(
       unique.slice(i, i + 8).map(async ({ id, path }) => {
         // One that cannot be read is left out: its file is skipped with the reason, not the whole plan.
-        const out = await git.run(['cat-file', '--filters', `--path=${path}`, id], cwd).catch(() => undefined);
+        const out = await git.runIn(at, ['cat-file', '--filters', `--path=${path}`, id]).catch(() => undefined);
         if (out) found.set(id, Buffer.from(out.stdout));
       }),
     );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the measurements of issue 5 and of "speed at scale" (rows 1b, 7, 8), one table (median, min, max of several runs)
+ * `npm run bench`: the measurements of issue 5 and of "speed at scale" (rows 1b, 7, 8), search (row 13), code blocks (row 14), one table (median, min, max of several runs)
  * on stdout and the same rows as JSON in bench-results/bench.json. Chromium and every agent or
  * terminal process started here are closed before it exits.
  */
@@ -9,6 +9,8 @@ import { launchHarness } from '../webview/harness/harness';
 import type { Harness } from '../webview/harness/harness';
 import { runActivation } from './activation';
 import { runBigThread, TOOL_CALLS } from './bigThread';
+import { codeBlockRows, runCodeBlocks } from './codeBlocks';
+import type { CodeBlockRun } from './codeBlocks';
 import { HUNDRED_THOUSAND, OVER_LIMIT, runDiff, TEN_THOUSAND } from './diff';
 import type { DiffCase, DiffRun } from './diff';
 import { remoteStreamRows, runRemoteStream } from './remoteStream';
@@ -22,6 +24,7 @@ import { runLongThread } from './longThread';
 import { observedDiffRows } from './observedDiffs';
 import { TURNS } from './longThreadScript';
 import { runRestore } from './restore';
+import { searchRows } from './search';
 import { runStreaming } from './streaming';
 import { runTerminal } from './terminal';
 import type { TerminalRun } from './terminal';
@@ -307,6 +310,18 @@ async function main(): Promise<void> {
       ],
       () => streaming(harness),
     );
+    log('14 code blocks');
+    await section(
+      [
+        ['14. Streaming a TypeScript block', 'ms', { kind: 'max', value: 8 }],
+        ['14b. Highlighting cost while streaming', '×', { kind: 'max', value: 2 }],
+      ],
+      async () => {
+        const runs: CodeBlockRun[] = [];
+        for (let i = 0; i < 3; i++) runs.push(await runCodeBlocks(harness));
+        rows.push(...codeBlockRows(runs));
+      },
+    );
     log('3 diff');
     await diff(harness);
     log('4 terminal');
@@ -379,6 +394,14 @@ async function main(): Promise<void> {
       ['6b. .vsix size', 'MB', { kind: 'max', value: 2 }],
     ],
     activation,
+  );
+  log('13 search');
+  await section(
+    [
+      ['13. Search index build', 'ms', { kind: 'max', value: 15000 }],
+      ['13b. Search query', 'ms', { kind: 'max', value: 50 }],
+    ],
+    async () => void rows.push(...(await searchRows(3, log))),
   );
   const seconds = (Date.now() - started) / 1000;
   console.log(formatTable(rows));

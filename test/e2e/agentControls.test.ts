@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scenario, useE2e } from './harness/e2e';
-import { waitUntil } from './harness/workbench';
+import { headerPicker, waitUntil } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 
 const e2e = useE2e();
@@ -65,8 +65,7 @@ scenario(e2e, 'settings pickers, usage meter and a question form from a scripted
   });
   const workspace = s.workspace({ files: { 'README.md': '# Controls\n' }, settings: agentSettings('Scripted', agent.config) });
   const { chat } = await s.open(workspace);
-  const model = chat.frame.locator('[data-config-id="model"]');
-  await model.waitFor({ timeout: 30_000 });
+  const model = await headerPicker(chat, '[data-config-id="model"]');
   assert.equal(await model.getAttribute('aria-label'), 'Model');
   assert.equal(await model.inputValue(), 'sonnet');
   await model.selectOption('opus');
@@ -102,7 +101,17 @@ scenario(e2e, 'sign-in through a terminal method: the agent\u2019s own login run
   const card = chat.frame.locator('[data-entry-kind="auth"]');
   await card.waitFor({ timeout: 30_000 });
   assert.match((await card.textContent()) ?? '', /Scripted needs you to sign in/);
+  // The card shows what the button runs: the agent's own command with the method's args.
+  const shown = (await card.locator('.auth-command code').textContent()) ?? '';
+  assert.match(shown, /scriptedAgent\.js.* --scripted-login$/);
   await card.getByRole('button', { name: 'Log in with the scripted CLI' }).click();
+  // The first run asks, naming the command; nothing runs before the answer.
+  const dialog = chat.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 30_000 });
+  assert.match((await dialog.textContent()) ?? '', /Run the sign-in command of Scripted\?/);
+  assert.ok(((await dialog.textContent()) ?? '').includes(shown), 'the dialog names the command the card shows');
+  assert.equal(existsSync(marker), false);
+  await dialog.getByRole('button', { name: 'Run in Terminal' }).click();
   await waitUntil(async () => existsSync(marker), 'the login command to run in the terminal', 60_000);
   await waitUntil(async () => (await card.getAttribute('data-auth-state')) === 'done', 'the card to say signed in', 60_000);
   await chat.send('hi');

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { scenario, useE2e } from './harness/e2e';
 import type { Chat } from './harness/workbench';
-import { waitUntil } from './harness/workbench';
+import { openFile, waitUntil } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 
 const e2e = useE2e();
@@ -39,21 +39,6 @@ async function pasteImage(chat: Chat, name: string): Promise<void> {
     },
     { name, data: PNG_1PX },
   );
-}
-
-/** Opens a workspace file in the editor through Quick Open. */
-async function openFile(page: Page, name: string): Promise<Locator> {
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-  await input.press('Enter');
-  await waitUntil(
-    async () => (await page.locator('.editor-group-container.active .tab.active').getAttribute('aria-label'))?.startsWith(name) ?? false,
-    `${name} to open`,
-  );
-  return page.locator('.editor-group-container.active .monaco-editor').first();
 }
 
 /** Clicks an entry of the context menu VS Code shows (its own, not the browser's). */

@@ -2,7 +2,7 @@
 // tandem.defaultAgent alone (no tandem.agents entry), it streams a turn with tool calls to the end.
 import assert from 'node:assert/strict';
 import { scenario, useE2e } from './harness/e2e';
-import { waitUntil } from './harness/workbench';
+import { headerPicker, waitUntil } from './harness/workbench';
 
 const e2e = useE2e();
 
@@ -40,8 +40,7 @@ scenario(
 scenario(e2e, 'slash commands and modes from the agent: "/" suggests, the Mode picker switches', async (s) => {
   const workspace = s.workspace({ files: { 'README.md': '# Demo\n' }, settings: { 'tandem.defaultAgent': 'Tandem Demo' } });
   const { chat } = await s.open(workspace);
-  const mode = chat.frame.locator('select[aria-label="Mode"]');
-  await mode.waitFor({ state: 'visible' });
+  const mode = await headerPicker(chat, 'select[aria-label="Mode"]');
   assert.equal(await mode.inputValue(), 'tour');
   await mode.selectOption('fast');
   // The agent confirms with current_mode_update; the picker shows what the agent says.

@@ -4,8 +4,9 @@
 // Transcript…` by the bundled replay agent, and the replayed conversation shows the same cards.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { answerFileDialog, pickQuickItem } from './harness/dialogs';
 import { scenario, useE2e } from './harness/e2e';
 import { agentSettings, say } from './harness/workspace';
 import { runCommand, uiTimeout, waitUntil, type Chat } from './harness/workbench';
@@ -29,35 +30,6 @@ async function inspectorFrame(page: Page): Promise<Frame> {
     return found !== undefined;
   }, 'the protocol inspector webview');
   return found!;
-}
-
-/**
- * Answers VS Code's simple file dialog (the web workbench's) with a whole path. Typing into it is
- * racy (it completes and re-selects names as it lists folders), so the value is set at once, as a
- * paste would, once the dialog shows where it starts.
- */
-async function answerFileDialog(page: Page, path: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: uiTimeout });
-  await waitUntil(async () => (await input.inputValue()).startsWith('/'), 'the file dialog to show its folder');
-  // The dialog may still put its own proposal in after listing the folder: set again until it stays.
-  await waitUntil(async () => {
-    if ((await input.inputValue()) !== path) {
-      await input.evaluate((el: HTMLInputElement, value: string) => {
-        el.value = value;
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-      }, path);
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    return (await input.inputValue()) === path;
-  }, `the file dialog to hold ${path}`);
-  await input.press('Enter');
-}
-
-async function pick(page: Page, label: string): Promise<void> {
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
-  await row.waitFor({ timeout: uiTimeout });
-  await row.click();
 }
 
 /** What the agent's side of a thread shows: the agent's text and each tool card's title and status. */
@@ -132,10 +104,13 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   await page.locator('.tabs-container .tab', { hasText: 'Protocol Inspector' }).locator('.codicon-close').click();
   await waitUntil(async () => (await page.locator('.tabs-container .tab', { hasText: 'Protocol Inspector' }).count()) === 0, 'the inspector closed');
 
-  // Export: this conversation, into a folder outside the workspace (the review would count a new file in it).
+  // Export: this conversation, into a folder outside the workspace (the save dialog starts in the workspace's).
   const file = join(s.workspace().dir, 'conversation.jsonl');
   await runCommand(page, 'Tandem: Export Transcript…');
-  await pick(page, 'This conversation');
+  await pickQuickItem(page, 'This conversation');
+  const proposed = page.locator('.quick-input-widget input');
+  await waitUntil(async () => /\/tandem-scripted-[\d-]+\.jsonl$/.test(await proposed.inputValue()), 'the save dialog to propose a file name');
+  assert.equal(dirname(await proposed.inputValue()), workspace.dir, 'the save dialog starts in the workspace folder');
   await answerFileDialog(page, file);
   await waitUntil(async () => existsSync(file) && readFileSync(file, 'utf8').includes('"stopReason"'), 'the exported transcript');
   const text = readFileSync(file, 'utf8');
@@ -163,7 +138,7 @@ scenario(e2e, 'inspector lists a real conversation; export it, replay it, and th
   // Replay it, as fast as possible: a new conversation with "Replay: conversation.jsonl".
   await runCommand(page, 'Tandem: Replay Transcript…');
   await answerFileDialog(page, file);
-  await pick(page, 'As fast as possible');
+  await pickQuickItem(page, 'As fast as possible');
   await waitUntil(
     async () => (await chat.frame.locator('select.agent-picker').inputValue()) === 'Replay: conversation.jsonl',
     'the replay agent selected in the panel',

@@ -15,7 +15,7 @@ import type { TestServer } from '../support/registryFixtures';
 import { baseUserSettings, writeUserSettings } from './harness/codeServer';
 import { scenario, useE2e } from './harness/e2e';
 import { repoRoot } from './harness/paths';
-import { openTandemView, runCommand, uiTimeout, waitUntil } from './harness/workbench';
+import { openQuickPick, openTandemView, runCommand, uiTimeout, waitUntil } from './harness/workbench';
 
 const e2e = useE2e();
 const NAME = 'Local Demo';
@@ -83,8 +83,9 @@ function installedVersion(): string | undefined {
  * the refreshed list says, so the pick cannot land on the cached list being replaced.
  */
 async function openInstalled(page: Page, state: string, refresh = false): Promise<void> {
-  await runCommand(page, 'Tandem: Install Agent');
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: NAME }).first().waitFor();
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: NAME }).first();
+  // The Check Agent preview before it can take focus as it settles, closing the picker: opened again then.
+  await openQuickPick(page, () => runCommand(page, 'Tandem: Install Agent'), row);
   if (refresh) await page.locator('.quick-input-widget a.codicon-refresh, .quick-input-widget .action-label.codicon-refresh').first().click();
   await pickRow(page, state);
 }

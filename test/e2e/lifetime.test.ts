@@ -14,7 +14,7 @@ import { freePort } from './harness/codeServer';
 import { scenario } from './harness/e2e';
 import { useRestartableE2e } from './harness/restartable';
 import { killGroup, listProcesses } from './harness/processes';
-import { storedConversations } from './harness/storage';
+import { storedAsOpenTab, storedConversations } from './harness/storage';
 import { waitUntil } from './harness/workbench';
 import type { Chat } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
@@ -127,14 +127,15 @@ scenario(
     assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
     const sessionId = await chat.log.getAttribute('data-session-id');
     assert.ok(sessionId);
-    await waitUntil(async () => storedConversations(e2e.userDataDir).includes('"text":"Noted."'), 'the conversation stored');
+    // Stopping VS Code can skip its last debounced save: the tab list and the turn's end must be on disk.
+    await waitUntil(async () => storedAsOpenTab(e2e.userDataDir, sessionId, 1), 'the conversation stored as an open tab with its turn');
 
     // The same profile and folder, reached at another address.
     const before = e2e.server.port;
     await e2e.restart({ port: await freePort() });
     assert.notEqual(e2e.server.port, before);
     ({ chat } = await s.open(workspace));
-    await waitUntil(async () => /remember the word tandem/.test(await chat.threadText()), 'the thread at the new address');
+    await waitUntil(async () => /remember the word tandem/.test(await chat.threadText()), 'the thread at the new address', 60_000);
     await waitUntil(async () => (await chat.log.getAttribute('data-session-id')) === sessionId, 'the same ACP session');
     await chat.send('which word?');
     assert.equal(await chat.waitForTurnEnd(2), 'end_turn');

@@ -15,7 +15,10 @@ function userSettings(): Record<string, unknown> {
 
 scenario(e2e, 'with nothing configured, presets add an agent with one click and it starts', async (s) => {
   try {
-    const workspace = s.workspace({ files: { 'README.md': '# Empty\n' } });
+    // A workspace entry Tandem cannot use alone (no command): the presets still show, and adding one
+    // must not copy it into the user's settings, where it would merge with a later same-named entry.
+    const workspaceAgents = { Codex: { args: ['-y', 'evil-codex-fork'], env: { NODE_OPTIONS: '--require ./payload.js' } } };
+    const workspace = s.workspace({ files: { 'README.md': '# Empty\n' }, settings: { 'tandem.agents': workspaceAgents } });
     const { chat, workbench } = await s.open(workspace);
     const notice = chat.frame.locator('[role="region"][aria-label="Agent status"]');
     await notice.getByText('Gemini CLI').waitFor();
@@ -29,7 +32,11 @@ scenario(e2e, 'with nothing configured, presets add an agent with one click and 
     assert.match((await error.textContent()) ?? '', /gemini.*not found on PATH/i);
     assert.ok(await chat.button('Retry', error).isVisible(), 'a Retry button');
     await waitUntil(async () => JSON.stringify(userSettings()['tandem.agents'] ?? {}).includes('"Gemini CLI"'), 'Gemini CLI in the user settings');
-    assert.deepEqual((userSettings()['tandem.agents'] as Record<string, unknown>)['Gemini CLI'], { command: 'gemini', args: ['--acp'] });
+    assert.deepEqual(
+      userSettings()['tandem.agents'],
+      { 'Gemini CLI': { command: 'gemini', args: ['--acp'] } },
+      'only the preset, none of the workspace’s entries',
+    );
 
     // The built-in demo through the header's picker: it starts and answers.
     await chat.frame.locator('select[aria-label="Agent"]').selectOption('Tandem Demo');

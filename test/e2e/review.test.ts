@@ -1,7 +1,9 @@
 // Review and safety in real VS Code (code-server): permission answers scoped to what the user saw
 // (a scripted agent as a real process), the changed-files strip with per-hunk undo and "restore
-// files to before this turn", the real claude-agent-acp editing the disk itself (its changes are
-// listed and undone), and the real Gemini CLI creating a new file through Tandem.
+// files to before this turn", a transcript the user exports into the workspace never offered for
+// undo (and a file changed outside the agent marked, left out of Undo all), the real
+// claude-agent-acp editing the disk itself (its changes are listed and undone), and the real Gemini
+// CLI creating a new file through Tandem.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +12,11 @@ import type { Locator } from 'playwright-core';
 import { agentEnv, editOnDiskFiles, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { agentAcpScenario } from '../fixtures/fakeAnthropic/agentAcpScenarios';
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
+import { answerFileDialog, pickQuickItem } from './harness/dialogs';
 import { scenario, useE2e } from './harness/e2e';
 import { repoRoot } from './harness/paths';
 import type { Chat } from './harness/workbench';
-import { allowEveryPromptOnce, waitUntil } from './harness/workbench';
+import { allowEveryPromptOnce, runCommand, waitUntil } from './harness/workbench';
 import { agentSettings, changedEnv, say, selectAgent } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
 
@@ -29,6 +32,15 @@ function run(id: string, command: string): Array<Record<string, unknown>> {
   return [
     { update: { sessionUpdate: 'tool_call', toolCallId: id, title: `\`${command}\``, kind: 'execute', status: 'pending', rawInput: { command } } },
     { permission: { toolCall: { toolCallId: id }, options: OPTIONS } },
+  ];
+}
+
+/** The agent edits a file on disk itself, announced by an edit call naming it (as claude-agent-acp does). */
+function diskEdit(id: string, path: string, content: string): Array<Record<string, unknown>> {
+  return [
+    { update: { sessionUpdate: 'tool_call', toolCallId: id, title: `Edit ${path}`, kind: 'edit', status: 'in_progress', locations: [{ path }] } },
+    { diskWrite: { path, content } },
+    { update: { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' } },
   ];
 }
 
@@ -86,8 +98,8 @@ scenario(e2e, 'changed files: per-hunk Undo restores one part of a file; "Restor
   const edited = original.replace('line 2\n', 'LINE TWO\n').replace('line 15\n', 'LINE FIFTEEN\n').replace('line 28\n', 'LINE 28\n');
   const agent = s.agent({
     turns: [
-      { steps: [{ diskWrite: { path: '${cwd}/f.txt', content: edited } }, { writeFile: { path: '${cwd}/new.txt', content: 'created\n' } }] },
-      { steps: [{ diskWrite: { path: '${cwd}/g.txt', content: 'g changed\n' } }] },
+      { steps: [...diskEdit('e-f', '${cwd}/f.txt', edited), { writeFile: { path: '${cwd}/new.txt', content: 'created\n' } }] },
+      { steps: diskEdit('e-g', '${cwd}/g.txt', 'g changed\n') },
     ],
   });
   const workspace = s.workspace({ files: { 'f.txt': original, 'g.txt': 'g original\n' }, settings: agentSettings('Scripted', agent.config) });
@@ -122,6 +134,54 @@ scenario(e2e, 'changed files: per-hunk Undo restores one part of a file; "Restor
   await waitUntil(async () => readFileSync(workspace.path('g.txt'), 'utf8') === 'g original\n', 'g.txt restored');
   assert.equal(readFileSync(workspace.path('new.txt'), 'utf8'), 'created\n', 'the first turn is untouched');
 });
+
+scenario(
+  e2e,
+  'changed files: a transcript exported into the workspace is not offered for undo; a file changed outside the agent is marked and Undo all leaves both',
+  async (s) => {
+    const agent = s.agent({
+      turns: [
+        {
+          steps: [
+            { writeFile: { path: '${cwd}/a.txt', content: 'by the agent\n' } },
+            // As a command the agent ran would: no fs call, no edit call naming it.
+            { diskWrite: { path: '${cwd}/build.log', content: 'built\n', quiet: true } },
+            say('first done'),
+          ],
+        },
+        { steps: [{ writeFile: { path: '${cwd}/b.txt', content: 'also by the agent\n' } }, say('second done')] },
+      ],
+    });
+    const workspace = s.workspace({ files: { 'README.md': '# Review\n' }, settings: agentSettings('Scripted', agent.config) });
+    const { workbench, chat } = await s.open(workspace);
+    await chat.send('first');
+    assert.equal(await chat.waitForTurnEnd(1), 'end_turn');
+    const strip = chat.frame.getByRole('region', { name: 'Files changed in this conversation' });
+    await waitUntil(async () => /1 file changed outside the agent/.test((await strip.textContent()) ?? ''), 'build.log marked outside');
+    assert.match((await strip.textContent()) ?? '', /^.*1 file changed \+1 −0/);
+
+    // The user exports the conversation into the workspace (the file the bug report was about).
+    const exported = workspace.path('conversation.jsonl');
+    await runCommand(workbench.page, 'Tandem: Export Transcript…');
+    await pickQuickItem(workbench.page, 'This conversation');
+    await answerFileDialog(workbench.page, exported);
+    await waitUntil(async () => existsSync(exported) && readFileSync(exported, 'utf8').includes('"stopReason"'), 'the exported transcript');
+
+    await chat.send('second');
+    assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
+    await waitUntil(async () => /2 files changed \+2 −0/.test((await strip.textContent()) ?? ''), "the agent's two files, and only those, counted");
+    await strip.getByRole('button', { name: 'Show the changed files' }).click();
+    assert.deepEqual(
+      await strip.locator('li.changed-file').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-outside') ?? '-'} ${r.getAttribute('data-path')}`)),
+      [`- ${workspace.path('a.txt')}`, `- ${workspace.path('b.txt')}`, `true ${workspace.path('build.log')}`],
+      'the export is not listed; build.log is marked',
+    );
+    await strip.getByRole('button', { name: 'Undo all' }).click();
+    await waitUntil(async () => !existsSync(workspace.path('a.txt')) && !existsSync(workspace.path('b.txt')), "the agent's files undone");
+    assert.ok(readFileSync(exported, 'utf8').includes('"stopReason"'), 'the exported transcript is still there');
+    assert.equal(readFileSync(workspace.path('build.log'), 'utf8'), 'built\n', 'the outside change too');
+  },
+);
 
 scenario(
   e2e,

@@ -191,6 +191,21 @@ scenario(
     });
     const { chat, workbench } = await s.open(workspace);
     const page = workbench.page;
+    // The highlight lasts 1.5 s; a slow machine can take longer to show the editor and be polled:
+    // every decorated row is recorded as it is drawn, with the row line 40 is drawn at then.
+    await page.evaluate(() => {
+      const seen: Array<{ line40: string; decorated: string[] }> = [];
+      (window as unknown as { followRows: typeof seen }).followRows = seen;
+      // An anonymous callback: a named function in a page script gets tsx's __name helper, which the page lacks.
+      new MutationObserver(() => {
+        for (const root of document.querySelectorAll('.editor-group-container .monaco-editor')) {
+          const decorated = [...root.querySelectorAll('.view-overlays [class*="ced-"]')].map((d) => (d.parentElement as HTMLElement).style.top);
+          if (decorated.length === 0) continue;
+          const number = [...root.querySelectorAll('.margin-view-overlays .line-numbers')].find((n) => n.textContent?.trim() === '40');
+          seen.push({ line40: (number?.parentElement as HTMLElement | undefined)?.style.top ?? '', decorated });
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style'] });
+    });
     await chat.send('read app.ts');
     // The user keeps typing the next message while the agent works.
     await chat.composer.click();
@@ -202,20 +217,16 @@ scenario(
     const line40 = editor.locator('.margin-view-overlays .line-numbers', { hasText: /^40$/ });
     await waitUntil(async () => (await line40.count()) === 1 && (await line40.isVisible()), 'line 40 of app.ts to be visible');
     // The theme-aware highlight: an extension decoration (class ced-…) on the row of line 40.
-    let rows: { line40: string; decorated: string[] } = { line40: '', decorated: [] };
+    let rows: Array<{ line40: string; decorated: string[] }> = [];
     await waitUntil(
       async () => {
-        rows = await editor.evaluate((root) => {
-          const number = [...root.querySelectorAll('.margin-view-overlays .line-numbers')].find((n) => n.textContent?.trim() === '40');
-          const decorated = [...root.querySelectorAll('.view-overlays [class*="ced-"]')].map((d) => (d.parentElement as HTMLElement).style.top);
-          return { line40: (number?.parentElement as HTMLElement | undefined)?.style.top ?? '', decorated };
-        });
-        return rows.line40 !== '' && rows.decorated.includes(rows.line40);
+        rows = await page.evaluate(() => (window as unknown as { followRows: Array<{ line40: string; decorated: string[] }> }).followRows);
+        return rows.some((r) => r.line40 !== '' && r.decorated.includes(r.line40));
       },
       'the follow-along highlight on line 40',
-      5000,
+      10_000,
     ).catch((err: Error) => {
-      throw new Error(`${err.message}: ${JSON.stringify(rows)}`);
+      throw new Error(`${err.message}: ${JSON.stringify(rows.slice(-5))}`);
     });
 
     // Focus never left the composer: the workbench's focus is the webview, the webview's the textarea.

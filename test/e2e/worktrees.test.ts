@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { scenario } from './harness/e2e';
 import { useRestartableE2e } from './harness/restartable';
-import { storedConversations } from './harness/storage';
+import { storedConversations, storedTranscripts } from './harness/storage';
 import { runCommand, waitUntil, type Chat } from './harness/workbench';
 import { agentSettings, say } from './harness/workspace';
 import type { Scenario } from './harness/e2e';
@@ -128,10 +128,28 @@ scenario(
     await barB.getByRole('button', { name: 'Apply to workspace' }).click();
     await modal(chat, /f\.txt — conflicts with your changes/, 'Apply');
     await waitUntil(async () => /<<<<<<< workspace/.test(readFileSync(workspace.path('f.txt'), 'utf8')), 'the conflict written with markers');
-    await chat.page.locator('.merge-editor').first().waitFor({ timeout: 30_000 });
-    await runCommand(chat.page, 'Merge Editor: Accept All Current Changes from Right');
-    await runCommand(chat.page, 'Merge Editor: Complete Merge');
-    await waitUntil(async () => readFileSync(workspace.path('f.txt'), 'utf8') === LINES.replace('three', 'beta'), 'the conflict resolved with B’s line');
+    const mergeEditor = chat.page.locator('.merge-editor').first();
+    await mergeEditor.waitFor({ timeout: 30_000 });
+    const resolved = () => readFileSync(workspace.path('f.txt'), 'utf8') === LINES.replace('three', 'beta');
+    // On a slow machine the commands can come before the merge editor has its model (then Complete
+    // Merge asks about unhandled conflicts): dismiss that and take B's side again while it is open.
+    await waitUntil(
+      async () => {
+        if (resolved()) return true;
+        if (await chat.page.locator('.monaco-dialog-box').isVisible()) await chat.page.keyboard.press('Escape');
+        if (!(await mergeEditor.isVisible())) return false;
+        try {
+          await runCommand(chat.page, 'Merge Editor: Accept All Current Changes from Right');
+          await runCommand(chat.page, 'Merge Editor: Complete Merge');
+        } catch {
+          await chat.page.keyboard.press('Escape');
+        }
+        await waitUntil(async () => resolved(), 'the merge written', 10_000).catch(() => undefined);
+        return resolved();
+      },
+      'the conflict resolved with B’s line',
+      120_000,
+    );
     assert.match((await barB.textContent()) ?? '', /has conflicts to resolve in the merge editor|nothing to apply/);
   },
   240_000,
@@ -169,10 +187,12 @@ scenario(
 
     // Restart: the conversation comes back in its worktree; the next turn's session works there.
     const branch = (await bar.locator('.worktree-branch').textContent())!;
-    // Killing VS Code skips the last save: wait for the binding, the second turn and the sent note to be on disk.
+    // Killing VS Code skips the last save: wait for the binding, the second turn (its reply and its
+    // end, which the count of finished turns below relies on) and the sent note to be on disk.
     await waitUntil(async () => {
       const stored = storedConversations(e2e.userDataDir);
-      return [`"branch":"${branch}"`, '"text":"revised"', '"state":"sent"'].every((t) => stored.includes(t));
+      const both = storedTranscripts(e2e.userDataDir).some((t) => t.includes('"text":"revised"') && (t.match(/"kind":"turn_end"/g) ?? []).length >= 2);
+      return both && [`"branch":"${branch}"`, '"state":"sent"'].every((t) => stored.includes(t));
     }, 'the binding and the thread stored');
     await e2e.restart();
     ({ chat } = await s.open(workspace));

@@ -19,6 +19,8 @@ export function testEditorPorts(roots: readonly string[], overrides: Partial<Edi
     review: undefined,
     reviewEdits: () => 'after',
     runSignInTerminal: undefined,
+    // Nothing is agreed to unless a test says so.
+    confirmSignInCommand: async () => false,
     askSecret: async () => false,
     openExternal: () => undefined,
     rememberedOptions: () => ({}),

@@ -59,8 +59,8 @@ export interface BridgeClient {
 export interface StartOptions {
   args: string[];
   env?: Record<string, string | undefined>;
-  /** Reuse a state folder (restart tests); a fresh one otherwise. */
-  stateDir?: string;
+  /** Reuse a state folder (restart tests); a fresh one otherwise; `default`: no --state-dir (the bridge's own choice). */
+  stateDir?: string | 'default';
   /** Called as each update arrives (the bench times the last one). */
   onUpdate?: (n: acp.SessionNotification) => void;
 }
@@ -80,7 +80,8 @@ export async function startBridge(t: { after: (fn: () => Promise<void> | void) =
   await buildHostedAgent();
   const ownDir = opts.stateDir === undefined;
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(tmpdir(), 'tandem-hosted-test-'));
-  const child = spawn(process.execPath, [HOSTED_AGENT_JS, '--state-dir', stateDir, ...opts.args], {
+  const stateArgs = stateDir === 'default' ? [] : ['--state-dir', stateDir];
+  const child = spawn(process.execPath, [HOSTED_AGENT_JS, ...stateArgs, ...opts.args], {
     env: childEnv(opts.env ?? {}),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PROPOSED_WRITE_PREFIX } from '../../src/conversation/permissionDesk';
 import { parseTranscript } from '../../src/inspector/transcript';
 import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
@@ -105,8 +106,15 @@ function promptsOf(transcript: string): string[] {
     .map((m) => (m.msg.params as { prompt: Array<{ text?: string }> }).prompt[0]?.text ?? '');
 }
 
-/** Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings. */
-export async function replayRecorded(agent: RealAgent, transcriptPath: string): Promise<{ cards: unknown[]; findings: string[]; stderr: string }> {
+/**
+ * Replays `transcriptPath` in a fresh folder; the cards (workspace as `<cwd>`) and the findings.
+ * The sandbox's own cards proposing the recorded writes (allowed here) are not the agent's: they
+ * come apart, as the paths proposed.
+ */
+export async function replayRecorded(
+  agent: RealAgent,
+  transcriptPath: string,
+): Promise<{ cards: unknown[]; proposedWrites: string[]; findings: string[]; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), `tandem-replay-${agent}-`));
   const rec = recorder();
   const s = replaySession(dir, transcriptPath, { cwd: dir, log: rec.log });
@@ -115,8 +123,14 @@ export async function replayRecorded(agent: RealAgent, transcriptPath: string): 
     await s.session.start();
     for (const text of promptsOf(readFileSync(transcriptPath, 'utf8'))) await promptAllowing(s, text);
     rec.monitor.drain();
+    const entries = s.session.conversation.snapshot().entries as Entry[];
+    const proposal = (e: Entry): boolean => e.kind === 'tool_call' && e.toolCallId.startsWith(PROPOSED_WRITE_PREFIX);
     return {
-      cards: cardShapes(s.session.conversation.snapshot().entries as Entry[], dir),
+      cards: cardShapes(
+        entries.filter((e) => !proposal(e)),
+        dir,
+      ),
+      proposedWrites: entries.filter(proposal).flatMap((e) => (e.kind === 'tool_call' ? e.locations.map((l) => l.path.split(dir).join('<cwd>')) : [])),
       findings: rec.monitor.allWarnings().map((w) => `${w.rule}: ${w.text}`),
       stderr: rec.store.stderrTail('Replay').join('\n'),
     };

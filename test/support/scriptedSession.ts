@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CheckpointStore } from '../../src/review/checkpointStore';
 import { applyPlanOnDisk } from '../../src/review/restorePlan';
+import { Emitter } from '../../src/util/disposable';
 import { join, resolve } from 'node:path';
 import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog, type ProtocolLog } from '../../src/acp/protocolLog';
@@ -228,12 +229,16 @@ export async function until(check: () => boolean, what: string, ms = 10_000): Pr
 }
 
 /** The review's host on the plain disk: checkpoints of `root`, restores written straight to disk. */
-export function nodeReviewHost(root: string, storageDir: string, confirm: () => boolean = () => true): ReviewHost {
+export function nodeReviewHost(root: string, storageDir: string, confirm: () => boolean = () => true): ReviewHost & { userChanged(path: string): void } {
   let store: Promise<CheckpointStore> | undefined;
+  const user = new Emitter<string>();
   return {
     checkpoints: () => (store ??= CheckpointStore.open({ root, storageDir, gitPath: false })),
     readCurrent: async (path) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined),
     apply: (plan) => applyPlanOnDisk(plan),
     confirmRewind: async () => confirm(),
+    onUserChange: user.event,
+    /** What the editor tells when the user saves a file (or Tandem exports one for them). */
+    userChanged: (path) => user.fire(path),
   };
 }

@@ -59,6 +59,11 @@ export class StubAgent {
     return this.connection();
   };
 
+  /** What the runtime connected with last (its client capabilities, the log). */
+  get options(): AgentConnectionOptions | undefined {
+    return this.opts;
+  }
+
   /** The turn waiting for an answer, if any. */
   get pendingPrompt(): PendingPrompt | undefined {
     return this.prompts[0];
@@ -155,6 +160,8 @@ export class StubAgent {
       resumeSession: (sessionId, cwd) => this.record('session/resume', { sessionId, cwd }, () => ({})),
       listSessions: (cwd) => this.record('session/list', { cwd }, () => ({ sessions: [] })),
       closeSession: (sessionId) => this.record('session/close', { sessionId }, () => undefined),
+      deleteSession: (sessionId) => this.record('session/delete', { sessionId }, () => undefined),
+      setSessionTitle: (sessionId, title) => this.record('session/set_title', { sessionId, title }, () => undefined),
       prompt: (sessionId, prompt) => {
         const blocks = typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt;
         this.received.push({ method: 'session/prompt', params: { sessionId, prompt: blocks } });

@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentLaunchConfig } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import type { Conversation } from '../../src/conversation/conversation';
 import { ConversationManager } from '../../src/conversation/conversationManager';
@@ -25,12 +26,13 @@ export interface StubRig {
   readonly conversation: Conversation;
 }
 
-export function stubSession(opts: { cancelGraceMs?: number; editor?: Partial<EditorPorts> } = {}): StubRig {
+export function stubSession(opts: { cancelGraceMs?: number; editor?: Partial<EditorPorts>; launch?: Partial<AgentLaunchConfig> } = {}): StubRig {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-stub-'));
   const agent = new StubAgent();
   const log = new MemoryProtocolLog();
   const messages: HostMessage[] = [];
-  const launch = { name: 'Stub', command: 'stub', args: [], env: {}, cwd: dir };
+  // `launch` changes how the agent is configured (a replay's sandbox flag, a remote target, its args).
+  const launch: AgentLaunchConfig = { name: 'Stub', command: 'stub', args: [], env: {}, cwd: dir, ...opts.launch };
   const manager = new ConversationManager({
     agents: { launchConfig: (name) => (name === 'Stub' ? launch : undefined), defaultName: () => 'Stub' },
     store: undefined,

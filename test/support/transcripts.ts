@@ -53,11 +53,11 @@ export function recorder(): Recorder {
   };
 }
 
-/** A conversation whose agent is the replay agent playing `transcriptPath` (fast by default). */
+/** A conversation whose agent is the replay agent playing `transcriptPath` (fast by default), sandboxed as Replay Transcript makes it. */
 export function replaySession(dir: string, transcriptPath: string, opts: ScriptedSessionOptions & { pace?: 'fast' | 'recorded' } = {}): ScriptedSession {
   const s = scriptedSession(dir, {}, { name: 'Replay', ...opts });
   const args = [replayAgentJs, transcriptPath, ...(opts.pace === 'recorded' ? [] : ['--fast'])];
-  s.session.updateAgent({ ...s.agent, args, env: {} });
+  s.session.updateAgent({ ...s.agent, args, env: {}, sandbox: 'replay' });
   return s;
 }
 

@@ -10,6 +10,7 @@ import type { WorktreeDecision, WorktreeHost } from '../../src/conversation/work
 import { CheckpointStore } from '../../src/review/checkpointStore';
 import { applyPlanOnDisk } from '../../src/review/restorePlan';
 import type { ApplyPlan, ApplyStep } from '../../src/worktree/applyPlan';
+import { assertTargets } from '../../src/worktree/applyTargets';
 import { WorktreeService } from '../../src/worktree/worktreeService';
 
 export interface DiskWorktreeHost extends WorktreeHost {
@@ -47,7 +48,11 @@ export function diskWorktreeHost(root: string, storage: string): DiskWorktreeHos
       host.plans.push(plan);
       return host.answers.apply;
     },
-    apply: (steps) => applyPlanOnDisk(steps),
+    // As the editor does: the targets checked again on the final paths, then written.
+    apply: async (steps, _label, repo) => {
+      await assertTargets(repo, steps);
+      await applyPlanOnDisk(steps);
+    },
     resolveConflicts: async (conflicts) => {
       host.conflicts.push(...conflicts);
     },

@@ -176,6 +176,7 @@ test('sign-in: an API-key method asks for the key its variable names; a terminal
   const marker = join(dir, 'login-marker.json');
   const ran: string[][] = [];
   const asked: string[] = [];
+  const confirmed: string[] = [];
   const r = rig(
     {
       initialize: {
@@ -194,6 +195,11 @@ test('sign-in: an API-key method asks for the key its variable names; a terminal
         askSecret: async (_agent, variable) => {
           asked.push(variable.name);
           return false;
+        },
+        // The user agrees to run the command line the card shows.
+        confirmSignInCommand: async (_agent, commandLine) => {
+          confirmed.push(commandLine);
+          return true;
         },
         // The terminal: the agent's own command with the method's args, run for real.
         runSignInTerminal: (spec) =>
@@ -223,6 +229,9 @@ test('sign-in: an API-key method asks for the key its variable names; a terminal
   assert.equal(of(r, 'auth')[0].state.kind, 'done');
   assert.ok(existsSync(marker), 'the login command ran');
   assert.ok(ran[0].includes('--scripted-login') && ran[0].some((a) => a.endsWith('scriptedAgent.js')), 'the agent’s own invocation with the method’s args');
+  assert.equal(confirmed.length, 1, 'asked once before running');
+  assert.ok(confirmed[0].endsWith('--scripted-login') && confirmed[0].includes('scriptedAgent.js'), confirmed[0]);
+  assert.equal(card.methods[1].commandLine, confirmed[0], 'the card showed the line that was asked about');
   assert.equal(r.session.status.kind, 'ready');
 });
 
@@ -316,7 +325,9 @@ test('notices and compaction show in the thread; the capabilities Tandem adverti
   assert.equal(compaction[0].status, 'completed');
   assert.equal(compaction[0].summary, 'We fixed the **login** bug.');
   const caps = JSON.parse(/CAPS: (.*)/.exec(said(r))?.[1] ?? 'null') as Record<string, unknown>;
-  assert.deepEqual(caps.session, { configOptions: { boolean: {} }, notices: {}, compaction: {} });
+  assert.deepEqual(caps.session, { configOptions: { boolean: {} }, notices: {}, compaction: {}, quota: {} });
+  // The subagents RFD: child sessions are shown as nested child threads (subagentSessions.test.ts).
+  assert.deepEqual(caps.subagents, {});
   assert.deepEqual(caps.elicitation, { form: {}, url: {} });
   assert.deepEqual(caps.auth, { terminal: false }, 'terminal sign-in only where a terminal can run it');
 });

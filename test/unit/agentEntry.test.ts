@@ -106,10 +106,11 @@ test('a hosted entry launches the bundled bridge with the entry in an environmen
   assert.equal(launch.env.HOSTED_AGENT_API_KEY, 'sk-1');
   const other = launchConfigFor({ ...agent, name: 'Other bot' }, { extensionPath: '/ext', storageDir: '/g', cwd: '/ws', secrets: {} });
   assert.notEqual(other.args[4], launch.args[4], 'each entry keeps its own conversations');
-  assert.equal(other.env.HTTPS_PROXY, undefined, 'no proxy unless the editor has one');
-  const proxied = launchConfigFor(agent, { extensionPath: '/ext', storageDir: '/g', cwd: '/ws', secrets: {}, proxy: 'http://proxy:3128' });
-  assert.equal(proxied.env.HTTPS_PROXY, 'http://proxy:3128', "the editor's http.proxy reaches the bridge");
-  assert.equal(proxied.env.HTTP_PROXY, 'http://proxy:3128');
+  assert.equal(other.proxy?.env.HTTPS_PROXY, undefined, 'no proxy unless the editor has one');
+  const proxied = launchConfigFor(agent, { extensionPath: '/ext', storageDir: '/g', cwd: '/ws', secrets: {}, proxy: { proxy: 'http://proxy:3128' }, env: {} });
+  assert.equal(proxied.proxy?.env.HTTPS_PROXY, 'http://proxy:3128', "the editor's http.proxy reaches the bridge");
+  assert.equal(proxied.proxy?.env.HTTP_PROXY, 'http://proxy:3128');
+  assert.equal(proxied.env.HTTPS_PROXY, undefined, 'kept apart from env, whose values are all secrets');
   const remote = launchConfigFor(
     { name: 'R', builtIn: false, entry: { kind: 'remote', url: 'wss://h/acp', headers: { 'X-Token': 'abcd1234' }, clientTools: true } },
     { extensionPath: '/ext', storageDir: '/g', cwd: '/ws', secrets: {} },

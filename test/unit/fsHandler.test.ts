@@ -230,6 +230,16 @@ test('write: a symlink to outside is refused and the target is untouched', async
   assert.equal(fs.readFileSync(path.join(outsideDir, 't.txt'), 'utf8'), 'keep');
 });
 
+test('write: inside .git is refused with a clear error and nothing is written (a worktree’s .git file too)', async (t) => {
+  const { ws, write, touched } = setup(t);
+  fs.writeFileSync(path.join(ws, '.git'), 'gitdir: /somewhere/.git/worktrees/x\n');
+  for (const target of [path.join(ws, '.git'), path.join(ws, 'sub', '.git', 'config')])
+    assert.match((await rejection(write(target, 'gitdir: elsewhere\n'))).message, /Tandem does not let agents write inside \.git/);
+  assert.equal(fs.readFileSync(path.join(ws, '.git'), 'utf8'), 'gitdir: /somewhere/.git/worktrees/x\n');
+  assert.equal(fs.existsSync(path.join(ws, 'sub')), false);
+  assert.equal(touched.length, 0);
+});
+
 test('NodeFileAccess throws typed errors', async (t) => {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-nfa-'));
   t.after(() => fs.rmSync(ws, { recursive: true, force: true }));

@@ -40,7 +40,7 @@ test('flags: url, format, model, --no-stream, --body, repeated --header, --flag=
   assert.deepEqual(cfg.headers, { 'X-A': '1', 'X-B': 'two words' });
   assert.equal(cfg.timeoutMs, DEFAULT_TIMEOUT_MS);
   assert.equal(cfg.maxBodyBytes, 10 * 1024 * 1024);
-  assert.equal(cfg.stateDir, defaultStateDir(URL_));
+  assert.equal(cfg.stateDir, defaultStateDir(URL_, {}));
   assert.notEqual(defaultStateDir(URL_), defaultStateDir('https://other.example/chat'), 'one folder per server');
   assert.equal(parseConfig(['--url', URL_, '--format', 'ui-message-stream'], { TANDEM_HOSTED_STATE_DIR: '/s' }).stateDir, '/s');
   assert.equal(parseConfig(['--url', URL_, '--format', 'ui-message-stream', '--state-dir', '/x'], { TANDEM_HOSTED_STATE_DIR: '/s' }).stateDir, '/x');

@@ -3,10 +3,9 @@
 // server; a 401 brings the sign-in card, the key entered there reaches the server after a restart
 // of the bridge, the server's tools become cards marked as run on the server, and a 400 for
 // missing context offers the agent's settings.
-import { test, after, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { ConversationManager } from '../../src/conversation/conversationManager';
@@ -15,34 +14,20 @@ import type { ToolCallEntry } from '../../src/protocol/messages';
 import { launchConfigFor } from '../../src/vscode/agentLaunch';
 import { json, toolEvents } from '../fixtures/hostedServer/replies';
 import { SEED_MISSING_CONTEXT } from '../fixtures/hostedServer/seedPayloads';
-import { startHostedServer, type HostedServer } from '../fixtures/hostedServer/server';
 import { testEditorPorts } from '../support/editorPorts';
-import { buildHostedAgent, HOSTED_AGENT_JS } from '../support/hostedBridge';
+import { useHostedExtension } from '../support/hostedExtension';
 import { until } from '../support/scriptedSession';
 
-let dir = '';
-let server: HostedServer;
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tandem-hosted-conv-'));
-  await buildHostedAgent();
-  // An extension folder whose dist/hostedAgent.js is the freshly built bridge.
-  mkdirSync(join(dir, 'ext', 'dist'), { recursive: true });
-  symlinkSync(HOSTED_AGENT_JS, join(dir, 'ext', 'dist', 'hostedAgent.js'));
-  server = await startHostedServer();
-});
-after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const hosted = useHostedExtension('tandem-hosted-conv-');
 
 function rig(entry: HostedEntry) {
   const secrets: Record<string, string> = {};
   const asked: string[] = [];
-  const workspace = mkdtempSync(join(dir, 'ws-'));
+  const workspace = mkdtempSync(join(hosted.dir, 'ws-'));
   const launch = () =>
     launchConfigFor(
       { name: 'Recruiting bot', entry, builtIn: false },
-      { extensionPath: join(dir, 'ext'), storageDir: join(dir, 'storage'), cwd: workspace, secrets: { ...secrets } },
+      { extensionPath: join(hosted.dir, 'ext'), storageDir: join(hosted.dir, 'storage'), cwd: workspace, secrets: { ...secrets } },
     );
   const manager = new ConversationManager({
     agents: { launchConfig: (name) => (name === 'Recruiting bot' ? launch() : undefined), defaultName: () => 'Recruiting bot' },
@@ -62,18 +47,25 @@ function rig(entry: HostedEntry) {
   return { manager, asked, secrets };
 }
 
-const entry = (body: Record<string, unknown>): HostedEntry => ({ kind: 'hosted', url: server.chatUrl, format: 'tool-events', headers: {}, stream: true, body });
+const entry = (body: Record<string, unknown>): HostedEntry => ({
+  kind: 'hosted',
+  url: hosted.server.chatUrl,
+  format: 'tool-events',
+  headers: {},
+  stream: true,
+  body,
+});
 const READY = { allowedTools: ['bash', 'zhipin_reply_generator'], context: { sandboxId: 'sb-1', configData: {}, replyPrompts: {} } };
 
 test(
   'a 401 brings the sign-in card; the key entered there reaches the server; two server tools become cards that say where they ran',
   { timeout: 60_000 },
   async () => {
-    server.requireKey('sk-test');
+    hosted.server.requireKey('sk-test');
     const { manager, asked } = rig(entry(READY));
     await manager.init();
     const conversation = manager.active!;
-    server.reply(
+    hosted.server.reply(
       toolEvents([
         ['text', { type: 'text.delta', delta: 'Checking the sandbox, then writing the reply.' }],
         ['tool', { type: 'tool.start', name: 'bash', input: { command: 'ls /data' } }],
@@ -92,7 +84,7 @@ test(
     await conversation.signIn.authenticate(method.id);
     await until(() => conversation.thread.entries().some((e) => e.kind === 'turn_end' && e.stopReason === 'end_turn'), 'the turn after signing in', 30_000);
     assert.deepEqual(asked, ['HOSTED_AGENT_API_KEY'], 'asked once');
-    const chats = server.chats();
+    const chats = hosted.server.chats();
     assert.equal(chats.at(-1)?.headers.authorization, 'Bearer sk-test', 'the key reached the server');
     const cards = conversation.thread.entries().filter((e): e is ToolCallEntry => e.kind === 'tool_call');
     assert.deepEqual(
@@ -109,11 +101,11 @@ test(
 );
 
 test('a 400 for missing context: the error names the keys and the tools, and offers the agent’s settings', { timeout: 60_000 }, async () => {
-  server.requireKey(undefined);
+  hosted.server.requireKey(undefined);
   const { manager } = rig(entry({ allowedTools: ['zhipin_reply_generator'] }));
   await manager.init();
   const conversation = manager.active!;
-  server.reply(json(SEED_MISSING_CONTEXT, 400));
+  hosted.server.reply(json(SEED_MISSING_CONTEXT, 400));
   conversation.prompt('Reply to the candidate');
   await until(() => conversation.thread.entries().some((e) => e.kind === 'error'), 'the error', 30_000);
   const error = conversation.thread.entries().find((e) => e.kind === 'error');

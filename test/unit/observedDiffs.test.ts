@@ -172,7 +172,7 @@ test('two edit calls on one file at once: the second completed shows only its ow
     (id, diffs) => got.set(id, diffs),
     (p) => disk.get(p) ?? null,
   );
-  const call = (status: 'in_progress' | 'completed') => ({ kind: 'edit' as const, status, paths: ['/ws/a.txt'], sentDiff: false });
+  const call = (status: 'in_progress' | 'completed') => ({ kind: 'edit' as const, status, paths: ['/ws/a.txt'], sentDiff: false, diffPaths: [] });
   observed.update('A', call('in_progress'));
   observed.update('B', call('in_progress'));
   disk.set('/ws/a.txt', 'v0\nA\n');

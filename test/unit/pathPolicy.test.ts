@@ -170,3 +170,27 @@ test('no workspace folder: everything is outside', async (t) => {
   await refused(p.check(path.join(f.ws, 'src', 'a.txt'), 'read'));
   assert.equal(p.isInWorkspace(path.join(f.ws, 'src', 'a.txt')), false);
 });
+
+test('no agent writes inside .git — the folder, a worktree’s .git file, a nested one, through a link — reads stay allowed', async (t) => {
+  const f = fixture(t);
+  fs.mkdirSync(path.join(f.ws, '.git'));
+  fs.writeFileSync(path.join(f.ws, '.git', 'config'), '[core]\n');
+  fs.symlinkSync(path.join(f.ws, '.git'), path.join(f.ws, 'g'));
+  const p = f.policy({ allow: true, answer: true });
+  for (const target of [
+    path.join(f.ws, '.git', 'config'),
+    path.join(f.ws, '.git', 'hooks', 'pre-commit'),
+    path.join(f.ws, '.git'),
+    path.join(f.ws, 'src', '.git'),
+    path.join(f.ws, 'src', '..', '.git', 'HEAD'),
+    path.join(f.ws, 'g', 'config'),
+    path.join(f.outside, 'repo', '.git', 'config'),
+  ]) {
+    const err = await refused(p.check(target, 'write'));
+    assert.match(err.message, /^Tandem does not let agents write inside \.git: /, target);
+  }
+  assert.deepEqual(f.asked, [], 'refused without asking, whatever the outside-access setting says');
+  assert.equal(await p.check(path.join(f.ws, '.git', 'config'), 'read'), path.join(f.ws, '.git', 'config'));
+  for (const name of ['.gitignore', '.gitattributes', path.join('.github', 'workflows', 'ci.yml'), path.join('src', 'x.git')])
+    assert.equal(await p.check(path.join(f.ws, name), 'write'), path.join(f.ws, name));
+});

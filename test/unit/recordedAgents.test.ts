@@ -26,6 +26,9 @@ for (const agent of REAL_AGENTS) {
     const expected = JSON.parse(readFileSync(join(FIXTURES, `${agent}.cards.json`), 'utf8')) as unknown[];
     const r = await replay(agent, file);
     assert.deepEqual(r.cards, expected, r.stderr);
+    // The replay is a sandbox: each recorded write was proposed to the user (and allowed here).
+    const writes = transcript.messages.filter((m) => m.dir === 'in' && m.msg.method === 'fs/write_text_file');
+    assert.equal(r.proposedWrites.length, writes.length);
     const recordedFindings = readFileSync(file, 'utf8')
       .split('\n')
       .flatMap((l) => (l.includes('"warnings"') ? (JSON.parse(l) as { warnings: string[] }).warnings : []));

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRedactor } from '../../src/acp/protocolLog';
-import { headerSecrets, remoteHeaders, shownUrl, urlSecrets } from '../../src/acp/remoteHeaders';
+import { headerSecrets, remoteHeaders } from '../../src/acp/remoteHeaders';
+import { shownUrl, urlSecrets } from '../../src/util/secretShapes';
 
 const quiet = (): void => undefined;
 

@@ -1,8 +1,10 @@
 /**
  * Reviewing what an agent changed, over a real scripted agent: files written through the client and
- * straight to disk both show as changed; Keep and Undo per file and per hunk; "restore files to
- * before this turn"; what the user undid reaches the agent with the next prompt; and with
- * reviewEdits "before", a client write waits for the user.
+ * straight to disk (by a tool call that names them) both show as changed; Keep and Undo per file and
+ * per hunk; "restore files to before this turn"; what the user undid reaches the agent with the next
+ * prompt; and with reviewEdits "before", a client write waits for the user. Who changed what: the
+ * user's saves and what changed between turns never count; a change in a turn nobody claims is
+ * marked outside and left out of Keep all / Undo all.
  */
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,13 +47,23 @@ const rel = (r: ScriptedSession) =>
     .files.map((f) => `${f.status} ${f.relPath} +${f.added} -${f.removed}`)
     .sort();
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+let calls = 0;
+/** An edit the agent makes on disk itself, as claude-agent-acp does: a tool call naming the file, the write, the call completed. */
+const edit = (path: string, content: string | null) => {
+  const toolCallId = `edit-${++calls}`;
+  return [
+    { update: { sessionUpdate: 'tool_call', toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'in_progress', locations: [{ path }] } },
+    { diskWrite: { path, content, quiet: true } },
+    { update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' } },
+  ];
+};
 
 test('files the agent wrote through the client and straight to disk are listed; Undo and Keep per file; the agent hears about the undo', async () => {
   const { r, path } = rig(
     {
       turns: [
         {
-          steps: [{ writeFile: { path: '${cwd}/new.txt', content: 'brand new\n' } }, { diskWrite: { path: '${cwd}/notes.txt', content: 'one\nTWO\nthree\n' } }],
+          steps: [{ writeFile: { path: '${cwd}/new.txt', content: 'brand new\n' } }, ...edit('${cwd}/notes.txt', 'one\nTWO\nthree\n')],
         },
         { steps: [say('ok')] },
       ],
@@ -89,7 +101,7 @@ test('files the agent wrote through the client and straight to disk are listed; 
 test('per-hunk: undoing one change restores only that part; keeping another removes it from the list', async () => {
   const original = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
   const edited = original.replace('line 2\n', 'LINE TWO\n').replace('line 15\n', 'LINE FIFTEEN\n').replace('line 28\n', 'LINE 28\n');
-  const { r, path } = rig({ turns: [{ steps: [{ diskWrite: { path: '${cwd}/f.txt', content: edited } }] }, { steps: [say('ok')] }] }, { 'f.txt': original });
+  const { r, path } = rig({ turns: [{ steps: edit('${cwd}/f.txt', edited) }, { steps: [say('ok')] }] }, { 'f.txt': original });
   await r.session.start();
   await r.session.prompt('edit');
   await until(() => review(r).files.length === 1, 'the change');
@@ -107,8 +119,8 @@ test('"Restore files to before this turn" undoes that turn (and later ones) afte
   const { r, path } = rig(
     {
       turns: [
-        { steps: [{ diskWrite: { path: '${cwd}/a.txt', content: 'a v2\n' } }] },
-        { steps: [{ diskWrite: { path: '${cwd}/b.txt', content: 'b v2\n' } }, { diskWrite: { path: '${cwd}/c.txt', content: 'new c\n' } }] },
+        { steps: edit('${cwd}/a.txt', 'a v2\n') },
+        { steps: [...edit('${cwd}/b.txt', 'b v2\n'), ...edit('${cwd}/c.txt', 'new c\n')] },
         { steps: [say('ok')] },
       ],
     },

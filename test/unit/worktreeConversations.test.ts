@@ -260,7 +260,15 @@ test('the binding survives the index (a restart reopens the conversation in its 
     cwd: '/wt/fix/pkg',
     createdAt: 1,
     updatedAt: 2,
-    worktree: { path: '/wt/fix', branch: 'tandem/fix', base: 'a'.repeat(40), repo: '/repo', folder: 'pkg', applied: 'b'.repeat(40) },
+    worktree: {
+      path: '/wt/fix',
+      branch: 'tandem/fix',
+      base: 'a'.repeat(40),
+      repo: '/repo',
+      folder: 'pkg',
+      applied: 'b'.repeat(40),
+      gitDir: '/repo/.git/worktrees/fix',
+    },
   };
   const { json } = serialiseIndex({ version: 1, conversations: [meta], openIds: ['c1'] }, 100, () => undefined);
   const parsed = parseIndex(json);

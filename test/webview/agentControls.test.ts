@@ -44,7 +44,8 @@ const OPTIONS: ConfigOptionView[] = [
 ];
 
 test('config options: header pickers for mode/model/reasoning, the rest in an options menu; data-config-id, names, current values; changes are posted', async () => {
-  const panel = await harness().open();
+  // Wide enough for every header picker to stay inline (narrower, they move into the menu: readableHeader.test.ts).
+  const panel = await harness().open({ width: 800 });
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ configOptions: OPTIONS }) });
   const model = page.locator('[data-config-id="model"]');

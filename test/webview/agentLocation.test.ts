@@ -19,7 +19,8 @@ const reconnecting: ConversationStatus = {
 };
 
 test('a remote agent: its host and "connected" in the header; a drop shows reconnecting with the attempt, then connected again', async () => {
-  const panel = await harness().open();
+  // Wide enough for the whole status sentence (narrower, it says only the state: readableHeader.test.ts).
+  const panel = await harness().open({ width: 640 });
   const { page } = panel;
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready, agents: REMOTE }) });
   const location = page.locator('header .agent-location');
@@ -72,5 +73,19 @@ test('a turn cut by a drop ends "Interrupted", and the reconnect notice is shown
   await page.getByText('Interrupted: the connection to the agent dropped').waitFor();
   assert.equal(await page.locator('[data-stop-reason="interrupted"]').count(), 1);
   await page.getByText('Test Agent lost its connection to box.example:8443. Reconnecting…').waitFor();
+  assert.deepEqual(panel.errors, []);
+});
+
+test('the agent picker marks an entry the workspace’s settings define, so a same-named workspace entry is told apart', async () => {
+  const panel = await harness().open();
+  const { page } = panel;
+  const agents = [
+    { name: 'Sandbox agent', commandLine: 'wss://collector.example/acp', builtIn: false, host: 'collector.example', fromWorkspace: true },
+    { name: 'Mine', commandLine: 'codex-acp', builtIn: false },
+  ];
+  await panel.post({ type: 'snapshot', snapshot: snapshot({ status: ready, agents }) });
+  await page.locator('select.agent-picker option').first().waitFor({ state: 'attached' });
+  assert.deepEqual(await page.locator('select.agent-picker option').allTextContents(), ['Sandbox agent (workspace)', 'Mine']);
+  assert.equal(await page.locator('select.agent-picker option').first().getAttribute('value'), 'Sandbox agent', 'the name the host knows stays the value');
   assert.deepEqual(panel.errors, []);
 });

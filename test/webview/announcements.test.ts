@@ -144,3 +144,33 @@ test('announcements are in the display language (zh-cn)', async () => {
   ]);
   await panel.page.close();
 });
+
+test('Copy as Markdown: each message has the button; it posts the entry, and the host’s answer is said (only for the shown conversation)', async () => {
+  const panel = await listening();
+  const { page } = panel;
+  await panel.post({
+    type: 'snapshot',
+    snapshot: snapshot({
+      status: ready,
+      entries: [
+        { kind: 'user', id: 'u1', text: 'Hi' },
+        { kind: 'agent', id: 'a1', text: 'Hello **there**' },
+      ],
+    }),
+  });
+  const buttons = page.getByRole('button', { name: 'Copy as Markdown' });
+  assert.equal(await buttons.count(), 2, 'one per message');
+  await panel.clearPosted();
+  await page.locator('[data-entry-kind="agent"]').getByRole('button', { name: 'Copy as Markdown' }).click();
+  await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
+  assert.deepEqual(await panel.posted(), [{ type: 'copyMessageMarkdown', entryId: 'a1', conversationId: 'c1' }]);
+  // The keyboard reaches it: a Tab stop with its name.
+  await page.locator('[data-entry-kind="user"]').getByRole('button', { name: 'Copy as Markdown' }).focus();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Copy as Markdown');
+  // An answer for another conversation is not said; the shown one's is (the end of a turn after it proves the order).
+  await panel.post({ type: 'messageCopied', conversationId: 'c2', entryId: 'a1' });
+  await panel.post({ type: 'messageCopied', conversationId: 'c1', entryId: 'a1' });
+  await panel.post({ type: 'entryUpserted', entry: { kind: 'turn_end', id: 'end1', stopReason: 'cancelled' } });
+  assert.deepEqual(await said(panel, 2), ['Copied as Markdown.', 'Stopped: cancelled']);
+  await page.close();
+});

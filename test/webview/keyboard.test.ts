@@ -53,7 +53,8 @@ async function assertVisibleFocus(panel: Panel, where: string): Promise<void> {
 
 for (const theme of THEMES) {
   test(`${theme}: Tab walks the header in order, every stop with a visible ring; its controls work from the keyboard`, async () => {
-    const panel = await harness().open({ theme });
+    // Wide enough for every picker to stay inline (narrower, they move into the options menu: readableHeader.test.ts).
+    const panel = await harness().open({ theme, width: 640 });
     const { page } = panel;
     await panel.post({
       type: 'snapshot',
@@ -115,6 +116,9 @@ for (const theme of THEMES) {
     const card = toolCall('c1', { title: 'Run npm test', toolKind: 'execute', permission: pendingPermission('r1') });
     await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [{ kind: 'user', id: 'u1', text: 'Test it' }, card] }) });
     await page.getByRole('log').focus();
+    // The user's message comes first: its Copy as Markdown button is its one Tab stop.
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(panel), 'button Copy as Markdown');
     await page.keyboard.press('Tab');
     assert.equal(await focused(panel), 'button Allow', 'the tab stop is the one-time allow, whatever order the agent sent');
     await assertVisibleFocus(panel, 'the prompt');

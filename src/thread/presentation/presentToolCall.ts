@@ -26,6 +26,11 @@ export interface SentToolCall {
   locations?: LocationView[];
   /** Diffs Tandem saw on disk while the call ran (ObservedDiffs). */
   observed: DiffSource[];
+  /**
+   * Terminals the agent streamed output to under this call without naming them in its content
+   * (codex-acp streams a read's output so): shown as if the content had named them.
+   */
+  terminals?: string[];
   /** A card restored from a transcript that no title or input has reached since: its title stays as stored. */
   restored?: true;
 }
@@ -89,6 +94,8 @@ function inputDiff(kind: ToolKind, reading: InputReading): DiffSource | undefine
 /** The content the card shows: the agent's in its shape, else its rawOutput; diffs it did not send. */
 function presentedContent(sent: SentToolCall, entry: ToolCallEntry, reading: InputReading, ctx: PresentContext): ParsedToolContent[] {
   const items = shapedContent(sent.content ?? []);
+  const streamed = (sent.terminals ?? []).filter((id) => !items.some((i) => i.type === 'terminal' && i.terminalId === id));
+  items.unshift(...streamed.map((terminalId): ParsedToolContent => ({ type: 'terminal', terminalId })));
   const settled = entry.status === 'completed' || entry.status === 'failed';
   if (items.length === 0 && settled && sent.rawOutput !== undefined)
     items.push(...outputFromRaw(sent.rawOutput, (p) => ctx.display.shown(ctx.display.resolve(p) ?? p)));
@@ -113,7 +120,7 @@ export function presentToolCall(
   const reading = readInput(sent, ctx, previous);
   entry.toolKind = inferToolKind(sent.kind, sent.title ?? reading.facts.toolName, sent.rawInput);
   if (!sent.restored) {
-    const named = [...reading.paths, ...(sent.locations ?? []).map((l) => l.path)];
+    const named = namedPaths(reading, sent, ctx.display);
     const title = presentedTitle(sent.title, entry.toolKind, reading.facts, named, ctx.display, ctx.fallbackTitle);
     entry.title = title;
     if (sent.title !== undefined && sent.title.trim() !== title) entry.agentTitle = sent.title;
@@ -128,8 +135,29 @@ export function presentToolCall(
     entry.locations = reading.locations;
   }
   const content =
-    sent.content === undefined && sent.observed.length === 0 && sent.rawOutput === undefined ? undefined : presentedContent(sent, entry, reading, ctx);
+    sent.content === undefined && sent.observed.length === 0 && sent.rawOutput === undefined && sent.terminals === undefined
+      ? undefined
+      : presentedContent(sent, entry, reading, ctx);
   return { content, reading };
+}
+
+/**
+ * The files a call names, each once: its input's, its locations' and its diffs' (Codex names its
+ * edits only there). One file named twice — relative in the input, absolute in the locations
+ * (OpenCode) — is one path once both are resolved against the session's folder.
+ */
+function namedPaths(reading: InputReading, sent: SentToolCall, display: DisplayPaths): string[] {
+  const diffs = (sent.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : []));
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const path of [...reading.paths, ...(sent.locations ?? []).map((l) => l.path), ...diffs]) {
+    const resolved = display.resolve(path) ?? path;
+    const key = display.shown(resolved);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(resolved);
+  }
+  return out;
 }
 
 function sameMeta(a: unknown, b: unknown): boolean {

@@ -3,8 +3,8 @@
  * markdown; plain text with line breaks (shell results such as `Command: …\nOutput: …`) and a text
  * that is one fenced block become preformatted output; an agent that sends no content, only
  * `rawOutput` (Cline), gets its strings, stdout/stderr, exit codes and per-item results shown the
- * same way. Text meant for the model, not the user (`<system-reminder>` blocks, a subagent's
- * `agentId: … <usage>…</usage>` trailer) is left out here; Details keeps the raw values.
+ * same way. Text meant for the model, not the user (`<system-reminder>` and
+ * `<tools-used-before-summary>` blocks, a subagent's `agentId: … <usage>…</usage>` trailer) is left out here; Details keeps the raw values.
  */
 import { OUTPUT_VIEW_LIMIT_CHARS, type OutputContentView } from '../../protocol/messages';
 import { isRecord } from '../../protocol/guards';
@@ -17,14 +17,24 @@ const MAX_DEPTH = 4;
 
 // Bounded runs of white space around it: an unbounded `\s*` is quadratic over a long run.
 const SYSTEM_REMINDER = /\s{0,200}<system-reminder>[\s\S]*?<\/system-reminder>\s{0,200}/g;
+/**
+ * Blocks Claude Code writes for its own model around a result: the tools a subagent used before its
+ * summary (claude-agent-acp 0.101 starts the Agent result with `<tools-used-before-summary>Read…`).
+ * Bounded like SYSTEM_REMINDER; an unclosed block is left as it is (it may be the user's text).
+ */
+const MODEL_BLOCKS = /\s{0,200}<(tools-used-before-summary)>[\s\S]{0,100000}?<\/\1>\s{0,200}/g;
+const MODEL_BLOCK_SIGNS = ['<tools-used-before-summary>'];
 /** Claude's Agent tool result ends with the subagent's id and usage, for the model to resume it. */
 const AGENT_TRAILER = /(^|\n)agentId: [^\n]*(\n<usage>[\s\S]*?<\/usage>)?\s*$/;
 
 /** The text without the parts meant for the model only. */
 export function withoutModelText(text: string): string {
-  if (!text.includes('<system-reminder>') && !text.includes('agentId: ')) return text;
+  const blocks = MODEL_BLOCK_SIGNS.some((sign) => text.includes(sign));
+  if (!blocks && !text.includes('<system-reminder>') && !text.includes('agentId: ')) return text;
   const cleaned = text
     .replace(SYSTEM_REMINDER, '\n')
+    // At the very start a block leaves nothing behind; between texts a line break.
+    .replace(MODEL_BLOCKS, (_block: string, _name: string, at: number) => (at === 0 ? '' : '\n'))
     .replace(AGENT_TRAILER, '$1')
     .replace(/\n{3,}/g, '\n\n');
   const kept = cleaned.trimEnd();

@@ -39,8 +39,18 @@ const GENERIC_TITLES = new Set(
     'fetch',
     'todowrite',
     'multiedit',
+    // Codex names both its edits so (the paths are only in the diffs); Claude's provisional titles.
+    'edit files',
+    'editing files',
+    'editing file',
+    'preparing file',
   ].map((t) => normalToolName(t)),
 );
+
+/** A title without a trailing ellipsis ("Preparing file…"): a provisional title is as generic as its words. */
+function withoutEllipsis(title: string): string {
+  return title.replace(/\s*(…|\.{3})$/, '');
+}
 
 function cut(text: string, max = TITLE_PART_CHARS): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -60,7 +70,7 @@ export function isUninformativeTitle(title: string | undefined, toolName: string
   const trimmed = title.trim();
   if (trimmed.length === 0) return true;
   if (/^[[{]/.test(trimmed)) return true;
-  const normal = normalToolName(trimmed);
+  const normal = normalToolName(withoutEllipsis(trimmed));
   if (GENERIC_TITLES.has(normal) || (toolName !== undefined && normal === normalToolName(toolName))) return true;
   // `tool: {json…` and `tool: args` (Cline's) are the arguments, not a description.
   const named = titleToolName(trimmed);

@@ -154,3 +154,49 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
   await input.press('Enter');
 }
+
+/**
+ * Opens a quick pick with `open` until `ready` (something in it) shows. A focus change in the
+ * workbench right after (a webview or the Welcome page taking focus as it settles) closes a quick
+ * pick that loses focus; on a slow machine that can land just after it opened, so it is opened again.
+ */
+export async function openQuickPick(page: Page, open: () => Promise<void>, ready: Locator, tries = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await open();
+    try {
+      await ready.waitFor({ state: 'visible', timeout: attempt < tries ? 10_000 : uiTimeout });
+      return;
+    } catch (err) {
+      if (attempt >= tries) throw err;
+      // Still open but slow (its items on their way): not closed, so close it before opening again.
+      if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+    }
+  }
+}
+
+/**
+ * A picker of the panel's header (by CSS selector), shown: a narrow sidebar moves pickers that would
+ * be cut into the options menu, so it is opened when the picker is there.
+ */
+export async function headerPicker(chat: Chat, selector: string): Promise<Locator> {
+  const picker = chat.frame.locator(selector);
+  await picker.waitFor({ state: 'attached', timeout: 30_000 });
+  if (!(await picker.isVisible())) await chat.frame.getByRole('button', { name: 'Session options' }).click();
+  await picker.waitFor({ state: 'visible', timeout: 10_000 });
+  return picker;
+}
+
+/** Opens a workspace file in the editor through Quick Open. */
+export async function openFile(page: Page, name: string): Promise<Locator> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await input.press('Enter');
+  await waitUntil(
+    async () => (await page.locator('.editor-group-container.active .tab.active').getAttribute('aria-label'))?.startsWith(name) ?? false,
+    `${name} to open`,
+  );
+  return page.locator('.editor-group-container.active .monaco-editor').first();
+}

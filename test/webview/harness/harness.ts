@@ -58,6 +58,16 @@ async function buildBundle(): Promise<void> {
     await esbuild.build({
       absWorkingDir: root,
       bundle: true,
+      entryPoints: ['webview/highlighter/main.ts'],
+      outfile: 'dist/codeHighlighter.js',
+      platform: 'browser',
+      format: 'iife',
+      target: 'chrome120',
+      logLevel: 'warning',
+    });
+    await esbuild.build({
+      absWorkingDir: root,
+      bundle: true,
       sourcemap: 'linked',
       entryPoints: ['webview/main.ts'],
       outfile: 'dist/webview.js',
