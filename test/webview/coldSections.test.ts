@@ -1,8 +1,9 @@
 /**
  * A flood of streamed markdown in real Chromium: text far above the visible end is left cold (not
  * rendered) while the stream goes on, the end is rendered at once, and every word is in the DOM
- * after a pause or as soon as the user scrolls up. The page's clock is Playwright's fake one, so
- * the quiet wait is stepped through, never slept on.
+ * after a pause or as soon as the user scrolls up. The page's clock is Playwright's fake one, paused:
+ * it moves only when the test steps it, so the quiet wait is stepped through, never slept on, and a
+ * slow machine cannot run it out between two checks.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -46,12 +47,24 @@ function reference(text: string, tags?: string[]): string[] {
 const coldCount = (page: Page): Promise<number> => page.locator('[data-entry-kind="agent"] .markdown-frozen > .cold').count();
 const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 
-/** Opens a panel on the fake clock with one streaming agent message and floods it with `text`. */
-async function flood(text: string): Promise<Page> {
+/**
+ * Opens a panel on a paused fake clock with one streaming agent message and floods it with `text`.
+ * A clock that merely installs flows with real time: on a loaded machine (CI) the whole flood could
+ * outlast the quiet wait or the longest cold time before the test looked. Paused, page time passes
+ * only in `runFor`, which also runs the animation frames the panel renders in.
+ */
+async function flood(text: string, t: { after(fn: () => Promise<void>): void }): Promise<Page> {
   const panel = await harness().open();
   const { page } = panel;
+  t.after(async () => {
+    await page.clock.resume();
+    await page.close();
+  });
   await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [agent('a1', '')] }) });
+  // The clock belongs to the harness's browser context, which every test's page shares: it is paused
+  // relative to where it stands, and `settle` lets it flow again for the tests after this one.
   await page.clock.install();
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
   // As a flood arrives: a few big posts, each rendered in one frame.
   const step = Math.ceil(text.length / 4);
   for (let at = 0; at < text.length; at += step) {
@@ -61,9 +74,9 @@ async function flood(text: string): Promise<Page> {
   return page;
 }
 
-test('a flood leaves the text far above the end cold, renders the end at once and every word after a pause', async () => {
+test('a flood leaves the text far above the end cold, renders the end at once and every word after a pause', async (t) => {
   const text = floodText(400);
-  const page = await flood(text);
+  const page = await flood(text, t);
   const body = page.locator('[data-entry-kind="agent"] .markdown');
   assert.ok((await coldCount(page)) > 0, 'some of the flood is cold');
   const shown = words(await body.evaluate((el) => el.textContent ?? ''));
@@ -76,6 +89,7 @@ test('a flood leaves the text far above the end cold, renders the end at once an
     .first()
     .evaluate((el) => el.getBoundingClientRect().height);
   assert.ok(height > 100, `a cold section keeps an estimated height (${height}px)`);
+  // 100 ms of quiet is less than the 250 ms wait: still cold.
   await page.clock.runFor(100);
   assert.ok((await coldCount(page)) > 0, 'still cold before the text has been quiet long enough');
   await page.clock.runFor(300);
@@ -84,11 +98,10 @@ test('a flood leaves the text far above the end cold, renders the end at once an
   assert.deepEqual(words(await body.evaluate((el) => el.textContent ?? '')), all);
   const tags = await body.evaluate((el) => Array.from(el.querySelectorAll('p, li, pre, h2, strong')).map((n) => n.tagName));
   assert.deepEqual(tags, reference(text, ['p', 'li', 'pre', 'h2', 'strong']));
-  await page.close();
 });
 
-test('scrolling up renders the cold text without waiting for the stream to pause', async () => {
-  const page = await flood(floodText(400));
+test('scrolling up renders the cold text without waiting for the stream to pause', async (t) => {
+  const page = await flood(floodText(400), t);
   assert.ok((await coldCount(page)) > 0);
   // The user scrolls away from the bottom: the scroll event (a real frame) asks for the cold text.
   await page.evaluate(
@@ -101,7 +114,6 @@ test('scrolling up renders the cold text without waiting for the stream to pause
   );
   await page.clock.runFor(5);
   assert.equal(await coldCount(page), 0, 'rendered well before the 250 ms quiet wait');
-  await page.close();
 });
 
 test('a slow stream never goes cold', async () => {
