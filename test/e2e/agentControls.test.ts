@@ -7,16 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scenario, useE2e } from './harness/e2e';
 import { headerPicker, waitUntil } from './harness/workbench';
-import { agentSettings, say } from './harness/workspace';
+import { agentSettings, loggedMethods, say } from './harness/workspace';
 
 const e2e = useE2e();
-
-function methods(logFile: string): string[] {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { method?: string }).method ?? '');
-}
 
 scenario(e2e, 'settings pickers, usage meter and a question form from a scripted agent', async (s) => {
   const agent = s.agent({
@@ -71,7 +64,7 @@ scenario(e2e, 'settings pickers, usage meter and a question form from a scripted
   await model.selectOption('opus');
   // The agent's answer is rendered: it raised the reasoning level along with the model.
   await waitUntil(async () => (await chat.frame.locator('[data-config-id="effort"]').inputValue()) === 'high', 'the answer of set_config_option rendered');
-  assert.ok(methods(agent.logFile).includes('session/set_config_option'));
+  assert.ok(loggedMethods(agent.logFile).includes('session/set_config_option'));
 
   await chat.send('start');
   const meter = chat.frame.getByRole('meter', { name: 'Context used' });

@@ -5,21 +5,13 @@
 // status bar item `tandem.activity` saying a conversation waits on a permission prompt, whose click
 // shows that conversation.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { scenario, useE2e } from './harness/e2e';
 import type { Chat } from './harness/workbench';
 import { uiTimeout, waitUntil } from './harness/workbench';
-import { agentSettings, say } from './harness/workspace';
+import { agentSettings, loggedMethods, say } from './harness/workspace';
 
 const e2e = useE2e();
-
-function methods(logFile: string): string[] {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { method?: string }).method ?? '');
-}
 
 /** A spec-shaped quota_update with one 5-hour window `used` percent full, resetting in three hours. */
 function quotaUpdate(used: number): Record<string, unknown> {
@@ -86,15 +78,15 @@ scenario(e2e, 'the signed-in row from _auth/status_update, Sign out sends logout
   assert.match((await meter.getAttribute('title')) ?? '', /Plan usage · 5-hour limit: 96% used, resets in 3 hours/);
 
   // (a) Sign out goes to the agent's own logout (advertised), then the row says what the agent says now.
-  assert.equal(methods(agent.logFile).includes('logout'), false);
+  assert.equal(loggedMethods(agent.logFile).includes('logout'), false);
   await row.getByRole('button', { name: 'Sign out of Scripted' }).click();
-  await waitUntil(async () => methods(agent.logFile).includes('logout'), 'logout received by the agent');
+  await waitUntil(async () => loggedMethods(agent.logFile).includes('logout'), 'logout received by the agent');
   const signedOut = chat.frame.getByRole('group', { name: 'Scripted is not signed in: Not logged in' });
   await signedOut.waitFor({ timeout: uiTimeout });
   assert.equal(await signedOut.getAttribute('data-signed-in'), 'false');
   assert.equal(await signedOut.getByRole('button', { name: 'Sign out of Scripted' }).isVisible(), false, 'nothing to sign out of any more');
   await waitUntil(async () => /Signed out of Scripted\./.test(await chat.threadText()), 'the notice in the thread');
-  assert.equal(methods(agent.logFile).filter((m) => m === 'logout').length, 1);
+  assert.equal(loggedMethods(agent.logFile).filter((m) => m === 'logout').length, 1);
 });
 
 scenario(e2e, 'the status bar item tandem.activity says a conversation waits for a permission answer, and its click shows it', async (s) => {

@@ -7,7 +7,7 @@
 // same folder opened at another port shows its conversation and the next prompt resumes it.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './harness/codeServer';
@@ -17,7 +17,7 @@ import { killGroup, listProcesses } from './harness/processes';
 import { storedAsOpenTab, storedConversations } from './harness/storage';
 import { waitUntil } from './harness/workbench';
 import type { Chat } from './harness/workbench';
-import { agentSettings, say } from './harness/workspace';
+import { agentSettings, loggedMethods, say } from './harness/workspace';
 import type { Scenario } from './harness/e2e';
 import type { Workspace } from './harness/workspace';
 
@@ -140,10 +140,7 @@ scenario(
     await chat.send('which word?');
     assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
     assert.match(await chat.threadText(), /RECALL: remember the word tandem/);
-    const methods = readFileSync(agent.logFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => (JSON.parse(l) as { method?: string }).method);
+    const methods = loggedMethods(agent.logFile);
     assert.ok(methods.includes('session/resume'), 'resumed, not a fresh session');
     // History lists it once.
     await chat.frame.getByRole('button', { name: 'History' }).click();

@@ -13,7 +13,7 @@ import { repoRoot } from './harness/paths';
 import { useRestartableE2e } from './harness/restartable';
 import { storedConversations } from './harness/storage';
 import { allowEveryPromptOnce, waitUntil } from './harness/workbench';
-import { agentSettings, say } from './harness/workspace';
+import { agentSettings, loggedMethods, say } from './harness/workspace';
 import type { AgentConfig } from './harness/workspace';
 
 /** This file restarts its own code-server (the run's shared one cannot be restarted). */
@@ -83,10 +83,7 @@ scenario(
     await chat.send('which word?');
     assert.equal(await chat.waitForTurnEnd(2), 'end_turn');
     assert.match(await chat.threadText(), /RECALL: remember the word tandem/, 'the agent remembers the earlier turn');
-    const methods = readFileSync(agent.logFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => (JSON.parse(l) as { method?: string }).method);
+    const methods = loggedMethods(agent.logFile);
     assert.ok(methods.includes('session/resume'), 'resumed, not replayed');
 
     // History lists this conversation and the session started in the agent's CLI; opening that one loads it.

@@ -1,6 +1,6 @@
 // Temp workspace folders for e2e tests, with the agent configured in .vscode/settings.json exactly as
 // a user would (tandem.agents), and scripted agents run as real processes over stdio.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { requireFile, scriptedAgentJs } from './paths';
@@ -91,4 +91,12 @@ export function changedEnv(full: Record<string, string>): Record<string, string>
 /** Shorthand for an `agent_message_chunk` step of a script. */
 export function say(text: string): Record<string, unknown> {
   return { update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } };
+}
+
+/** The methods a scripted agent received, in order, read from its log file (one JSON message a line). */
+export function loggedMethods(logFile: string): string[] {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { method?: string }).method ?? '');
 }
