@@ -7,6 +7,7 @@ import { Conversation } from './conversation';
 import { indexOf, tabsToReopen, type ConversationIndex } from '../store/conversationFormat';
 import { newMeta, renameMeta, type ConversationMeta } from '../store/conversationMeta';
 import { ConversationKeeper } from './conversationKeeper';
+import { ConversationEvents } from './conversationEvents';
 import { RuntimePool } from '../runtime/runtimePool';
 import { TabStrip } from './tabStrip';
 import { forgetWorktree } from './worktreeLifecycle';
@@ -21,6 +22,12 @@ import { clientCapabilities, conversationPorts, editorPromptContext, type Conver
 export class ConversationManager extends Disposable {
   private readonly messages = this.register(new Emitter<HostMessage>());
   readonly onMessage = this.messages.event;
+  /** What the editor listens to (`onMessage` is the panel's wire alone). */
+  private readonly events = this.register(new ConversationEvents());
+  readonly onShown = this.events.onShown;
+  readonly onTabsChanged = this.events.onTabsChanged;
+  readonly onNotesChanged = this.events.onNotesChanged;
+  readonly onFilesChanged = this.events.onFilesChanged;
   private readonly strip = new TabStrip();
   /** Conversations of this workspace that are not open, as the index knows them. */
   private closed: ConversationMeta[] = [];
@@ -98,6 +105,7 @@ export class ConversationManager extends Disposable {
     this.strip.show(id);
     conversation.clearAttention();
     this.messages.fire({ type: 'conversationShown', conversation: conversation.snapshot() });
+    this.events.shown(conversation);
     this.fireTabs();
     this.saveIndex();
     if (conversation.status.kind === 'idle' && conversation.agentName !== '') void conversation.link.connect();
@@ -306,6 +314,7 @@ export class ConversationManager extends Disposable {
     // A permission prompt appearing or being answered changes the tab's badge.
     if (this.strip.waitingChanged(conversation)) tabs = true;
     if (tabs) this.fireTabs();
+    this.events.changed(conversation, changes);
     this.keeper.transcriptChanged(conversation);
   }
 
@@ -315,7 +324,9 @@ export class ConversationManager extends Disposable {
   }
 
   private fireTabs(): void {
-    this.messages.fire(this.strip.message());
+    const message = this.strip.message();
+    this.messages.fire(message);
+    this.events.tabsChanged(message.tabs);
   }
 
   private stopUnusedRuntimes(): void {

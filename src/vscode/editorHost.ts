@@ -14,7 +14,7 @@ import type { FolderStorage } from '../store/folderStorage';
 import { RuleStore } from '../permissions/ruleStore';
 import { describeRuleProblem } from '../permissions/ruleFile';
 import { isCoreCommand, runCoreCommand } from '../conversation/panelCommands';
-import { Disposable, Emitter } from '../util/disposable';
+import { Disposable, Emitter, toDisposable, type IDisposable } from '../util/disposable';
 import { launchConfigFor, entrySecrets } from './agentLaunch';
 import { affectsProxy, editorProxySecrets, editorProxySettings } from './editorProxy';
 import { AgentSecrets } from './agentSecrets';
@@ -63,8 +63,8 @@ export class EditorHost extends Disposable {
   private readonly mirror = this.register(new TerminalMirror());
   private readonly policy: PathPolicy;
   private readonly links: LinkOpener;
+  /** What the editor itself tells the panel (settings, agents, the worktree offer, commands' posts). */
   private readonly changes = this.register(new Emitter<HostMessage>());
-  readonly onMessage = this.changes.event;
   readonly manager: ConversationManager;
   private readonly rules: RuleStore;
   readonly review: EditorReview;
@@ -177,17 +177,12 @@ export class EditorHost extends Disposable {
       secrets: () => this.log.secretValues(),
       wrote: (file) => this.review.userWrote(file),
     });
-    this.register(
-      this.manager.onMessage((m) => {
-        this.changes.fire(m);
-        // Files of every conversation's worktree are badged as such in the editor.
-        if (m.type === 'tabsChanged') this.worktrees?.setBound(this.manager.all().map((c) => c.meta));
-      }),
-    );
+    // Files of every conversation's worktree are badged as such in the editor.
+    this.register(this.manager.onTabsChanged(() => this.worktrees?.setBound(this.manager.all().map((c) => c.meta))));
     this.register(
       new ActivityStatus({
         tabs: () => this.manager.tabs(),
-        onTabs: (listener) => this.manager.onMessage((m) => m.type === 'tabsChanged' && listener()),
+        onTabs: (listener) => this.manager.onTabsChanged(() => listener()),
         show: (id) => {
           this.manager.show(id);
           this.surface?.reveal();
@@ -219,6 +214,15 @@ export class EditorHost extends Disposable {
   }
 
   private initialized: Promise<void> | undefined;
+
+  /**
+   * The panel's wire: the manager's messages straight from it (no re-fire in between) and the
+   * editor's own. Nothing in the editor listens here; it has the manager's domain events.
+   */
+  onMessage(listener: (message: HostMessage) => void): IDisposable {
+    const subscriptions = [this.manager.onMessage(listener), this.changes.event(listener)];
+    return toDisposable(() => subscriptions.forEach((s) => s.dispose()));
+  }
 
   snapshot(): PanelSnapshot {
     const active = this.manager.active;

@@ -27,9 +27,12 @@ export class ReviewComments extends Disposable {
     this.controller.commentingRangeProvider = {
       provideCommentingRanges: (document) => (this.commentable(document.uri) ? [new vscode.Range(0, 0, Math.max(0, document.lineCount - 1), 0)] : []),
     };
+    this.register(manager.onShown(() => this.sync()));
+    // Only the shown conversation's notes are threads: another's changing leaves them as they are
+    // (syncing would fold or unfold threads the user set).
     this.register(
-      manager.onMessage((message) => {
-        if (message.type === 'notesChanged' || message.type === 'conversationShown') this.sync();
+      manager.onNotesChanged(({ conversation }) => {
+        if (conversation === manager.active) this.sync();
       }),
     );
   }
