@@ -2,12 +2,15 @@
 // The three rules the codebase leans on: promises are awaited or explicitly `void`ed, switches over
 // unions are exhaustive, and type-only imports say so (they vanish from the bundles).
 import tseslint from 'typescript-eslint';
+import { roomRules } from './scripts/lintRooms.mjs';
 
 /**
  * The host's rooms and what each may import (docs/ARCHITECTURE.md draws them). A folder may import
- * only the folders listed for it, so an arrow back up — or `vscode` in the core — fails lint.
+ * only the folders listed for it, so an arrow back up — or `vscode` in the core — fails lint, from a
+ * file at any depth of the room (scripts/lintRooms.mjs resolves each relative import).
+ * test/unit/lintConfig.test.ts holds the config to that.
  */
-const LAYERS = {
+export const LAYERS = {
   protocol: [],
   supervisor: [],
   util: ['supervisor'],
@@ -23,6 +26,8 @@ const LAYERS = {
   conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'worktree'],
   inspector: ['protocol', 'util', 'acp'],
   agents: ['protocol', 'util', 'acp', 'inspector'],
+  // The replay agent plays a transcript back: it shares the transcript format and the replayer with
+  // the inspector (src/inspector/transcript.ts, replayScript.ts, replayer.ts), which are vscode-free.
   replayAgent: ['protocol', 'util', 'inspector'],
   demoAgent: ['protocol'],
   hostedAgent: ['protocol', 'util'],
@@ -44,39 +49,17 @@ const LAYERS = {
   ],
   views: ['protocol', 'util', 'acp', 'client', 'context', 'thread', 'conversation', 'vscode'],
 };
-/** Only the editor adapters, the views and the two entry files may import `vscode`. */
-const EDITOR_ROOMS = new Set(['vscode', 'views']);
 
-const layerRules = Object.entries(LAYERS).map(([room, allowed]) => {
-  const forbidden = Object.keys(LAYERS).filter((other) => other !== room && !allowed.includes(other));
-  return {
-    files: [`src/${room}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: EDITOR_ROOMS.has(room)
-            ? []
-            : [{ name: 'vscode', message: `src/${room} is vscode-free: the editor is reached through ports (src/vscode adapts it).` }],
-          patterns: [
-            ...forbidden.map((other) => ({
-              group: [`../${other}/*`, `../${other}`],
-              message: `src/${room} may not import src/${other} (layers: eslint.config.mjs, docs/ARCHITECTURE.md).`,
-            })),
-            // The reducer is the Thread's own: everyone else changes the thread through its intents.
-            ...(room === 'thread'
-              ? []
-              : [
-                  {
-                    group: ['../thread/threadReducer', '../thread/threadView', '../thread/threadReplay'],
-                    message: 'Change the thread through Thread (src/thread/thread.ts), which emits what it changed.',
-                  },
-                ]),
-          ],
-        },
-      ],
+export const layerRules = roomRules('src', LAYERS, {
+  // Only the editor adapters, the views and the two entry files (src/extension.ts, src/hostMain.ts) may import `vscode`.
+  editorRooms: ['vscode', 'views'],
+  // The reducer is the Thread's own: everyone else changes the thread through its intents.
+  privates: {
+    thread: {
+      modules: ['threadReducer', 'threadView', 'threadReplay'],
+      message: 'Change the thread through Thread (src/thread/thread.ts), which emits what it changed.',
     },
-  };
+  },
 });
 
 export default tseslint.config(

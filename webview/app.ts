@@ -100,7 +100,7 @@ export class App {
     const mismatch = mismatchIn(data);
     if (mismatch) {
       this.mismatched = true;
-      this.root.replaceChildren(versionNotice(this.host, mismatch));
+      this.root.replaceChildren(versionNotice(() => this.host.post({ type: 'reloadView' }), mismatch));
       return;
     }
     try {

@@ -9,7 +9,6 @@ import { PROTOCOL_VERSION } from '../src/protocol/messages';
 import { isRecord } from '../src/protocol/guards';
 import { isVersionMismatch } from '../src/protocol/versionHandshake';
 import { button, h, icon } from './dom';
-import type { Host } from './vscodeApi';
 
 export interface Mismatch {
   hostVersion?: number;
@@ -26,8 +25,11 @@ export function mismatchIn(data: unknown): Mismatch | undefined {
   return undefined;
 }
 
-/** The notice that replaces the panel; Reload asks the host to load the panel afresh. */
-export function versionNotice(host: Host, mismatch: Mismatch): HTMLElement {
+/**
+ * The notice that replaces the page; Reload asks the host to load it afresh (`reload` posts the
+ * page's `reloadView`: the chat panel and the protocol inspector each post their own).
+ */
+export function versionNotice(reload: () => void, mismatch: Mismatch): HTMLElement {
   const versions =
     mismatch.hostVersion === undefined
       ? l10n.t('panel {0}', mismatch.panelVersion)
@@ -41,7 +43,7 @@ export function versionNotice(host: Host, mismatch: Mismatch): HTMLElement {
       icon('warning'),
       ` ${l10n.t('Tandem was updated: this view and the extension speak different protocol versions ({0}). Reload the view to continue.', versions)}`,
     ),
-    button(l10n.t('Reload'), () => host.post({ type: 'reloadView' }), { cls: 'primary', icon: 'refresh' }),
+    button(l10n.t('Reload'), reload, { cls: 'primary', icon: 'refresh' }),
     h('p', {}, l10n.t('If this notice comes back, run "Developer: Reload Window" from the Command Palette.')),
   );
 }

@@ -1,7 +1,8 @@
 /**
- * Typed run-time checks for the fields of panel → host messages. A check is a type guard, so one
- * declaration of a message's fields gives both its TypeScript type and its validator (see
- * webviewMessages.ts): they cannot disagree. Small on purpose — the panel bundle imports them too.
+ * Typed run-time checks for the fields of page → host messages. A check is a type guard, so one
+ * declaration of a message's fields gives both its TypeScript type and its validator (the chat
+ * panel's table is webviewMessages.ts, the protocol inspector's inspectorMessages.ts): they cannot
+ * disagree. Small on purpose — the page bundles import them too.
  */
 import { isRecord } from './guards';
 
@@ -56,4 +57,24 @@ export function shortStr(max: number): Check<string> {
 export function fieldsPass(fields: Fields, message: Record<string, unknown>): boolean {
   for (const key in fields) if (!fields[key](message[key])) return false;
   return true;
+}
+
+/** A page's table of page → host messages: each type's fields (the chat panel's rows add more). */
+export type MessageTable = Readonly<Record<string, { readonly fields: Fields }>>;
+
+/** One message of a table, as a type: `type` and its fields (readonly). */
+export type DeclaredMessage<T extends MessageTable, K extends keyof T> = { readonly type: K } & FieldsOf<T[K]['fields']>;
+
+/** Every message of a table, as a union. */
+export type DeclaredMessages<T extends MessageTable> = { [K in keyof T]: DeclaredMessage<T, K> }[keyof T];
+
+/**
+ * A page renders agent content, so what it posts is untrusted input: a message passes only as one of
+ * the table's types (own keys only: `constructor` or `toString` must not find Object.prototype's
+ * functions) with every declared field passing its check.
+ */
+export function isDeclaredMessage<T extends MessageTable>(table: T, raw: unknown): raw is DeclaredMessages<T> {
+  if (!isRecord(raw)) return false;
+  const type = raw.type;
+  return typeof type === 'string' && Object.hasOwn(table, type) && fieldsPass(table[type].fields, raw);
 }

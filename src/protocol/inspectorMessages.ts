@@ -4,6 +4,7 @@
  * the inspector gets each as a row with the start of its text, and asks for the whole of one when it
  * is expanded past that.
  */
+import { int, isDeclaredMessage, unchecked, type DeclaredMessages, type Fields, type MessageTable } from './fieldChecks';
 
 /** What one JSON-RPC message is on the wire. `error` is a response that carries `error`. */
 export type WireKind = 'request' | 'notification' | 'response' | 'error';
@@ -60,33 +61,39 @@ export type InspectorHostMessage =
   | { type: 'focus'; session?: string }
   | { type: 'batch'; messages: InspectorHostMessage[] };
 
-export type InspectorWebviewMessage =
-  | { type: 'ready' }
+/**
+ * The version of this contract (both directions). Bump it when a shape changes: a page of another
+ * version gets the reload notice instead of misread messages (src/protocol/versionHandshake.ts).
+ */
+export const INSPECTOR_PROTOCOL_VERSION = 1;
+
+const page = <F extends Fields>(fields: F) => ({ fields }) as const;
+
+/**
+ * Inspector → host, each declared once as in webviewMessages.ts: its fields' checks give the type
+ * and the validator. The inspector shows agent content, so the host treats every one as untrusted.
+ */
+export const INSPECTOR_MESSAGES = {
+  /** The page loaded: send the snapshot. Any `ready` passes, so a page of another version still gets the reload notice. */
+  ready: page({ protocolVersion: unchecked<number>() }),
+  /** The Reload button of the version notice: the host loads the page afresh. Its shape never changes. */
+  reloadView: page({}),
   /** The whole text of one message, for "Show all". */
-  | { type: 'fetch'; seq: number }
+  fetch: page({ seq: int }),
   /** Forget every message listed so far (the recording for export is kept). */
-  | { type: 'clear' }
+  clear: page({}),
   /** Copy one message, pretty-printed, to the clipboard. */
-  | { type: 'copy'; seq: number }
+  copy: page({ seq: int }),
   /** Run `Tandem: Export Transcript…`. */
-  | { type: 'export' };
+  export: page({}),
+} as const satisfies MessageTable;
+
+export type InspectorWebviewMessage = DeclaredMessages<typeof INSPECTOR_MESSAGES>;
 
 /** Longest text a row carries; longer messages come whole on `fetch`. */
 export const ROW_TEXT_CHARS = 4096;
 
-/** Checks what the inspector posts: it shows agent content, so its messages are untrusted. */
+/** Checks what the inspector posts against its table. */
 export function isInspectorWebviewMessage(value: unknown): value is InspectorWebviewMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const m = value as Record<string, unknown>;
-  switch (m.type) {
-    case 'ready':
-    case 'clear':
-    case 'export':
-      return true;
-    case 'fetch':
-    case 'copy':
-      return Number.isInteger(m.seq);
-    default:
-      return false;
-  }
+  return isDeclaredMessage(INSPECTOR_MESSAGES, value);
 }

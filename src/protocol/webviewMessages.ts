@@ -9,7 +9,7 @@
  * Adding a message: a row here, and its handler in the table `by` names. Messages are commands; the
  * panel renders agent content, so the host treats every one as untrusted input.
  */
-import { bool, count, either, int, listOf, object, oneOf, optional, shortStr, str, unchecked, type Fields, type FieldsOf } from './fieldChecks';
+import { bool, count, either, int, listOf, object, oneOf, optional, shortStr, str, unchecked, type DeclaredMessage, type Fields } from './fieldChecks';
 import { isMentionSpec } from './mentionChecks';
 import type { MentionSpec } from './mentionViews';
 
@@ -153,7 +153,7 @@ type Declared = typeof WEBVIEW_MESSAGES;
 export type WebviewMessageType = keyof Declared;
 
 /** One message of the table, as a type: `type`, its fields (readonly), and `conversationId` where scoped. */
-export type WebviewMessageOf<K extends WebviewMessageType> = { readonly type: K } & FieldsOf<Declared[K]['fields']> &
+export type WebviewMessageOf<K extends WebviewMessageType> = DeclaredMessage<Declared, K> &
   (Declared[K]['scope'] extends 'conversation' ? { readonly conversationId?: string } : unknown);
 
 /** Webview → host. */

@@ -1,19 +1,17 @@
 import { isRecord } from '../protocol/guards';
-import { fieldsPass } from '../protocol/fieldChecks';
-import { WEBVIEW_MESSAGES, type WebviewMessage, type WebviewMessageType } from '../protocol/messages';
+import { isDeclaredMessage } from '../protocol/fieldChecks';
+import { WEBVIEW_MESSAGES, type WebviewMessage } from '../protocol/messages';
 
 /**
  * The webview renders agent content, so what it posts is untrusted input: a message passes only as
  * one of the declared types (own keys only: `constructor` or `toString` must not find
- * Object.prototype's functions) with every declared field passing its check. The checks are the
- * declaration itself (src/protocol/webviewMessages.ts), so no message can be typed one way and
- * validated another.
+ * Object.prototype's functions) with every declared field passing its check (isDeclaredMessage, as
+ * for the protocol inspector's page). The checks are the declaration itself
+ * (src/protocol/webviewMessages.ts), so no message can be typed one way and validated another.
  */
 export function isWebviewMessage(raw: unknown): raw is WebviewMessage {
   if (!isRecord(raw)) return false;
-  const type = raw.type;
-  if (typeof type !== 'string' || !Object.hasOwn(WEBVIEW_MESSAGES, type)) return false;
   // Wherever it appears, a conversation id must be a string.
   if (raw.conversationId !== undefined && typeof raw.conversationId !== 'string') return false;
-  return fieldsPass(WEBVIEW_MESSAGES[type as WebviewMessageType].fields, raw);
+  return isDeclaredMessage(WEBVIEW_MESSAGES, raw);
 }

@@ -1,12 +1,11 @@
 import * as l10n from '@vscode/l10n';
-import * as acp from '@agentclientprotocol/sdk';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ConformanceMonitor, type ConformanceSummary } from '../inspector/conformance';
 import { renderProblemReport } from '../inspector/problemReport';
 import { createRedactor } from '../inspector/redaction';
 import { exportTranscript, type ExportScope } from '../inspector/transcriptExport';
-import { SDK_VERSION } from '../inspector/versions';
+import { ACP_PROTOCOL_VERSION, SDK_VERSION } from '../inspector/versions';
 import { parseRecord } from '../inspector/wireRecord';
 import { WireStore } from '../inspector/wireStore';
 import { errorMessage } from '../util/errors';
@@ -108,7 +107,7 @@ export class Inspector implements vscode.Disposable {
         tandemVersion: this.version(),
         editor: `${vscode.env.appName} ${vscode.version}`,
         platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-        protocolVersion: acp.PROTOCOL_VERSION,
+        protocolVersion: ACP_PROTOCOL_VERSION,
         sdkVersion: SDK_VERSION,
         agent: agent ? { name: agent, commandLine: mapDefined(this.host.commandLine(agent), (c) => redactor.text(c)), info } : undefined,
         conversation: active && active.sessionId === scope.session ? { title: active.title, session: active.sessionId } : undefined,
@@ -157,7 +156,7 @@ export class Inspector implements vscode.Disposable {
       exportTranscript(this.store, this.monitor, {
         scope,
         tandemVersion: this.version(),
-        protocolVersion: acp.PROTOCOL_VERSION,
+        protocolVersion: ACP_PROTOCOL_VERSION,
         sdkVersion: SDK_VERSION,
         editor: `${vscode.env.appName} ${vscode.version}`,
         platform: `${os.platform()} ${os.arch()}`,

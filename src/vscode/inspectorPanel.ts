@@ -4,7 +4,8 @@ import type { ConformanceMonitor } from '../inspector/conformance';
 import { assertNever } from '../protocol/guards';
 import { InspectorFeed } from '../inspector/inspectorFeed';
 import type { WireStore } from '../inspector/wireStore';
-import { isInspectorWebviewMessage, type InspectorHostMessage, type InspectorWebviewMessage } from '../protocol/inspectorMessages';
+import { INSPECTOR_PROTOCOL_VERSION, isInspectorWebviewMessage, type InspectorHostMessage, type InspectorWebviewMessage } from '../protocol/inspectorMessages';
+import { versionMismatchFor, type VersionMismatchMessage } from '../protocol/versionHandshake';
 import { renderWebviewHtml } from './webviewHtml';
 import { panelLocale } from './localization';
 
@@ -44,11 +45,7 @@ export class InspectorPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'tandem.svg');
     this.panel = panel;
     this.feed = new InspectorFeed(this.store, this.monitor, (m) => this.post(m), { from: this.firstShown });
-    panel.webview.html = renderWebviewHtml(panel.webview, this.extensionUri, vscode.Uri.joinPath, panelLocale(), {
-      script: 'inspector.js',
-      style: 'inspector.css',
-      title: l10n.t('Protocol Inspector'),
-    });
+    this.render(panel);
     const subscriptions = [
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         if (isInspectorWebviewMessage(raw)) void this.receive(raw);
@@ -69,11 +66,33 @@ export class InspectorPanel implements vscode.Disposable {
     this.panel?.dispose();
   }
 
+  /** Each render has a fresh nonce, so the HTML differs and the webview really loads again (`reloadView`). */
+  private render(panel: vscode.WebviewPanel): void {
+    panel.webview.html = renderWebviewHtml(panel.webview, this.extensionUri, vscode.Uri.joinPath, panelLocale(), {
+      script: 'inspector.js',
+      style: 'inspector.css',
+      title: l10n.t('Protocol Inspector'),
+    });
+  }
+
   private async receive(message: InspectorWebviewMessage): Promise<void> {
     switch (message.type) {
-      case 'ready':
+      case 'ready': {
+        const mismatch = versionMismatchFor(message, INSPECTOR_PROTOCOL_VERSION);
+        if (mismatch) {
+          // A page of another version (after an update) would misread the rows: it gets the reload notice instead.
+          console.warn(
+            `Tandem: the protocol inspector speaks version ${String(message.protocolVersion)}, the extension ${INSPECTOR_PROTOCOL_VERSION}; the page asks to be reloaded.`,
+          );
+          this.post(mismatch);
+          return;
+        }
         this.feed?.start();
         if (this.focus !== undefined) this.post({ type: 'focus', session: this.focus });
+        return;
+      }
+      case 'reloadView':
+        if (this.panel) this.render(this.panel);
         return;
       case 'fetch':
         this.feed?.fetch(message.seq);
@@ -96,7 +115,7 @@ export class InspectorPanel implements vscode.Disposable {
     }
   }
 
-  private post(message: InspectorHostMessage): void {
+  private post(message: InspectorHostMessage | VersionMismatchMessage): void {
     this.panel?.webview.postMessage(message).then(undefined, (err: unknown) => console.warn('Tandem: posting to the protocol inspector failed', err));
   }
 }

@@ -112,8 +112,25 @@ test('clear: the view starts empty from the next message; fetch answers the whol
 });
 
 test('what the inspector page posts is checked before the host acts on it', () => {
-  for (const ok of [{ type: 'ready' }, { type: 'clear' }, { type: 'export' }, { type: 'fetch', seq: 3 }, { type: 'copy', seq: 0 }])
+  for (const ok of [
+    { type: 'ready' },
+    { type: 'ready', protocolVersion: 1 },
+    { type: 'reloadView' },
+    { type: 'clear' },
+    { type: 'export' },
+    { type: 'fetch', seq: 3 },
+    { type: 'copy', seq: 0 },
+  ])
     assert.ok(isInspectorWebviewMessage(ok), JSON.stringify(ok));
-  for (const bad of [null, 'ready', {}, { type: 'fetch' }, { type: 'copy', seq: '3' }, { type: 'fetch', seq: 1.5 }, { type: 'run', command: 'rm' }])
+  for (const bad of [
+    null,
+    'ready',
+    {},
+    { type: 'fetch' },
+    { type: 'copy', seq: '3' },
+    { type: 'fetch', seq: 1.5 },
+    { type: 'run', command: 'rm' },
+    { type: 'toString' },
+  ])
     assert.ok(!isInspectorWebviewMessage(bad), JSON.stringify(bad));
 });

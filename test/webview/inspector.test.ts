@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InspectorHostMessage, WireRowView } from '../../src/protocol/inspectorMessages';
+import { INSPECTOR_PROTOCOL_VERSION, type InspectorHostMessage, type WireRowView } from '../../src/protocol/inspectorMessages';
 import { useHarness, type Panel } from './harness/harness';
 import { longTasks, postRows, scrollThrough, waitForStatus, watchLongTasks } from './harness/inspectorRows';
 
@@ -16,7 +16,7 @@ const PAGE = '/harness/inspector/index.html';
 
 async function open(options: { language?: string; height?: number } = {}): Promise<Panel> {
   const panel = await harness().open({ path: PAGE, width: 1100, height: options.height ?? 700, language: options.language });
-  assert.deepEqual(await panel.posted(), [{ type: 'ready' }]);
+  assert.deepEqual(await panel.posted(), [{ type: 'ready', protocolVersion: INSPECTOR_PROTOCOL_VERSION }]);
   return panel;
 }
 
@@ -209,4 +209,25 @@ test('in Chinese: the toolbar, the grid and the details speak the display langua
   } finally {
     await panel.page.close();
   }
+});
+
+test("the host's versionMismatch replaces the inspector with a notice whose Reload asks the host to reload the page", async () => {
+  const panel = await open();
+  const { page } = panel;
+  await panel.post({ type: 'versionMismatch', hostVersion: INSPECTOR_PROTOCOL_VERSION + 1, panelVersion: INSPECTOR_PROTOCOL_VERSION } as never);
+  const notice = page.getByRole('alert');
+  assert.equal(await notice.count(), 1);
+  assert.match(
+    String(await notice.textContent()),
+    new RegExp(`panel ${INSPECTOR_PROTOCOL_VERSION}, extension ${INSPECTOR_PROTOCOL_VERSION + 1}.*Reload the view`),
+  );
+  assert.equal(await page.getByRole('grid').count(), 0);
+  await panel.clearPosted();
+  await notice.getByRole('button', { name: 'Reload' }).click();
+  assert.deepEqual(await panel.posted(), [{ type: 'reloadView' }]);
+  // Whatever the host sends afterwards is not applied.
+  await post(panel, { type: 'rows', rows: [row(1)], reset: true, dropped: 0 });
+  assert.equal(await page.getByRole('alert').count(), 1);
+  assert.equal(await page.getByRole('grid').count(), 0);
+  assert.deepEqual(panel.errors, []);
 });

@@ -5,8 +5,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { assertNever } from '../../src/protocol/guards';
-import type { InspectorHostMessage, InspectorWebviewMessage, WireRowView } from '../../src/protocol/inspectorMessages';
+import { INSPECTOR_PROTOCOL_VERSION, type InspectorHostMessage, type InspectorWebviewMessage, type WireRowView } from '../../src/protocol/inspectorMessages';
+import { isVersionMismatch } from '../../src/protocol/versionHandshake';
 import { h } from '../dom';
+import { versionNotice } from '../versionNotice';
 import { Detail } from './detail';
 import { Grid } from './grid';
 import { NO_FILTERS, RowStore, type Filters } from './rowStore';
@@ -45,6 +47,8 @@ export class InspectorApp {
   private pending: WireRowView[] = [];
   private inbox: InspectorHostMessage[] = [];
   private frame = 0;
+  /** The host speaks another version of this contract (the reload notice is shown). */
+  private stale = false;
 
   constructor(private readonly root: HTMLElement) {
     const filters = savedFilters(this.api.getState());
@@ -91,12 +95,22 @@ export class InspectorApp {
 
   start(): void {
     window.addEventListener('message', (e: MessageEvent<unknown>) => {
+      if (this.stale) return;
+      if (isVersionMismatch(e.data)) {
+        // After an update the page and the host may run different builds: one notice, with Reload;
+        // nothing the host sends afterwards is applied.
+        this.stale = true;
+        this.root.replaceChildren(
+          versionNotice(() => this.api.postMessage({ type: 'reloadView' }), { hostVersion: e.data.hostVersion, panelVersion: INSPECTOR_PROTOCOL_VERSION }),
+        );
+        return;
+      }
       const m = e.data as InspectorHostMessage | undefined;
       if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
       this.inbox.push(m);
       if (!this.frame) this.frame = requestAnimationFrame(() => this.drain());
     });
-    this.api.postMessage({ type: 'ready' });
+    this.api.postMessage({ type: 'ready', protocolVersion: INSPECTOR_PROTOCOL_VERSION });
     this.changed();
   }
 
