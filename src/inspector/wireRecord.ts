@@ -51,18 +51,23 @@ export function pairKey(conn: number, requestDir: 'in' | 'out', id: string | num
 
 /** The row the inspector shows for a record. */
 export function rowOf(r: WireRecord): WireRowView {
-  const row: WireRowView = { seq: r.seq, t: r.t, dir: r.dir, agent: r.agent, conn: r.conn, kind: r.kind, size: r.raw.length, text: r.raw };
-  if (r.raw.length > ROW_TEXT_CHARS) {
-    row.text = r.raw.slice(0, ROW_TEXT_CHARS);
-    row.cut = true;
-  }
-  if (r.method !== undefined) row.method = r.method;
-  if (r.update !== undefined) row.update = r.update;
-  if (r.id !== undefined) row.id = String(r.id);
-  if (r.session !== undefined) row.session = r.session;
-  if (r.pair !== undefined) row.pair = r.pair;
-  if (r.ms !== undefined) row.ms = r.ms;
-  return row;
+  // Absent fields stay absent (not `undefined`): the row goes over postMessage and into tests' deepEqual.
+  return {
+    seq: r.seq,
+    t: r.t,
+    dir: r.dir,
+    agent: r.agent,
+    conn: r.conn,
+    kind: r.kind,
+    ...(r.method !== undefined && { method: r.method }),
+    ...(r.update !== undefined && { update: r.update }),
+    ...(r.id !== undefined && { id: String(r.id) }),
+    ...(r.session !== undefined && { session: r.session }),
+    size: r.raw.length,
+    ...(r.raw.length > ROW_TEXT_CHARS ? { text: r.raw.slice(0, ROW_TEXT_CHARS), cut: true } : { text: r.raw }),
+    ...(r.pair !== undefined && { pair: r.pair }),
+    ...(r.ms !== undefined && { ms: r.ms }),
+  };
 }
 
 /** Parses a record's line again (off the streaming path: conformance, export). Undefined when it is not JSON. */

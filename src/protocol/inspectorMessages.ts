@@ -12,54 +12,54 @@ export type WireKind = 'request' | 'notification' | 'response' | 'error';
 /** One message as the inspector lists it. */
 export interface WireRowView {
   /** Increasing, never reused in a window; the key of a row. */
-  seq: number;
+  readonly seq: number;
   /** When it crossed the wire (ms since the epoch). */
-  t: number;
+  readonly t: number;
   /** `in`: from the agent; `out`: from Tandem. */
-  dir: 'in' | 'out';
+  readonly dir: 'in' | 'out';
   /** The agent's name and which of its connections (counted from 1 in this window). */
-  agent: string;
-  conn: number;
-  kind: WireKind;
+  readonly agent: string;
+  readonly conn: number;
+  readonly kind: WireKind;
   /** The method; for a response, its request's (when that is known). */
-  method?: string;
+  readonly method?: string;
   /** The `sessionUpdate` kind of a `session/update`. */
-  update?: string;
+  readonly update?: string;
   /** The JSON-RPC id, as text. */
-  id?: string;
+  readonly id?: string;
   /** The session the message is about (its params, or its request's). */
-  session?: string;
+  readonly session?: string;
   /** Length of the JSON line, in characters. */
-  size: number;
+  readonly size: number;
   /** The JSON line, or its start when it is long (`cut`). */
-  text: string;
-  cut?: boolean;
+  readonly text: string;
+  readonly cut?: boolean;
   /** The other half of a request/response pair, and the time between the two. */
-  pair?: number;
-  ms?: number;
+  readonly pair?: number;
+  readonly ms?: number;
 }
 
 /** A conformance finding about one message (src/inspector/conformance.ts). Never changes behaviour. */
 export interface WireWarningView {
-  seq: number;
+  readonly seq: number;
   /** A stable id of the rule, e.g. `schema`, `unknown-tool-call`, `stop-reason`. */
-  rule: string;
+  readonly rule: string;
   /** `error`: the message breaks the schema; `warning`: a wire rule or a field the SDK drops. */
-  severity: 'warning' | 'error';
-  text: string;
+  readonly severity: 'warning' | 'error';
+  readonly text: string;
 }
 
 export type InspectorHostMessage =
   /** Rows in seq order; `reset` replaces what the inspector shows (the first part of a snapshot). */
-  | { type: 'rows'; rows: WireRowView[]; reset?: boolean; dropped: number; more?: boolean }
+  | { readonly type: 'rows'; readonly rows: readonly WireRowView[]; readonly reset?: boolean; readonly dropped: number; readonly more?: boolean }
   /** Requests answered since: each side learns its partner and the latency. */
-  | { type: 'paired'; pairs: Array<{ seq: number; pair: number; ms: number }> }
-  | { type: 'warnings'; warnings: WireWarningView[] }
+  | { readonly type: 'paired'; readonly pairs: ReadonlyArray<{ readonly seq: number; readonly pair: number; readonly ms: number }> }
+  | { readonly type: 'warnings'; readonly warnings: readonly WireWarningView[] }
   /** The whole text of one message (`text` undefined: it is no longer kept). */
-  | { type: 'message'; seq: number; text?: string }
+  | { readonly type: 'message'; readonly seq: number; readonly text?: string }
   /** Show only this session (the header menu of a conversation), or everything. */
-  | { type: 'focus'; session?: string }
-  | { type: 'batch'; messages: InspectorHostMessage[] };
+  | { readonly type: 'focus'; readonly session?: string }
+  | { readonly type: 'batch'; readonly messages: readonly InspectorHostMessage[] };
 
 /**
  * The version of this contract (both directions). Bump it when a shape changes: a page of another

@@ -11,7 +11,7 @@ import { WireStore } from '../../src/inspector/wireStore';
 import { isInspectorWebviewMessage, type InspectorHostMessage } from '../../src/protocol/inspectorMessages';
 import { feeder, update } from '../support/wireFeed';
 
-const flat = (ms: InspectorHostMessage[]): InspectorHostMessage[] => ms.flatMap((m) => (m.type === 'batch' ? flat(m.messages) : [m]));
+const flat = (ms: readonly InspectorHostMessage[]): InspectorHostMessage[] => ms.flatMap((m) => (m.type === 'batch' ? flat(m.messages) : [m]));
 const rowsOf = (ms: InspectorHostMessage[]) => flat(ms).flatMap((m) => (m.type === 'rows' ? m.rows.map((r) => r.seq) : []));
 const until = async (check: () => boolean): Promise<void> => {
   for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));

@@ -72,7 +72,10 @@ export class Detail {
 
   /** The row's warnings or pairing changed. */
   refresh(): void {
-    if (this.row) this.render();
+    if (!this.row) return;
+    // Rows are readonly: a pairing replaces the store's row, so the shown one is read again.
+    this.row = this.store.row(this.row.seq) ?? this.row;
+    this.render();
   }
 
   focus(): void {

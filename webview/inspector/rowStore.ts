@@ -75,11 +75,9 @@ export class RowStore {
 
   paired(pairs: ReadonlyArray<{ seq: number; pair: number; ms: number }>): void {
     for (const p of pairs) {
-      const row = this.row(p.seq);
-      if (row) {
-        row.pair = p.pair;
-        row.ms = p.ms;
-      }
+      // Rows are the host's readonly views: a pairing replaces the row with a copy that names its partner.
+      const index = this.indexOf(p.seq);
+      if (index >= 0) this.rows[index] = { ...this.rows[index], pair: p.pair, ms: p.ms };
     }
   }
 
