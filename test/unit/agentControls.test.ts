@@ -101,7 +101,7 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
     ['Fast/haiku', 'Smart/sonnet', 'Smart/opus'],
   );
   assert.equal(snapshot.modes, undefined, 'the legacy Mode picker hides when config options exist');
-  const settings = r.session.conversation.settings;
+  const settings = r.session.conversation.parts.settings;
   assert.equal(await settings.setConfigOption('model', 'opus'), true);
   // Rendered from the answer: the agent raised the reasoning level with the model.
   assert.deepEqual(
@@ -131,7 +131,7 @@ test('config options: an agent refusal says why and the picker reverts; remember
     .filter((m) => m.method === 'session/set_config_option')
     .map((m) => (m.params as { configId: string }).configId);
   assert.deepEqual(sent, ['effort'], 'only valid remembered values are applied');
-  assert.equal(await r.session.conversation.settings.setConfigOption('web', true), false);
+  assert.equal(await r.session.conversation.setConfigOption('web', true), false);
   const error = of(r, 'error').pop();
   assert.match(error?.message ?? '', /could not change Web search to on: quota exceeded/);
   assert.equal(r.session.snapshotParts().configOptions?.find((o) => o.id === 'web')?.currentValue, false);
@@ -154,7 +154,7 @@ test('the older models shape gets a Model picker set with session/set_model', as
     r.session.snapshotParts().configOptions?.map((o) => [o.id, o.currentValue, o.category]),
     [['model', 'a', 'model']],
   );
-  assert.equal(await r.session.conversation.settings.setConfigOption('model', 'b'), true);
+  assert.equal(await r.session.conversation.setConfigOption('model', 'b'), true);
   assert.ok(r.received().some((m) => m.method === 'session/set_model' && (m.params as { modelId: string }).modelId === 'b'));
   assert.equal(r.session.snapshotParts().configOptions?.[0].currentValue, 'b');
 });
@@ -220,11 +220,11 @@ test('sign-in: an API-key method asks for the key its variable names; a terminal
       ['cli', 'terminal', undefined],
     ],
   );
-  await r.session.conversation.signIn.authenticate('key');
+  await r.session.conversation.authenticate('key');
   // The key is not in the agent's environment (authenticate refused it): the box asks for it.
   assert.deepEqual(asked, ['SCRIPTED_API_KEY']);
   assert.equal(of(r, 'auth')[0].state.kind, 'waiting', 'closed without a key: the card waits for another try');
-  await r.session.conversation.signIn.authenticate('cli');
+  await r.session.conversation.authenticate('cli');
   await r.session.settled();
   assert.equal(of(r, 'auth')[0].state.kind, 'done');
   assert.ok(existsSync(marker), 'the login command ran');
@@ -264,7 +264,7 @@ test('questions: a form is checked before Accept and answered with its content; 
   await r.session.start();
   const turn = r.session.prompt('one');
   await until(() => of(r, 'question').length === 1, 'the form');
-  const q = r.session.conversation.questions;
+  const q = r.session.conversation.parts.questions;
   const form = of(r, 'question')[0] as QuestionEntry;
   assert.deepEqual(
     form.fields?.map((f) => [f.name, f.type, f.required]),

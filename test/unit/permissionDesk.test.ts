@@ -139,7 +139,7 @@ test('saving the proposed rule (edited) stores it; a reject rule answers reject 
   await until(() => cards(r)[0]?.permission?.state.kind === 'pending', 'the first prompt');
   r.session.respondPermission(cards(r)[0].permission!.requestId, 'always');
   await until(() => cards(r)[0]?.permission?.proposal?.state === 'offered', 'the proposal');
-  await r.session.conversation.permissions.saveRule(cards(r)[0].permission!.requestId, 'git status', 'conversation');
+  await r.session.conversation.saveRule(cards(r)[0].permission!.requestId, 'git status', 'conversation');
   assert.equal(cards(r)[0].permission?.proposal?.state, 'saved');
   await turn;
   const [, second, third] = cards(r);

@@ -77,9 +77,9 @@ test('files the agent wrote through the client and straight to disk are listed; 
   const user = r.session.snapshotParts().entries.find((e) => e.kind === 'user');
   assert.ok(user?.kind === 'user' && user.checkpoint, 'the turn has a checkpoint');
 
-  await r.session.conversation.review.undo([path('notes.txt')]);
+  await r.session.conversation.undo([path('notes.txt')]);
   assert.equal(readFileSync(path('notes.txt'), 'utf8'), 'one\ntwo\nthree\n');
-  await r.session.conversation.review.keep([path('new.txt')]);
+  await r.session.conversation.keep([path('new.txt')]);
   assert.deepEqual(rel(r), []);
   assert.equal(readFileSync(path('new.txt'), 'utf8'), 'brand new\n', 'kept');
 
@@ -105,14 +105,14 @@ test('per-hunk: undoing one change restores only that part; keeping another remo
   await r.session.start();
   await r.session.prompt('edit');
   await until(() => review(r).files.length === 1, 'the change');
-  await r.session.conversation.review.toggleHunks(path('f.txt'), true);
+  await r.session.conversation.toggleHunks(path('f.txt'), true);
   const hunks = review(r).files[0].hunks ?? [];
   assert.equal(hunks.length, 3);
-  await r.session.conversation.review.hunk(path('f.txt'), hunks[1].index, 'reject');
+  await r.session.conversation.reviewHunk(path('f.txt'), hunks[1].index, 'reject');
   assert.equal(readFileSync(path('f.txt'), 'utf8'), original.replace('line 2\n', 'LINE TWO\n').replace('line 28\n', 'LINE 28\n'));
-  await r.session.conversation.review.hunk(path('f.txt'), 0, 'accept');
+  await r.session.conversation.reviewHunk(path('f.txt'), 0, 'accept');
   assert.equal(review(r).files[0].hunks?.length, 1, 'one change left to review');
-  assert.match(r.session.conversation.review.takeNotes() ?? '', /rejected your change to f\.txt \(line 15\)/);
+  assert.match(r.session.conversation.parts.review.takeNotes() ?? '', /rejected your change to f\.txt \(line 15\)/);
 });
 
 test('"Restore files to before this turn" undoes that turn (and later ones) after the preview; the next prompt says so', async () => {
@@ -132,12 +132,12 @@ test('"Restore files to before this turn" undoes that turn (and later ones) afte
   const users = r.session.snapshotParts().entries.filter((e) => e.kind === 'user');
   const second = users[1];
   assert.ok(second.kind === 'user' && second.checkpoint);
-  await r.session.conversation.review.rewind(second.checkpoint!, second.text);
+  await r.session.conversation.parts.review.rewind(second.checkpoint!, second.text);
   assert.equal(readFileSync(path('b.txt'), 'utf8'), 'b v1\n');
   assert.equal(existsSync(path('c.txt')), false, 'a file created in that turn is gone');
   assert.equal(readFileSync(path('a.txt'), 'utf8'), 'a v2\n', 'the earlier turn stays');
   assert.deepEqual(rel(r), ['modified a.txt +1 -1']);
-  assert.match(r.session.conversation.review.takeNotes() ?? '', /restored 2 file\(s\) \(b\.txt, c\.txt\) to how they were before their message "second"/);
+  assert.match(r.session.conversation.parts.review.takeNotes() ?? '', /restored 2 file\(s\) \(b\.txt, c\.txt\) to how they were before their message "second"/);
 });
 
 test('reviewEdits "before": a client write waits for the user; Reject leaves the file and the agent reads why', async () => {

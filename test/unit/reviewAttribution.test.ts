@@ -53,7 +53,7 @@ const listed = (r: ScriptedSession) =>
     .files.map((f) => `${f.outside ? 'outside ' : ''}${f.status} ${f.relPath}`)
     .sort();
 /** The turns' ends are settled (who changed what) and the strip shows it. */
-const settled = (r: ScriptedSession) => r.session.conversation.review.endTurn();
+const settled = (r: ScriptedSession) => r.session.conversation.parts.review.endTurn();
 
 async function answerDuring(r: ScriptedSession, toolCallId: string, meanwhile: () => void): Promise<void> {
   const pending = () =>
@@ -85,7 +85,7 @@ test('a file the user saves during a turn is not counted, nor Undone by Undo all
   await settled(r);
   assert.deepEqual(listed(r), ['added agent.txt']);
 
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(existsSync(path('agent.txt')), false, 'the agent’s file is undone');
   assert.equal(readFileSync(path('notes.txt'), 'utf8'), 'mine v2\n', 'the user’s save stays');
   assert.equal(readFileSync(path('export.jsonl'), 'utf8'), '{"transcript":true}\n', 'the user’s new file stays');
@@ -107,15 +107,15 @@ test('what the user creates or edits between turns is not counted; a later Undo 
   // The agent is idle: the user exports a transcript into the workspace and edits b.txt (no editor event at all).
   writeFileSync(path('tandem-export.jsonl'), '{"line":1}\n');
   writeFileSync(path('b.txt'), 'b by user\n');
-  await r.session.conversation.review.refresh();
+  await r.session.conversation.parts.review.refresh();
   assert.deepEqual(listed(r), ['added a.txt'], 'changes between turns are not the conversation’s');
 
   await r.session.prompt('second');
   await settled(r);
   assert.deepEqual(listed(r), ['added a.txt', 'modified b.txt']);
-  await r.session.conversation.review.undo([path('b.txt')]);
+  await r.session.conversation.undo([path('b.txt')]);
   assert.equal(readFileSync(path('b.txt'), 'utf8'), 'b by user\n', 'back to the user’s version, not to before the conversation');
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(existsSync(path('a.txt')), false);
   assert.equal(readFileSync(path('tandem-export.jsonl'), 'utf8'), '{"line":1}\n', 'Undo all leaves the user’s file');
 });
@@ -141,12 +141,12 @@ test('a change during a turn that nobody claims is marked outside; Keep all and 
   await settled(r);
   assert.deepEqual(listed(r), ['added a.txt', 'outside added build.log', 'outside modified config.txt']);
 
-  await r.session.conversation.review.keep();
+  await r.session.conversation.keep();
   assert.deepEqual(listed(r), ['outside added build.log', 'outside modified config.txt'], 'Keep all kept only the agent’s file');
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(readFileSync(path('config.txt'), 'utf8'), 'config changed\n', 'Undo all left the outside change');
   assert.equal(readFileSync(path('build.log'), 'utf8'), 'built\n');
-  await r.session.conversation.review.undo([path('config.txt')]);
+  await r.session.conversation.undo([path('config.txt')]);
   assert.equal(readFileSync(path('config.txt'), 'utf8'), 'config\n', 'chosen by itself, it is undone');
   assert.deepEqual(listed(r), ['outside added build.log']);
 });
@@ -183,7 +183,7 @@ test('an edit call that names a file counts it as the agent’s only if it chang
   await r.session.prompt('next');
   await settled(r);
   assert.deepEqual(listed(r), ['modified x.txt']);
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(readFileSync(path('x.txt'), 'utf8'), 'x\n');
   assert.equal(readFileSync(path('y.txt'), 'utf8'), 'y by user\n');
 });
@@ -253,11 +253,11 @@ test('claude-agent-acp editing the disk itself: both files it changed are its ow
     await settled(s);
     assert.equal(readFileSync(files.notesPath, 'utf8'), files.editedText, 'the agent wrote the disk itself');
     assert.deepEqual(listed(s), ['added src/greeting.txt', 'modified notes.txt'], 'named by its edit calls: the agent’s, not outside');
-    await s.session.conversation.review.undo();
+    await s.session.conversation.undo();
     assert.equal(readFileSync(files.notesPath, 'utf8'), files.originalText);
     assert.equal(existsSync(files.newPath), false);
   } finally {
-    await s.session.conversation.link.agentRuntime?.stop();
+    await s.session.conversation.agentRuntime?.stop();
     s.session.dispose();
     await fake.close();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });

@@ -1,0 +1,308 @@
+import * as l10n from '@vscode/l10n';
+import type { ProtocolLog } from '../acp/protocolLog';
+import type { RuleScope } from '../permissions/permissionRule';
+import type { ConversationStatus, Entry, HostMessage, MentionChip, ReviewNoteView, ReviewView, TerminalView, WebviewMessage } from '../protocol/messages';
+import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { ConversationMeta } from '../store/conversationMeta';
+import { Disposable } from '../util/disposable';
+import type { ConversationParts } from './conversationParts';
+import type { ConversationPorts } from './ports';
+import type { SignOutOutcome } from './signIn';
+
+/** A review note as the user wrote it (the panel's gutter or the editor's comment thread). */
+export interface NoteInput {
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  hunk?: string;
+}
+
+/**
+ * The front door of a Conversation: everything a user or the editor can ask of it, each intent
+ * sequencing the parts it needs once (a retry resumes the queue and then pumps or connects — here,
+ * not in each caller), and the narrow read queries the editor's views use. Conversation extends
+ * this; the split is by concept (what may be asked vs. the state it keeps), callers see one class.
+ */
+export abstract class ConversationIntents extends Disposable {
+  abstract readonly parts: ConversationParts;
+  abstract readonly meta: ConversationMeta;
+  abstract readonly log: ProtocolLog;
+  abstract get agentName(): string;
+  abstract get status(): ConversationStatus;
+
+  constructor(protected readonly ports: ConversationPorts) {
+    super();
+  }
+
+  // --- queries (read-only) ---------------------------------------------------------------------
+
+  /** Nothing was said or queued here, and no agent session is attached (it may switch agents). */
+  get untouched(): boolean {
+    return this.parts.thread.size === 0 && this.parts.queue.size === 0 && this.meta.sessionId === undefined;
+  }
+
+  /** The thread has entries (a history that keeps its agent, something to export). */
+  get hasHistory(): boolean {
+    return this.parts.thread.size > 0;
+  }
+
+  /** The runtime its session is attached to, when it is. */
+  get agentRuntime(): AgentRuntime | undefined {
+    return this.parts.link.agentRuntime;
+  }
+
+  /** One entry of the thread, as the panel shows it. */
+  entry(entryId: string): Entry | undefined {
+    return this.parts.thread.entries().find((e) => e.id === entryId);
+  }
+
+  /** Its terminals' output, by id. */
+  terminals(): Record<string, TerminalView> {
+    return this.parts.thread.terminals();
+  }
+
+  /** The changed-files strip's files. */
+  changedFiles(): ReviewView['files'] {
+    return this.parts.review.view().files;
+  }
+
+  /** The review notes, pending and sent (the editor's comment threads show them). */
+  reviewNotes(): ReviewNoteView[] {
+    return this.parts.notes.view();
+  }
+
+  /** The lines around a diff the panel asked for. */
+  diffLines(request: Extract<WebviewMessage, { type: 'fetchDiffLines' }>): Extract<HostMessage, { type: 'diffLines' }> {
+    return this.parts.thread.diffLines(request);
+  }
+
+  /** A diff of an entry, for the editor's diff view. */
+  findDiff(entryId: string, index: number): ReturnType<ConversationParts['thread']['findDiff']> {
+    return this.parts.thread.findDiff(entryId, index);
+  }
+
+  /** Its terminals as the editor's mirror reads them (a view, and their output as it comes). */
+  get terminalFeed(): Pick<ConversationParts['thread'], 'terminalView' | 'onTerminalOutput'> {
+    return this.parts.thread;
+  }
+
+  /** A file as the review's baseline has it (the "before" of a changed file). */
+  baselineText(path: string): Promise<string | undefined> {
+    return this.parts.review.baselineText(path);
+  }
+
+  // --- the session -----------------------------------------------------------------------------
+
+  /** Opens its agent session (starting the agent when needed). */
+  connect(): Promise<void> {
+    return this.parts.link.connect();
+  }
+
+  /** Closes its agent session (the tab closes, or the agent changes). */
+  disconnect(): Promise<void> {
+    return this.parts.link.close();
+  }
+
+  /** Stops its agent's process (shared with the agent's other conversations) and connects again, the queue going. */
+  async restart(): Promise<void> {
+    await this.ports.restartAgent(this.agentName, this.parts.link.agentRuntime);
+    await this.reconnect();
+  }
+
+  /** After what stopped it (a sign-in, a restart): the queue goes again and the session opens. */
+  async reconnect(): Promise<void> {
+    this.parts.queue.resume();
+    await this.parts.link.connect();
+  }
+
+  /** Retry after an error: the queue goes again, sent at once when the session is ready, else once it opens. */
+  async retry(): Promise<void> {
+    this.parts.queue.resume();
+    if (this.status.kind === 'ready') this.parts.turns.pump();
+    else await this.parts.link.connect();
+  }
+
+  /** A new agent session for this conversation (the old one was lost); the transcript stays. */
+  startFresh(): Promise<void> {
+    return this.parts.link.startFresh();
+  }
+
+  setMode(modeId: string): Promise<void> {
+    return this.parts.settings.setMode(modeId);
+  }
+
+  setConfigOption(configId: string, value: string | boolean): Promise<boolean> {
+    return this.parts.settings.setConfigOption(configId, value);
+  }
+
+  // --- turns and the queue ---------------------------------------------------------------------
+
+  /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
+  prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
+    const { notes, queue, turns } = this.parts;
+    // Review notes alone are a prompt too: the agent is asked to address them.
+    const said = text.trim() === '' && mentions.length === 0 && notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
+    if (queue.add(said, mentions) === undefined) {
+      this.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
+      return false;
+    }
+    turns.pump();
+    return true;
+  }
+
+  /** Stops the running turn. */
+  stop(): void {
+    this.parts.turns.cancel();
+  }
+
+  stopSubagent(childSessionId: string): void {
+    this.parts.turns.cancelChild(childSessionId);
+  }
+
+  /** The queue was paused (a failure): it goes again. */
+  resumeQueue(): void {
+    this.parts.queue.resume();
+    this.parts.turns.pump();
+  }
+
+  editQueued(itemId: string, text: string): boolean {
+    return this.parts.queue.edit(itemId, text);
+  }
+
+  removeQueued(itemId: string): boolean {
+    return this.parts.queue.remove(itemId);
+  }
+
+  moveQueued(itemId: string, offset: number): boolean {
+    return this.parts.queue.move(itemId, offset);
+  }
+
+  /** A queued prompt goes now (the running turn is stopped for it). */
+  sendNow(itemId: string): void {
+    this.parts.turns.sendNow(itemId);
+  }
+
+  clearQueue(): void {
+    this.parts.queue.clear();
+  }
+
+  // --- what the agent asks ---------------------------------------------------------------------
+
+  /** Answers a permission prompt; false when it was already answered or is unknown. */
+  respondPermission(requestId: string, optionId: string): boolean {
+    return this.parts.permissions.respond(requestId, optionId);
+  }
+
+  saveRule(requestId: string, value: string, scope: RuleScope): Promise<void> {
+    return this.parts.permissions.saveRule(requestId, value, scope);
+  }
+
+  dismissRule(requestId: string): void {
+    this.parts.permissions.dismissRule(requestId);
+  }
+
+  answerQuestion(entryId: string, action: 'accept' | 'decline' | 'cancel', content: unknown): void {
+    this.parts.questions.answer(entryId, action, content);
+  }
+
+  openQuestionUrl(entryId: string): void {
+    this.parts.questions.openUrl(entryId);
+  }
+
+  // --- signing in and out ----------------------------------------------------------------------
+
+  /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
+  async signIn(): Promise<void> {
+    const { link, thread, signIn } = this.parts;
+    const runtime = link.agentRuntime;
+    if (!runtime?.alive || runtime.authMethods.length === 0) return link.connect();
+    if (thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(runtime.authMethods, l10n.t('Sign-in required'));
+    await signIn.authenticateFirst();
+  }
+
+  /** A method of the sign-in card. */
+  authenticate(methodId: string): Promise<void> {
+    return this.parts.signIn.authenticate(methodId);
+  }
+
+  /**
+   * Sign out: the editor forgets the keys it keeps for the agent (`forgetKeys`, true when there
+   * were some), the agent forgets its own credentials when it supports that, and with keys gone
+   * the agent starts again without them. Says how the agent's part went.
+   */
+  async signOut(forgetKeys: () => Promise<boolean>): Promise<SignOutOutcome & { forgotKeys: boolean }> {
+    const forgotKeys = await forgetKeys();
+    const outcome = await this.parts.signIn.signOut();
+    if (forgotKeys) {
+      await this.restart();
+      if (outcome.kind === 'unsupported')
+        this.parts.thread.addNotice('info', l10n.t('Tandem forgot the key it kept for {0}; it asks for one again when it needs it.', this.agentName));
+    }
+    return { ...outcome, forgotKeys };
+  }
+
+  /** The sign-in card; once signed in, the session opens again with the queue going. */
+  protected showSignIn(methods: Parameters<ConversationParts['signIn']['show']>[0], message: string): void {
+    this.parts.signIn.show(methods, message, () => this.reconnect());
+  }
+
+  // --- review, notes, worktree -----------------------------------------------------------------
+
+  /** Files changed on disk (the editor saw a save): the changed-files strip looks again. */
+  refreshReview(): void {
+    this.parts.review.refreshSoon();
+  }
+
+  keep(paths?: readonly string[]): Promise<void> {
+    return this.parts.review.keep(paths);
+  }
+
+  undo(paths?: readonly string[]): Promise<void> {
+    return this.parts.review.undo(paths);
+  }
+
+  toggleHunks(path: string, open: boolean): Promise<void> {
+    return this.parts.review.toggleHunks(path, open);
+  }
+
+  reviewHunk(path: string, index: number, action: 'accept' | 'reject'): Promise<void> {
+    return this.parts.review.hunk(path, index, action);
+  }
+
+  /** Restores the files as they were before a turn (its prompt back in the composer); false: nothing was recorded for it. */
+  async rewind(entryId: string): Promise<boolean> {
+    const entry = this.entry(entryId);
+    if (entry?.kind !== 'user' || entry.checkpoint === undefined) return false;
+    await this.parts.review.rewind(entry.checkpoint, entry.text);
+    return true;
+  }
+
+  addNote(note: NoteInput): Promise<ReviewNoteView | undefined> {
+    return this.parts.notes.add(note);
+  }
+
+  removeNote(noteId: string): void {
+    this.parts.notes.remove(noteId);
+  }
+
+  clearNotes(): void {
+    this.parts.notes.clearPending();
+  }
+
+  async applyWorktree(): Promise<void> {
+    await this.parts.worktree?.apply();
+  }
+
+  async commitWorktree(): Promise<void> {
+    await this.parts.worktree?.commit();
+  }
+
+  async discardWorktree(): Promise<void> {
+    await this.parts.worktree?.discard();
+  }
+
+  async recreateWorktree(): Promise<void> {
+    await this.parts.worktree?.recreate();
+  }
+}
