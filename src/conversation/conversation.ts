@@ -1,12 +1,5 @@
 import type { ProtocolLog } from '../acp/protocolLog';
-import type {
-  AccountView,
-  ConversationChange,
-  ConversationSnapshot,
-  ConversationStatus,
-  PromptCapabilitiesView,
-  TabView,
-} from '../protocol/messages';
+import type { AccountView, ConversationChange, ConversationSnapshot, ConversationStatus, PromptCapabilitiesView, TabView } from '../protocol/messages';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
 import type { AgentActivity } from '../thread/agentActivity';
 import { Emitter } from '../util/disposable';
@@ -37,8 +30,8 @@ export class Conversation extends ConversationIntents implements ConversationSta
   private readonly attentionChanges = this.register(new Emitter<void>());
   readonly onAttention = this.attentionChanges.event;
 
-  /** Its parts: for the files of src/conversation only (eslint.config.mjs forbids `.parts` elsewhere). */
-  readonly parts: ConversationParts;
+  /** Its parts: for the files of src/conversation only (eslint.config.mjs forbids `.internals` elsewhere). */
+  readonly internals: ConversationParts;
   readonly log: ProtocolLog;
   private statusValue: ConversationStatus;
   private attentionValue: TabView['attention'];
@@ -54,7 +47,7 @@ export class Conversation extends ConversationIntents implements ConversationSta
     super(ports);
     this.log = ports.log;
     this.statusValue = ports.blocked() ?? { kind: 'idle', agentName: meta.agentName };
-    this.parts = wireParts(
+    this.internals = wireParts(
       {
         c: this,
         own: (part) => this.register(part),
@@ -91,7 +84,7 @@ export class Conversation extends ConversationIntents implements ConversationSta
 
   /** Shows a stored transcript (after a restart). */
   restore(transcript: ConversationTranscript): void {
-    const { thread, queue, review, notes } = this.parts;
+    const { thread, queue, review, notes } = this.internals;
     thread.restore(transcript.entries, transcript.terminals);
     if (transcript.queue?.length) queue.restore(transcript.queue);
     review.restore(transcript.review);
@@ -99,7 +92,7 @@ export class Conversation extends ConversationIntents implements ConversationSta
   }
 
   transcript(): ConversationTranscript {
-    return conversationTranscript(this.parts);
+    return conversationTranscript(this.internals);
   }
 
   snapshot(): ConversationSnapshot {
@@ -108,7 +101,7 @@ export class Conversation extends ConversationIntents implements ConversationSta
 
   /** What the agent takes in a prompt besides text and links; undefined until it initialized. */
   promptCapabilities(): PromptCapabilitiesView | undefined {
-    return promptCapabilities(this.parts);
+    return promptCapabilities(this.internals);
   }
 
   tab(): TabView {
@@ -157,7 +150,7 @@ export class Conversation extends ConversationIntents implements ConversationSta
 
   /** The agent advertised `logout`, so signOut reaches it. */
   get canSignOut(): boolean {
-    return this.parts.signIn.canSignOut;
+    return this.internals.signIn.canSignOut;
   }
 
   /** The signed-in row's change, when it differs from what the panel was last told. */
@@ -170,9 +163,9 @@ export class Conversation extends ConversationIntents implements ConversationSta
   }
 
   fail(failure: Failure): void {
-    this.parts.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
+    this.internals.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
     this.flag('error');
-    if (failure.pause !== undefined) this.parts.queue.pause(failure.pause);
+    if (failure.pause !== undefined) this.internals.queue.pause(failure.pause);
     const stopped = stoppedStatus(this.agentName, failure);
     if (stopped) this.setStatus(stopped);
   }
@@ -195,7 +188,7 @@ export class Conversation extends ConversationIntents implements ConversationSta
     this.meta.title = title;
     this.meta.titleSource = source;
     this.conversationChanged();
-    void this.parts.worktree?.titled(title);
+    void this.internals.worktree?.titled(title);
   }
 
   setSessionId(sessionId: string | undefined): void {

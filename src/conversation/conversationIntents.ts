@@ -25,7 +25,7 @@ export interface NoteInput {
  * this; the split is by concept (what may be asked vs. the state it keeps), callers see one class.
  */
 export abstract class ConversationIntents extends Disposable {
-  abstract readonly parts: ConversationParts;
+  abstract readonly internals: ConversationParts;
   abstract readonly meta: ConversationMeta;
   abstract readonly log: ProtocolLog;
   abstract get agentName(): string;
@@ -39,108 +39,108 @@ export abstract class ConversationIntents extends Disposable {
 
   /** Nothing was said or queued here, and no agent session is attached (it may switch agents). */
   get untouched(): boolean {
-    return this.parts.thread.size === 0 && this.parts.queue.size === 0 && this.meta.sessionId === undefined;
+    return this.internals.thread.size === 0 && this.internals.queue.size === 0 && this.meta.sessionId === undefined;
   }
 
   /** The thread has entries (a history that keeps its agent, something to export). */
   get hasHistory(): boolean {
-    return this.parts.thread.size > 0;
+    return this.internals.thread.size > 0;
   }
 
   /** The runtime its session is attached to, when it is. */
   get agentRuntime(): AgentRuntime | undefined {
-    return this.parts.link.agentRuntime;
+    return this.internals.link.agentRuntime;
   }
 
   /** One entry of the thread, as the panel shows it. */
   entry(entryId: string): Entry | undefined {
-    return this.parts.thread.entries().find((e) => e.id === entryId);
+    return this.internals.thread.entries().find((e) => e.id === entryId);
   }
 
   /** Its terminals' output, by id. */
   terminals(): Record<string, TerminalView> {
-    return this.parts.thread.terminals();
+    return this.internals.thread.terminals();
   }
 
   /** The changed-files strip's files. */
   changedFiles(): ReviewView['files'] {
-    return this.parts.review.view().files;
+    return this.internals.review.view().files;
   }
 
   /** The review notes, pending and sent (the editor's comment threads show them). */
   reviewNotes(): ReviewNoteView[] {
-    return this.parts.notes.view();
+    return this.internals.notes.view();
   }
 
   /** The lines around a diff the panel asked for. */
   diffLines(request: Extract<WebviewMessage, { type: 'fetchDiffLines' }>): Extract<HostMessage, { type: 'diffLines' }> {
-    return this.parts.thread.diffLines(request);
+    return this.internals.thread.diffLines(request);
   }
 
   /** A diff of an entry, for the editor's diff view. */
   findDiff(entryId: string, index: number): ReturnType<ConversationParts['thread']['findDiff']> {
-    return this.parts.thread.findDiff(entryId, index);
+    return this.internals.thread.findDiff(entryId, index);
   }
 
   /** Its terminals as the editor's mirror reads them (a view, and their output as it comes). */
   get terminalFeed(): Pick<ConversationParts['thread'], 'terminalView' | 'onTerminalOutput'> {
-    return this.parts.thread;
+    return this.internals.thread;
   }
 
   /** A file as the review's baseline has it (the "before" of a changed file). */
   baselineText(path: string): Promise<string | undefined> {
-    return this.parts.review.baselineText(path);
+    return this.internals.review.baselineText(path);
   }
 
   // --- the session -----------------------------------------------------------------------------
 
   /** Opens its agent session (starting the agent when needed). */
   connect(): Promise<void> {
-    return this.parts.link.connect();
+    return this.internals.link.connect();
   }
 
   /** Closes its agent session (the tab closes, or the agent changes). */
   disconnect(): Promise<void> {
-    return this.parts.link.close();
+    return this.internals.link.close();
   }
 
   /** Stops its agent's process (shared with the agent's other conversations) and connects again, the queue going. */
   async restart(): Promise<void> {
-    await this.ports.restartAgent(this.agentName, this.parts.link.agentRuntime);
+    await this.ports.restartAgent(this.agentName, this.internals.link.agentRuntime);
     await this.reconnect();
   }
 
   /** After what stopped it (a sign-in, a restart): the queue goes again and the session opens. */
   async reconnect(): Promise<void> {
-    this.parts.queue.resume();
-    await this.parts.link.connect();
+    this.internals.queue.resume();
+    await this.internals.link.connect();
   }
 
   /** Retry after an error: the queue goes again, sent at once when the session is ready, else once it opens. */
   async retry(): Promise<void> {
-    this.parts.queue.resume();
-    if (this.status.kind === 'ready') this.parts.turns.pump();
-    else await this.parts.link.connect();
+    this.internals.queue.resume();
+    if (this.status.kind === 'ready') this.internals.turns.pump();
+    else await this.internals.link.connect();
   }
 
   /** A new agent session for this conversation (the old one was lost); the transcript stays. */
   startFresh(): Promise<void> {
-    return this.parts.link.startFresh();
+    return this.internals.link.startFresh();
   }
 
   setMode(modeId: string): Promise<void> {
-    return this.parts.settings.setMode(modeId);
+    return this.internals.settings.setMode(modeId);
   }
 
   setConfigOption(configId: string, value: string | boolean): Promise<boolean> {
-    return this.parts.settings.setConfigOption(configId, value);
+    return this.internals.settings.setConfigOption(configId, value);
   }
 
   // --- turns and the queue ---------------------------------------------------------------------
 
   /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
   prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
-    const { notes, queue, turns } = this.parts;
+    const { notes, queue, turns } = this.internals;
     // Review notes alone are a prompt too: the agent is asked to address them.
     const said = text.trim() === '' && mentions.length === 0 && notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
     if (queue.add(said, mentions) === undefined) {
@@ -153,68 +153,68 @@ export abstract class ConversationIntents extends Disposable {
 
   /** Stops the running turn. */
   stop(): void {
-    this.parts.turns.cancel();
+    this.internals.turns.cancel();
   }
 
   stopSubagent(childSessionId: string): void {
-    this.parts.turns.cancelChild(childSessionId);
+    this.internals.turns.cancelChild(childSessionId);
   }
 
   /** The queue was paused (a failure): it goes again. */
   resumeQueue(): void {
-    this.parts.queue.resume();
-    this.parts.turns.pump();
+    this.internals.queue.resume();
+    this.internals.turns.pump();
   }
 
   editQueued(itemId: string, text: string): boolean {
-    return this.parts.queue.edit(itemId, text);
+    return this.internals.queue.edit(itemId, text);
   }
 
   removeQueued(itemId: string): boolean {
-    return this.parts.queue.remove(itemId);
+    return this.internals.queue.remove(itemId);
   }
 
   moveQueued(itemId: string, offset: number): boolean {
-    return this.parts.queue.move(itemId, offset);
+    return this.internals.queue.move(itemId, offset);
   }
 
   /** A queued prompt goes now (the running turn is stopped for it). */
   sendNow(itemId: string): void {
-    this.parts.turns.sendNow(itemId);
+    this.internals.turns.sendNow(itemId);
   }
 
   clearQueue(): void {
-    this.parts.queue.clear();
+    this.internals.queue.clear();
   }
 
   // --- what the agent asks ---------------------------------------------------------------------
 
   /** Answers a permission prompt; false when it was already answered or is unknown. */
   respondPermission(requestId: string, optionId: string): boolean {
-    return this.parts.permissions.respond(requestId, optionId);
+    return this.internals.permissions.respond(requestId, optionId);
   }
 
   saveRule(requestId: string, value: string, scope: RuleScope): Promise<void> {
-    return this.parts.permissions.saveRule(requestId, value, scope);
+    return this.internals.permissions.saveRule(requestId, value, scope);
   }
 
   dismissRule(requestId: string): void {
-    this.parts.permissions.dismissRule(requestId);
+    this.internals.permissions.dismissRule(requestId);
   }
 
   answerQuestion(entryId: string, action: 'accept' | 'decline' | 'cancel', content: unknown): void {
-    this.parts.questions.answer(entryId, action, content);
+    this.internals.questions.answer(entryId, action, content);
   }
 
   openQuestionUrl(entryId: string): void {
-    this.parts.questions.openUrl(entryId);
+    this.internals.questions.openUrl(entryId);
   }
 
   // --- signing in and out ----------------------------------------------------------------------
 
   /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
   async signIn(): Promise<void> {
-    const { link, thread, signIn } = this.parts;
+    const { link, thread, signIn } = this.internals;
     const runtime = link.agentRuntime;
     if (!runtime?.alive || runtime.authMethods.length === 0) return link.connect();
     if (thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(runtime.authMethods, l10n.t('Sign-in required'));
@@ -223,7 +223,7 @@ export abstract class ConversationIntents extends Disposable {
 
   /** A method of the sign-in card. */
   authenticate(methodId: string): Promise<void> {
-    return this.parts.signIn.authenticate(methodId);
+    return this.internals.signIn.authenticate(methodId);
   }
 
   /**
@@ -233,76 +233,76 @@ export abstract class ConversationIntents extends Disposable {
    */
   async signOut(forgetKeys: () => Promise<boolean>): Promise<SignOutOutcome & { forgotKeys: boolean }> {
     const forgotKeys = await forgetKeys();
-    const outcome = await this.parts.signIn.signOut();
+    const outcome = await this.internals.signIn.signOut();
     if (forgotKeys) {
       await this.restart();
       if (outcome.kind === 'unsupported')
-        this.parts.thread.addNotice('info', l10n.t('Tandem forgot the key it kept for {0}; it asks for one again when it needs it.', this.agentName));
+        this.internals.thread.addNotice('info', l10n.t('Tandem forgot the key it kept for {0}; it asks for one again when it needs it.', this.agentName));
     }
     return { ...outcome, forgotKeys };
   }
 
   /** The sign-in card; once signed in, the session opens again with the queue going. */
   protected showSignIn(methods: Parameters<ConversationParts['signIn']['show']>[0], message: string): void {
-    this.parts.signIn.show(methods, message, () => this.reconnect());
+    this.internals.signIn.show(methods, message, () => this.reconnect());
   }
 
   // --- review, notes, worktree -----------------------------------------------------------------
 
   /** Files changed on disk (the editor saw a save): the changed-files strip looks again. */
   refreshReview(): void {
-    this.parts.review.refreshSoon();
+    this.internals.review.refreshSoon();
   }
 
   keep(paths?: readonly string[]): Promise<void> {
-    return this.parts.review.keep(paths);
+    return this.internals.review.keep(paths);
   }
 
   undo(paths?: readonly string[]): Promise<void> {
-    return this.parts.review.undo(paths);
+    return this.internals.review.undo(paths);
   }
 
   toggleHunks(path: string, open: boolean): Promise<void> {
-    return this.parts.review.toggleHunks(path, open);
+    return this.internals.review.toggleHunks(path, open);
   }
 
   reviewHunk(path: string, index: number, action: 'accept' | 'reject'): Promise<void> {
-    return this.parts.review.hunk(path, index, action);
+    return this.internals.review.hunk(path, index, action);
   }
 
   /** Restores the files as they were before a turn (its prompt back in the composer); false: nothing was recorded for it. */
   async rewind(entryId: string): Promise<boolean> {
     const entry = this.entry(entryId);
     if (entry?.kind !== 'user' || entry.checkpoint === undefined) return false;
-    await this.parts.review.rewind(entry.checkpoint, entry.text);
+    await this.internals.review.rewind(entry.checkpoint, entry.text);
     return true;
   }
 
   addNote(note: NoteInput): Promise<ReviewNoteView | undefined> {
-    return this.parts.notes.add(note);
+    return this.internals.notes.add(note);
   }
 
   removeNote(noteId: string): void {
-    this.parts.notes.remove(noteId);
+    this.internals.notes.remove(noteId);
   }
 
   clearNotes(): void {
-    this.parts.notes.clearPending();
+    this.internals.notes.clearPending();
   }
 
   async applyWorktree(): Promise<void> {
-    await this.parts.worktree?.apply();
+    await this.internals.worktree?.apply();
   }
 
   async commitWorktree(): Promise<void> {
-    await this.parts.worktree?.commit();
+    await this.internals.worktree?.commit();
   }
 
   async discardWorktree(): Promise<void> {
-    await this.parts.worktree?.discard();
+    await this.internals.worktree?.discard();
   }
 
   async recreateWorktree(): Promise<void> {
-    await this.parts.worktree?.recreate();
+    await this.internals.worktree?.recreate();
   }
 }

@@ -129,13 +129,13 @@ export class ConversationManager extends Disposable {
   async close(id: string, deleting = false): Promise<boolean> {
     const conversation = this.strip.get(id);
     if (!conversation) return true;
-    const asked = await conversation.parts.worktree?.ask(deleting);
+    const asked = await conversation.internals.worktree?.ask(deleting);
     if (asked?.decision === 'cancel' || !this.strip.has(id)) return false;
     const { wasShown, next } = this.strip.remove(id);
     this.closed.push(conversation.meta);
     this.keeper.transcriptChanged(conversation, true);
     await conversation.disconnect();
-    if (asked?.decision === 'remove' && (await conversation.parts.worktree?.remove(asked.status))) delete conversation.meta.worktree;
+    if (asked?.decision === 'remove' && (await conversation.internals.worktree?.remove(asked.status))) delete conversation.meta.worktree;
     conversation.dispose();
     this.stopUnusedRuntimes();
     if (wasShown) {

@@ -18,7 +18,7 @@ import { TurnRunner } from './turnRunner';
 
 /**
  * The parts of one conversation. Only the files of src/conversation reach them (through
- * `Conversation.parts`; a lint rule keeps everyone else to the conversation's intents and queries),
+ * `Conversation.internals`; a lint rule keeps everyone else to the conversation's intents and queries),
  * so that what a click means is sequenced once, on the Conversation, not by each caller.
  */
 export interface ConversationParts {

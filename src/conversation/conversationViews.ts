@@ -19,7 +19,7 @@ export interface ConversationTranscript {
  * that these views, the parts and the conversation import in one direction only).
  */
 export interface ViewedConversation extends Pick<ConversationState, 'id' | 'agentName' | 'meta' | 'status'> {
-  readonly parts: Pick<ConversationParts, 'thread' | 'queue' | 'review' | 'notes' | 'worktree' | 'link'>;
+  readonly internals: Pick<ConversationParts, 'thread' | 'queue' | 'review' | 'notes' | 'worktree' | 'link'>;
   readonly account: SnapshotAccount;
   readonly canSignOut: boolean;
   readonly attention: TabView['attention'];
@@ -30,7 +30,7 @@ type SnapshotAccount = ConversationSnapshot['account'];
 
 /** What the panel is sent of a conversation: everything at once when it is shown (a tab switch, a reload). */
 export function conversationSnapshot(c: Omit<ViewedConversation, 'attention' | 'activity' | 'agentWaiting'>): ConversationSnapshot {
-  const { thread, queue, review, notes, worktree } = c.parts;
+  const { thread, queue, review, notes, worktree } = c.internals;
   const { session } = thread;
   const snapshot: ConversationSnapshot = {
     conversationId: c.id,
@@ -52,7 +52,7 @@ export function conversationSnapshot(c: Omit<ViewedConversation, 'attention' | '
   const quota = session.quota();
   if (quota) snapshot.quota = quota;
   if (c.meta.sessionId !== undefined) snapshot.sessionId = c.meta.sessionId;
-  const caps = promptCapabilities(c.parts);
+  const caps = promptCapabilities(c.internals);
   if (caps) snapshot.promptCapabilities = caps;
   const account = c.account;
   if (account) snapshot.account = account;
@@ -70,11 +70,13 @@ export function promptCapabilities(parts: Pick<ConversationParts, 'link'>): Prom
 }
 
 /** One conversation as its tab shows it. */
-export function conversationTab(c: Pick<ViewedConversation, 'id' | 'agentName' | 'meta' | 'status' | 'parts' | 'attention' | 'activity' | 'agentWaiting'>): TabView {
+export function conversationTab(
+  c: Pick<ViewedConversation, 'id' | 'agentName' | 'meta' | 'status' | 'internals' | 'attention' | 'activity' | 'agentWaiting'>,
+): TabView {
   const tab: TabView = { id: c.id, title: c.meta.title, agentName: c.agentName, status: c.status.kind };
   // A waiting prompt is a state, not an event: it shows for as long as it waits.
   // The agent's own "waiting on approval" counts too (codex says it before, and besides, its prompt).
-  const attention = c.parts.thread.hasPendingPermission || c.agentWaiting ? 'permission' : c.attention;
+  const attention = c.internals.thread.hasPendingPermission || c.agentWaiting ? 'permission' : c.attention;
   if (c.activity) tab.activity = c.activity;
   if (attention) tab.attention = attention;
   if (c.meta.worktree) tab.branch = c.meta.worktree.branch;

@@ -30,8 +30,8 @@ test('a turn: the prompt goes out, the streamed reply shows, and the turn ends w
   rig.agent.endTurn('end_turn');
   await flush();
   assert.equal(rig.conversation.status.kind, 'ready');
-  assert.deepEqual(kinds(rig.conversation.parts.thread.entries()), ['user', 'agent', 'turn_end']);
-  assert.equal((rig.conversation.parts.thread.entries()[1] as { text: string }).text, 'Hi there.');
+  assert.deepEqual(kinds(rig.conversation.internals.thread.entries()), ['user', 'agent', 'turn_end']);
+  assert.equal((rig.conversation.internals.thread.entries()[1] as { text: string }).text, 'Hi there.');
   assert.ok(
     rig.messages.some((m) => m.type === 'textAppended'),
     'the second chunk streamed into the first',
@@ -50,17 +50,17 @@ test('Stop: session/cancel, the pending permission answered cancelled, the turn 
     options: [{ optionId: 'y', name: 'Allow', kind: 'allow_once' }],
   });
   await flush();
-  assert.ok(rig.conversation.parts.thread.hasPendingPermission);
-  rig.conversation.parts.queue.add('next one');
+  assert.ok(rig.conversation.internals.thread.hasPendingPermission);
+  rig.conversation.internals.queue.add('next one');
   rig.conversation.stop();
   assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
   await flush();
   assert.ok(rig.agent.methods().includes('session/cancel'));
   assert.equal(rig.conversation.status.kind, 'ready');
-  const end = rig.conversation.parts.thread.entries().at(-1);
+  const end = rig.conversation.internals.thread.entries().at(-1);
   assert.equal(end?.kind === 'turn_end' && end.stopReason, 'cancelled');
-  assert.ok(!rig.conversation.parts.thread.entries().some((e) => e.kind === 'error'), 'a cancelled turn is no error');
-  assert.ok(rig.conversation.parts.queue.paused, 'the queued prompt waits for the user');
+  assert.ok(!rig.conversation.internals.thread.entries().some((e) => e.kind === 'error'), 'a cancelled turn is no error');
+  assert.ok(rig.conversation.internals.queue.paused, 'the queued prompt waits for the user');
   rig.manager.dispose();
 });
 
@@ -80,7 +80,7 @@ test('an agent that ignores the cancel: after the grace the turn is ended here, 
   t.mock.timers.tick(1);
   await flush();
   assert.equal(rig.conversation.status.kind, 'ready');
-  const error = rig.conversation.parts.thread.entries().find((e) => e.kind === 'error');
+  const error = rig.conversation.internals.thread.entries().find((e) => e.kind === 'error');
   assert.ok(error && error.kind === 'error' && /did not confirm the cancellation within 10 s/.test(error.message) && error.action === 'restart');
   rig.manager.dispose();
 });
@@ -93,9 +93,9 @@ test('sign-in: session/new needs it, the card shows the methods, authenticating 
   rig.conversation.prompt('after signing in');
   await flush();
   assert.equal(rig.conversation.status.kind, 'stopped');
-  const card = rig.conversation.parts.thread.entries().find((e) => e.kind === 'auth');
+  const card = rig.conversation.internals.thread.entries().find((e) => e.kind === 'auth');
   assert.ok(card && card.kind === 'auth' && card.methods[0]?.id === 'login');
-  assert.ok(rig.conversation.parts.queue.paused);
+  assert.ok(rig.conversation.internals.queue.paused);
   await rig.conversation.authenticate('login');
   await flush();
   assert.deepEqual(
@@ -123,10 +123,10 @@ test('a load replay, part of it after the answer: shown once, replacing the tran
   t.mock.timers.tick(0);
   await connecting;
   await flush();
-  assert.deepEqual(kinds(conversation.parts.thread.entries()), ['user', 'agent', 'tool_call'], 'the replay replaced the transcript, nothing twice');
-  assert.equal((conversation.parts.thread.entries()[0] as { text: string }).text, 'replayed question');
+  assert.deepEqual(kinds(conversation.internals.thread.entries()), ['user', 'agent', 'tool_call'], 'the replay replaced the transcript, nothing twice');
+  assert.equal((conversation.internals.thread.entries()[0] as { text: string }).text, 'replayed question');
   assert.equal(rig.messages.filter((m) => m.type === 'entriesCleared').length, 1 + 1, 'the restore, then one swap');
-  const open = () => conversation.parts.thread.entries().find((e) => e.kind === 'tool_call') as { status: string };
+  const open = () => conversation.internals.thread.entries().find((e) => e.kind === 'tool_call') as { status: string };
   assert.equal(open().status, 'in_progress');
   t.mock.timers.tick(REPLAY_QUIET_MS);
   await flush();
@@ -139,11 +139,11 @@ test('the agent crashes mid-turn: the error names it with its stderr, the queue 
   await started(rig);
   rig.conversation.prompt('work');
   await flush();
-  rig.conversation.parts.queue.add('again');
+  rig.conversation.internals.queue.add('again');
   rig.agent.crash('was killed by SIGKILL');
   await flush();
   assert.equal(rig.conversation.status.kind, 'stopped');
-  const error = rig.conversation.parts.thread.entries().find((e) => e.kind === 'error');
+  const error = rig.conversation.internals.thread.entries().find((e) => e.kind === 'error');
   assert.ok(
     error &&
       error.kind === 'error' &&
@@ -151,8 +151,8 @@ test('the agent crashes mid-turn: the error names it with its stderr, the queue 
       error.detail === 'stub stderr' &&
       error.action === 'restart',
   );
-  assert.ok(rig.conversation.parts.queue.paused, 'the queued prompt waits');
-  rig.conversation.parts.queue.resume();
+  assert.ok(rig.conversation.internals.queue.paused, 'the queued prompt waits');
+  rig.conversation.internals.queue.resume();
   await rig.conversation.connect();
   await flush();
   assert.equal(rig.agent.starts, 2, 'a new agent was started');

@@ -29,7 +29,7 @@ test('an API key that is not in the environment is asked for once; the agent res
   await rig.manager.init();
   rig.conversation.prompt('hello');
   await flush();
-  const card = rig.conversation.parts.thread.entries().find((e) => e.kind === 'auth');
+  const card = rig.conversation.internals.thread.entries().find((e) => e.kind === 'auth');
   assert.ok(card && card.kind === 'auth' && card.methods[0]?.kind === 'envVar' && card.methods[0].envVar === 'STUB_API_KEY');
   await rig.conversation.authenticate('api-key');
   await flush();
@@ -37,7 +37,7 @@ test('an API key that is not in the environment is asked for once; the agent res
   assert.equal(rig.agent.starts, 2, 'the agent started again (with the key in its environment)');
   assert.ok(rig.agent.methods().includes('authenticate'), 'a key already in the environment would have been used');
   assert.equal(rig.conversation.status.kind, 'running', 'the prompt that waited went out');
-  const after = rig.conversation.parts.thread.entries().find((e) => e.kind === 'auth');
+  const after = rig.conversation.internals.thread.entries().find((e) => e.kind === 'auth');
   assert.equal(after?.kind === 'auth' && after.state.kind, 'done');
   rig.manager.dispose();
 });
@@ -51,7 +51,7 @@ test('cancelling the box leaves the card waiting and nothing restarts', async ()
   await flush();
   assert.equal(asked.length, 1);
   assert.equal(rig.agent.starts, 1);
-  const card = rig.conversation.parts.thread.entries().find((e) => e.kind === 'auth');
+  const card = rig.conversation.internals.thread.entries().find((e) => e.kind === 'auth');
   assert.equal(card?.kind === 'auth' && card.state.kind, 'waiting');
   rig.manager.dispose();
 });

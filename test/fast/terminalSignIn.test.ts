@@ -37,7 +37,7 @@ function signInRig(methods: unknown[], opts: { launch?: Launch; answers?: boolea
   rig.agent.behaviour.initialize.authMethods = methods as acp.AuthMethod[];
   rig.agent.behaviour.newSessionError = acp.RequestError.authRequired();
   const card = (): AuthEntry => {
-    const entry = rig.conversation.parts.thread.entries().find((e): e is AuthEntry => e.kind === 'auth');
+    const entry = rig.conversation.internals.thread.entries().find((e): e is AuthEntry => e.kind === 'auth');
     assert.ok(entry, 'the sign-in card is shown');
     return entry;
   };
@@ -78,7 +78,7 @@ for (const [what, launch] of [
       'the terminal method is withheld',
     );
     await rig.conversation.authenticate('cli');
-    await rig.conversation.parts.signIn.authenticateFirst();
+    await rig.conversation.internals.signIn.authenticateFirst();
     await flush();
     assert.deepEqual([ran, asked], [[], []]);
     assert.match(rig.log.toString(), /Auth method 'cli' of Stub runs a command in a terminal; not offered/);

@@ -55,8 +55,8 @@ export async function promptAllowing(s: ScriptedSession, text: string, ms = 60_0
   conversation.prompt(text);
   const end = Date.now() + ms;
   const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
-  while (Date.now() < end && !conversation.parts.turns.busy && conversation.parts.queue.size > 0) await tick();
-  while (Date.now() < end && conversation.parts.turns.busy) {
+  while (Date.now() < end && !conversation.internals.turns.busy && conversation.internals.queue.size > 0) await tick();
+  while (Date.now() < end && conversation.internals.turns.busy) {
     const pending = (conversation.snapshot().entries as Entry[]).find(
       (e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending',
     );

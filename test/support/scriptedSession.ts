@@ -79,8 +79,8 @@ export class TestSession {
   }
 
   /** The shown conversation's thread (diffs, terminal views). */
-  get view(): Conversation['parts']['thread'] {
-    return this.conversation.parts.thread;
+  get view(): Conversation['internals']['thread'] {
+    return this.conversation.internals.thread;
   }
 
   snapshotParts(): ConversationSnapshot & Required<Pick<ConversationSnapshot, 'commands' | 'queue'>> {
@@ -105,8 +105,8 @@ export class TestSession {
   async settled(conversation = this.conversation, ms = 20_000): Promise<void> {
     const busy = (): boolean => {
       const kind = conversation.status.kind;
-      if (kind === 'starting' || conversation.parts.turns.busy) return true;
-      return conversation.parts.queue.size > 0 && !conversation.parts.queue.paused && (kind === 'ready' || kind === 'idle');
+      if (kind === 'starting' || conversation.internals.turns.busy) return true;
+      return conversation.internals.queue.size > 0 && !conversation.internals.queue.paused && (kind === 'ready' || kind === 'idle');
     };
     await until(() => !busy(), 'the conversation to settle', ms);
   }

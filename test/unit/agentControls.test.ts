@@ -101,7 +101,7 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
     ['Fast/haiku', 'Smart/sonnet', 'Smart/opus'],
   );
   assert.equal(snapshot.modes, undefined, 'the legacy Mode picker hides when config options exist');
-  const settings = r.session.conversation.parts.settings;
+  const settings = r.session.conversation.internals.settings;
   assert.equal(await settings.setConfigOption('model', 'opus'), true);
   // Rendered from the answer: the agent raised the reasoning level with the model.
   assert.deepEqual(
@@ -264,7 +264,7 @@ test('questions: a form is checked before Accept and answered with its content; 
   await r.session.start();
   const turn = r.session.prompt('one');
   await until(() => of(r, 'question').length === 1, 'the form');
-  const q = r.session.conversation.parts.questions;
+  const q = r.session.conversation.internals.questions;
   const form = of(r, 'question')[0] as QuestionEntry;
   assert.deepEqual(
     form.fields?.map((f) => [f.name, f.type, f.required]),

@@ -66,16 +66,16 @@ test('Enter while the agent starts: the prompt is queued at once and sent when t
   assert.equal(conversation.status.kind, 'starting');
   conversation.prompt('typed while starting');
   assert.deepEqual(
-    conversation.parts.queue.view().items.map((i) => i.text),
+    conversation.internals.queue.view().items.map((i) => i.text),
     ['typed while starting'],
     'shown as waiting at once',
   );
-  assert.equal(conversation.parts.thread.size, 0, 'not sent yet');
+  assert.equal(conversation.internals.thread.size, 0, 'not sent yet');
   await session.settled();
   const entries = session.snapshotParts().entries;
   assert.deepEqual(kinds(entries), ['user', 'agent', 'turn_end']);
   assert.deepEqual(texts(entries, 'agent'), ['got: typed while starting']);
-  assert.equal(conversation.parts.queue.size, 0);
+  assert.equal(conversation.internals.queue.size, 0);
 });
 
 test('Enter during a turn: prompts wait and go out in order after each turn ends', async () => {
@@ -88,7 +88,7 @@ test('Enter during a turn: prompts wait and go out in order after each turn ends
   conversation.prompt('two');
   conversation.prompt('three');
   assert.deepEqual(
-    conversation.parts.queue.view().items.map((i) => i.text),
+    conversation.internals.queue.view().items.map((i) => i.text),
     ['two', 'three'],
   );
   await session.settled();
@@ -108,10 +108,10 @@ test('a cancelled turn pauses the queue until the user resumes it', async () => 
   conversation.prompt('follow-up');
   session.cancel();
   await until(() => conversation.status.kind === 'ready', 'the cancelled turn to end');
-  assert.match(conversation.parts.queue.view().paused ?? '', /cancelled/);
+  assert.match(conversation.internals.queue.view().paused ?? '', /cancelled/);
   // Settled: no turn runs and no prompt is about to go out (a queue that flushed would still be busy).
   await session.settled();
-  assert.equal(conversation.parts.queue.size, 1);
+  assert.equal(conversation.internals.queue.size, 1);
   assert.equal(prompts(r).length, 1, 'nothing was flushed silently');
   await runCoreCommand(session.manager, { type: 'queueResume' }, { warn: () => undefined, reply: () => undefined });
   await session.settled();
@@ -127,7 +127,7 @@ test('Send now stops the running turn and sends that prompt first; the rest foll
   await until(() => conversation.status.kind === 'running', 'running');
   conversation.prompt('later');
   conversation.prompt('urgent');
-  const urgent = conversation.parts.queue.view().items[1].id;
+  const urgent = conversation.internals.queue.view().items[1].id;
   conversation.sendNow(urgent);
   await session.settled();
   const entries = session.snapshotParts().entries;
@@ -146,11 +146,11 @@ test('a failed start keeps the prompt (paused, with Retry); after fixing the com
   const error = session.snapshotParts().entries.find((e) => e.kind === 'error');
   assert.equal(error?.kind === 'error' && error.action, 'retry');
   assert.deepEqual(
-    conversation.parts.queue.view().items.map((i) => i.text),
+    conversation.internals.queue.view().items.map((i) => i.text),
     ['hello'],
     'the prompt is kept',
   );
-  assert.ok(conversation.parts.queue.paused);
+  assert.ok(conversation.internals.queue.paused);
   const fixed = scriptedSession(dir, { turns: [{ steps: [say('hello back')] }] });
   fixed.session.dispose();
   session.updateAgent(fixed.agent);
@@ -296,7 +296,8 @@ test('two conversations share one agent process and run turns with permission pr
   await b.connect();
   a.prompt('alpha');
   b.prompt('beta');
-  const pending = (c: typeof a) => c.parts.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending');
+  const pending = (c: typeof a) =>
+    c.internals.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending');
   await until(() => pending(a) !== undefined && pending(b) !== undefined, 'a prompt in each conversation');
   assert.equal(a.status.kind, 'running');
   assert.equal(b.status.kind, 'running');
@@ -305,8 +306,8 @@ test('two conversations share one agent process and run turns with permission pr
   assert.equal(a.status.kind, 'running', 'answering one conversation does not touch the other');
   a.respondPermission(pending(a)!.permission!.requestId, 'yes');
   await session.settled(a);
-  assert.match(texts(a.parts.thread.entries(), 'agent').join(''), /PERMISSION: selected yes/);
-  assert.match(texts(b.parts.thread.entries(), 'agent').join(''), /PERMISSION: selected no/);
+  assert.match(texts(a.internals.thread.entries(), 'agent').join(''), /PERMISSION: selected yes/);
+  assert.match(texts(b.internals.thread.entries(), 'agent').join(''), /PERMISSION: selected no/);
   assert.equal(methods(r).filter((m) => m === 'initialize').length, 1, 'one process');
   assert.equal(methods(r).filter((m) => m === 'session/new').length, 2, 'two sessions');
   assert.equal(session.manager.tabs().length, 2);

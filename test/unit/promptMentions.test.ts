@@ -71,7 +71,7 @@ async function send(r: ScriptedSession, text: string, specs: MentionSpec[]): Pro
   await runCoreCommand(r.session.manager, { type: 'prompt', text, mentions: specs }, { warn: (t) => assert.fail(t), reply: () => undefined });
   await until(() => r.received().filter((m) => m.method === 'session/prompt').length > before && r.session.status.kind === 'ready', 'the turn');
   const prompt = r.received().filter((m) => m.method === 'session/prompt')[before];
-  const entries = r.session.conversation.parts.thread.entries().filter((e): e is UserEntry => e.kind === 'user');
+  const entries = r.session.conversation.internals.thread.entries().filter((e): e is UserEntry => e.kind === 'user');
   return { blocks: (prompt.params as { prompt: Array<Record<string, unknown>> }).prompt, entry: entries[entries.length - 1] };
 }
 
@@ -133,9 +133,9 @@ test('an image goes only to an agent that takes images; to one that does not, no
     { type: 'prompt', text: '', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }] },
     { warn: (t) => assert.fail(t), reply: () => undefined },
   );
-  await until(() => refuses.session.conversation.parts.thread.entries().some((e) => e.kind === 'error'), 'the error');
+  await until(() => refuses.session.conversation.internals.thread.entries().some((e) => e.kind === 'error'), 'the error');
   assert.equal(refuses.received().filter((m) => m.method === 'session/prompt').length, 0, 'no session/prompt');
-  const error = refuses.session.conversation.parts.thread.entries().find((e) => e.kind === 'error') as { message: string };
+  const error = refuses.session.conversation.internals.thread.entries().find((e) => e.kind === 'error') as { message: string };
   assert.match(error.message, /Nothing was sent.*shot\.png.*image/s);
   assert.equal(refuses.session.status.kind, 'ready', 'the conversation goes on');
 });
@@ -190,7 +190,7 @@ test('queued prompts keep their chips, and a prompt of chips alone is accepted',
     { type: 'prompt', text: '', mentions: [{ kind: 'gitDiff' }] },
     { warn: (t) => assert.fail(t), reply: () => undefined },
   );
-  const [item] = conversation.parts.queue.view().items;
+  const [item] = conversation.internals.queue.view().items;
   assert.equal(item.mentions?.[0].view.label, 'Git diff', 'waits with its chip while the agent starts');
   await until(() => r.received().some((m) => m.method === 'session/prompt'), 'the prompt');
   const prompt = r.received().find((m) => m.method === 'session/prompt')?.params as { prompt: Array<{ type: string; resource?: { uri: string } }> };

@@ -182,8 +182,8 @@ for (const kind of ['ws', 'http'] as const)
         firstOfEach.slice(1).every((r) => /route=r\d+/.test(r.cookie ?? '')),
         'the affinity cookie went with every later request',
       );
-      session.conversation.parts.queue.resume();
-      session.conversation.parts.turns.pump();
+      session.conversation.internals.queue.resume();
+      session.conversation.internals.turns.pump();
       await session.settled();
       assert.match(agentText(session.snapshotParts().entries), /RECALL: a long job$/m, 'the agent remembers the interrupted prompt: the same session');
       assert.ok(log.of('warn').some((w) => /lost its connection/.test(w)));

@@ -112,7 +112,7 @@ test('per-hunk: undoing one change restores only that part; keeping another remo
   assert.equal(readFileSync(path('f.txt'), 'utf8'), original.replace('line 2\n', 'LINE TWO\n').replace('line 28\n', 'LINE 28\n'));
   await r.session.conversation.reviewHunk(path('f.txt'), 0, 'accept');
   assert.equal(review(r).files[0].hunks?.length, 1, 'one change left to review');
-  assert.match(r.session.conversation.parts.review.takeNotes() ?? '', /rejected your change to f\.txt \(line 15\)/);
+  assert.match(r.session.conversation.internals.review.takeNotes() ?? '', /rejected your change to f\.txt \(line 15\)/);
 });
 
 test('"Restore files to before this turn" undoes that turn (and later ones) after the preview; the next prompt says so', async () => {
@@ -132,12 +132,15 @@ test('"Restore files to before this turn" undoes that turn (and later ones) afte
   const users = r.session.snapshotParts().entries.filter((e) => e.kind === 'user');
   const second = users[1];
   assert.ok(second.kind === 'user' && second.checkpoint);
-  await r.session.conversation.parts.review.rewind(second.checkpoint!, second.text);
+  await r.session.conversation.internals.review.rewind(second.checkpoint!, second.text);
   assert.equal(readFileSync(path('b.txt'), 'utf8'), 'b v1\n');
   assert.equal(existsSync(path('c.txt')), false, 'a file created in that turn is gone');
   assert.equal(readFileSync(path('a.txt'), 'utf8'), 'a v2\n', 'the earlier turn stays');
   assert.deepEqual(rel(r), ['modified a.txt +1 -1']);
-  assert.match(r.session.conversation.parts.review.takeNotes() ?? '', /restored 2 file\(s\) \(b\.txt, c\.txt\) to how they were before their message "second"/);
+  assert.match(
+    r.session.conversation.internals.review.takeNotes() ?? '',
+    /restored 2 file\(s\) \(b\.txt, c\.txt\) to how they were before their message "second"/,
+  );
 });
 
 test('reviewEdits "before": a client write waits for the user; Reject leaves the file and the agent reads why', async () => {

@@ -53,7 +53,7 @@ const listed = (r: ScriptedSession) =>
     .files.map((f) => `${f.outside ? 'outside ' : ''}${f.status} ${f.relPath}`)
     .sort();
 /** The turns' ends are settled (who changed what) and the strip shows it. */
-const settled = (r: ScriptedSession) => r.session.conversation.parts.review.endTurn();
+const settled = (r: ScriptedSession) => r.session.conversation.internals.review.endTurn();
 
 async function answerDuring(r: ScriptedSession, toolCallId: string, meanwhile: () => void): Promise<void> {
   const pending = () =>
@@ -107,7 +107,7 @@ test('what the user creates or edits between turns is not counted; a later Undo 
   // The agent is idle: the user exports a transcript into the workspace and edits b.txt (no editor event at all).
   writeFileSync(path('tandem-export.jsonl'), '{"line":1}\n');
   writeFileSync(path('b.txt'), 'b by user\n');
-  await r.session.conversation.parts.review.refresh();
+  await r.session.conversation.internals.review.refresh();
   assert.deepEqual(listed(r), ['added a.txt'], 'changes between turns are not the conversation’s');
 
   await r.session.prompt('second');

@@ -99,7 +99,7 @@ test('review notes go with the next prompt as one block (file, lines, hunk, note
   // The editor's comment knows only the range: the hunk comes from the review.
   await r.conversation.addNote({ path: file, startLine: 3, endLine: 3, text: 'keep it lower case' });
   await r.conversation.addNote({ path: file, startLine: 1, endLine: 2, text: 'and mention why', hunk: '@@ -1 +1 @@\n-a\n+b' });
-  assert.equal(r.conversation.parts.notes.pendingCount, 2);
+  assert.equal(r.conversation.internals.notes.pendingCount, 2);
   await turn(r, 'please revise');
   const prompt = r.agent.received.filter((m) => m.method === 'session/prompt').at(-1)!.params as { prompt: Array<{ type: string; text?: string }> };
   const [notes, text] = prompt.prompt;
@@ -111,7 +111,7 @@ test('review notes go with the next prompt as one block (file, lines, hunk, note
     r.conversation.reviewNotes().map((n) => n.state),
     ['sent', 'sent'],
   );
-  const entry = r.conversation.parts.thread
+  const entry = r.conversation.internals.thread
     .entries()
     .filter((e) => e.kind === 'user')
     .at(-1) as { note?: string };
@@ -130,9 +130,9 @@ test('notes taken for a prompt the agent did not take (sign-in needed, refused) 
     await r.conversation.addNote({ path: file, startLine: 2, endLine: 2, text: 'say why', hunk: '@@ -2 +2 @@\n-a\n+b' });
     r.conversation.prompt('revise');
     await waitFor(() => r.agent.pendingPrompt !== undefined, 'the prompt');
-    assert.equal(r.conversation.parts.notes.pendingCount, 0, 'taken with the prompt');
+    assert.equal(r.conversation.internals.notes.pendingCount, 0, 'taken with the prompt');
     r.agent.failTurn(error);
-    await waitFor(() => r.conversation.parts.notes.pendingCount === 1, `the note pending again after: ${error.message}`);
+    await waitFor(() => r.conversation.internals.notes.pendingCount === 1, `the note pending again after: ${error.message}`);
     assert.deepEqual(
       r.conversation.reviewNotes().map((n) => n.state),
       ['pending'],
@@ -142,12 +142,12 @@ test('notes taken for a prompt the agent did not take (sign-in needed, refused) 
 
 test('Apply brings the changes over after the preview and empties the strip; declining changes nothing', async (t) => {
   const { rig: r, host, sessionId } = await rig(t);
-  const worktree = r.conversation.parts.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   await turn(r, 'edit', async () => {
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'new.txt'), content: 'new\n' });
   });
-  await waitFor(() => r.conversation.parts.review.view().files.length === 2, 'the strip');
+  await waitFor(() => r.conversation.internals.review.view().files.length === 2, 'the strip');
   host.answers.apply = false;
   await worktree.apply();
   assert.equal(fs.existsSync(path.join(r.dir, 'new.txt')), false);
@@ -163,13 +163,13 @@ test('Apply brings the changes over after the preview and empties the strip; dec
   assert.equal(fs.readFileSync(path.join(r.dir, 'new.txt'), 'utf8'), 'new\n');
   assert.equal(worktree.view().unapplied, 0);
   assert.match(worktree.view().notice!, /Applied 2 files to the workspace/);
-  await waitFor(() => r.conversation.parts.review.view().files.length === 0, 'the strip to empty');
+  await waitFor(() => r.conversation.internals.review.view().files.length === 0, 'the strip to empty');
   assert.ok(worktree.binding.applied, 'what was applied is recorded (the index keeps it)');
 });
 
 test('a file changed while the preview was open: the plan is made again and shown again, the newer edit merged, not overwritten', async (t) => {
   const { rig: r, host, sessionId } = await rig(t);
-  const worktree = r.conversation.parts.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   await turn(r, 'edit', async () => {
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
   });
@@ -189,19 +189,19 @@ test('a file changed while the preview was open: the plan is made again and show
   );
   assert.equal(fs.readFileSync(path.join(r.dir, 'f.txt'), 'utf8'), LINES.replace('line 1', 'user one').replace('line 5', 'agent five'));
   assert.ok(
-    r.conversation.parts.thread.entries().some((e) => e.kind === 'notice' && /changed while the preview was open/.test(e.message)),
+    r.conversation.internals.thread.entries().some((e) => e.kind === 'notice' && /changed while the preview was open/.test(e.message)),
     'the thread says why the preview came again',
   );
 });
 
 test('a worktree deleted by hand stops the conversation with a notice; Recreate brings it back from the branch', async (t) => {
   const { rig: r } = await rig(t);
-  const worktree = r.conversation.parts.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   fs.rmSync(worktree.binding.path, { recursive: true, force: true });
   await worktree.refresh();
   assert.equal(r.conversation.status.kind, 'stopped');
   assert.equal(worktree.view().state, 'missing');
-  assert.ok(r.conversation.parts.thread.entries().some((e) => e.kind === 'notice' && /deleted outside Tandem/.test((e as { message: string }).message)));
+  assert.ok(r.conversation.internals.thread.entries().some((e) => e.kind === 'notice' && /deleted outside Tandem/.test((e as { message: string }).message)));
   await worktree.recreate();
   assert.equal(worktree.view().state, 'ready');
   assert.equal(fs.readFileSync(path.join(worktree.binding.path, 'f.txt'), 'utf8'), LINES);
@@ -210,7 +210,7 @@ test('a worktree deleted by hand stops the conversation with a notice; Recreate 
 
 test('an Apply undone in the editor: closing counts those files as lost again, so removing asks first', async (t) => {
   const { rig: r, host, sessionId } = await rig(t);
-  const worktree = r.conversation.parts.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   await turn(r, 'edit', async () => {
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
   });
