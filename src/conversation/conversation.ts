@@ -1,5 +1,18 @@
 import type { ProtocolLog } from '../acp/protocolLog';
-import type { AccountView, ConversationChange, ConversationSnapshot, ConversationStatus, PromptCapabilitiesView, TabView } from '../protocol/messages';
+import type {
+  AccountView,
+  ConversationChange,
+  ConversationSnapshot,
+  ConversationStatus,
+  HostMessage,
+  PromptCapabilitiesView,
+  ReviewNoteView,
+  ReviewView,
+  TabView,
+  TerminalView,
+  WebviewMessage,
+} from '../protocol/messages';
+import type { AgentRuntime } from '../runtime/agentRuntime';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
 import type { AgentActivity } from '../thread/agentActivity';
 import { Emitter } from '../util/disposable';
@@ -60,7 +73,6 @@ export class Conversation extends ConversationIntents implements ConversationSta
           if (change) this.emit([change]);
         },
         saved: () => this.conversationChanged(),
-        showSignIn: (methods, message) => this.showSignIn(methods, message),
       },
       ports,
     );
@@ -106,6 +118,56 @@ export class Conversation extends ConversationIntents implements ConversationSta
 
   tab(): TabView {
     return conversationTab(this);
+  }
+
+  /** Nothing was said or queued here, and no agent session is attached (it may switch agents). */
+  get untouched(): boolean {
+    return this.internals.thread.size === 0 && this.internals.queue.size === 0 && this.meta.sessionId === undefined;
+  }
+
+  /** The thread has entries (a history that keeps its agent, something to export). */
+  get hasHistory(): boolean {
+    return this.internals.thread.size > 0;
+  }
+
+  /** The runtime its session is attached to, when it is. */
+  get agentRuntime(): AgentRuntime | undefined {
+    return this.internals.link.agentRuntime;
+  }
+
+  /** Its terminals' output, by id. */
+  terminals(): Record<string, TerminalView> {
+    return this.internals.thread.terminals();
+  }
+
+  /** The changed-files strip's files. */
+  changedFiles(): ReviewView['files'] {
+    return this.internals.review.view().files;
+  }
+
+  /** The review notes, pending and sent (the editor's comment threads show them). */
+  reviewNotes(): ReviewNoteView[] {
+    return this.internals.notes.view();
+  }
+
+  /** The lines around a diff the panel asked for. */
+  diffLines(request: Extract<WebviewMessage, { type: 'fetchDiffLines' }>): Extract<HostMessage, { type: 'diffLines' }> {
+    return this.internals.thread.diffLines(request);
+  }
+
+  /** A diff of an entry, for the editor's diff view. */
+  findDiff(entryId: string, index: number): ReturnType<ConversationParts['thread']['findDiff']> {
+    return this.internals.thread.findDiff(entryId, index);
+  }
+
+  /** Its terminals as the editor's mirror reads them (a view, and their output as it comes). */
+  get terminalFeed(): Pick<ConversationParts['thread'], 'terminalView' | 'onTerminalOutput'> {
+    return this.internals.thread;
+  }
+
+  /** A file as the review's baseline has it (the "before" of a changed file). */
+  baselineText(path: string): Promise<string | undefined> {
+    return this.internals.review.baselineText(path);
   }
 
   // --- state the parts share (ConversationState) -----------------------------------------------
@@ -163,8 +225,11 @@ export class Conversation extends ConversationIntents implements ConversationSta
   }
 
   fail(failure: Failure): void {
-    this.internals.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
-    this.flag('error');
+    if (failure.signIn) this.showSignIn(failure.signIn, failure.message);
+    else {
+      this.internals.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
+      this.flag('error');
+    }
     if (failure.pause !== undefined) this.internals.queue.pause(failure.pause);
     const stopped = stoppedStatus(this.agentName, failure);
     if (stopped) this.setStatus(stopped);

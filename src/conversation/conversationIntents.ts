@@ -1,8 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type { RuleScope } from '../permissions/permissionRule';
-import type { ConversationStatus, Entry, HostMessage, MentionChip, ReviewNoteView, ReviewView, TerminalView, WebviewMessage } from '../protocol/messages';
-import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { ConversationStatus, Entry, MentionChip, ReviewNoteView } from '../protocol/messages';
 import type { ConversationMeta } from '../store/conversationMeta';
 import { Disposable } from '../util/disposable';
 import type { ConversationParts } from './conversationParts';
@@ -21,8 +20,8 @@ export interface NoteInput {
 /**
  * The front door of a Conversation: everything a user or the editor can ask of it, each intent
  * sequencing the parts it needs once (a retry resumes the queue and then pumps or connects — here,
- * not in each caller), and the narrow read queries the editor's views use. Conversation extends
- * this; the split is by concept (what may be asked vs. the state it keeps), callers see one class.
+ * not in each caller). Conversation extends this and adds the state it keeps and the read
+ * queries; the split is by concept, callers see one class.
  */
 export abstract class ConversationIntents extends Disposable {
   abstract readonly internals: ConversationParts;
@@ -35,61 +34,9 @@ export abstract class ConversationIntents extends Disposable {
     super();
   }
 
-  // --- queries (read-only) ---------------------------------------------------------------------
-
-  /** Nothing was said or queued here, and no agent session is attached (it may switch agents). */
-  get untouched(): boolean {
-    return this.internals.thread.size === 0 && this.internals.queue.size === 0 && this.meta.sessionId === undefined;
-  }
-
-  /** The thread has entries (a history that keeps its agent, something to export). */
-  get hasHistory(): boolean {
-    return this.internals.thread.size > 0;
-  }
-
-  /** The runtime its session is attached to, when it is. */
-  get agentRuntime(): AgentRuntime | undefined {
-    return this.internals.link.agentRuntime;
-  }
-
   /** One entry of the thread, as the panel shows it. */
   entry(entryId: string): Entry | undefined {
     return this.internals.thread.entries().find((e) => e.id === entryId);
-  }
-
-  /** Its terminals' output, by id. */
-  terminals(): Record<string, TerminalView> {
-    return this.internals.thread.terminals();
-  }
-
-  /** The changed-files strip's files. */
-  changedFiles(): ReviewView['files'] {
-    return this.internals.review.view().files;
-  }
-
-  /** The review notes, pending and sent (the editor's comment threads show them). */
-  reviewNotes(): ReviewNoteView[] {
-    return this.internals.notes.view();
-  }
-
-  /** The lines around a diff the panel asked for. */
-  diffLines(request: Extract<WebviewMessage, { type: 'fetchDiffLines' }>): Extract<HostMessage, { type: 'diffLines' }> {
-    return this.internals.thread.diffLines(request);
-  }
-
-  /** A diff of an entry, for the editor's diff view. */
-  findDiff(entryId: string, index: number): ReturnType<ConversationParts['thread']['findDiff']> {
-    return this.internals.thread.findDiff(entryId, index);
-  }
-
-  /** Its terminals as the editor's mirror reads them (a view, and their output as it comes). */
-  get terminalFeed(): Pick<ConversationParts['thread'], 'terminalView' | 'onTerminalOutput'> {
-    return this.internals.thread;
-  }
-
-  /** A file as the review's baseline has it (the "before" of a changed file). */
-  baselineText(path: string): Promise<string | undefined> {
-    return this.internals.review.baselineText(path);
   }
 
   // --- the session -----------------------------------------------------------------------------

@@ -1,4 +1,3 @@
-import type * as acp from '@agentclientprotocol/sdk';
 import type { AccountView, ConversationChange, ReviewView, WorktreeView } from '../protocol/messages';
 import type { ConversationMeta, TitleSource } from '../store/conversationMeta';
 import type { AgentActivity } from '../thread/agentActivity';
@@ -47,8 +46,6 @@ export interface PartsHost {
   accountChanged(account: AccountView | undefined): void;
   /** Title, session id or worktree changed (saved with the index). */
   saved(): void;
-  /** The sign-in card; once signed in, the session opens again with the queue going. */
-  showSignIn(methods: acp.AuthMethod[], message: string): void;
 }
 
 /**
@@ -105,7 +102,6 @@ export function wireParts(host: PartsHost, ports: ConversationPorts): Conversati
         p.turns.pump();
       },
       exited: () => p.turns.abandon(),
-      showSignIn: (methods, message) => host.showSignIn(methods, message),
       accountChanged: (account) => host.accountChanged(account),
       followLive,
     }),
