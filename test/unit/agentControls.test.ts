@@ -4,34 +4,18 @@
  * terminal methods), usage, questions (form and url), notices and compaction — and that Tandem
  * advertises each capability it implements.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, QuestionEntry } from '../../src/protocol/messages';
 import { mcpSecrets, parseMcpServers } from '../../src/conversation/mcpServers';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { until, type ScriptedSession } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let dir: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'tandem-controls-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function rig(script: AgentScript, opts: ScriptedSessionOptions = {}): ScriptedSession {
-  const r = scriptedSession(dir, script, opts);
-  open.push(r);
-  return r;
-}
+const rigs = conversationRig('tandem-controls-');
 
 const said = (r: ScriptedSession): string =>
   r.session
@@ -78,7 +62,7 @@ const OPTIONS: NonNullable<NonNullable<AgentScript['newSession']>['configOptions
 
 test('config options: grouped and boolean pickers from session/new, set_config_option rendered from its answer, refusals revert; modes hide', async () => {
   const remembered: Array<[string, string, string | boolean]> = [];
-  const r = rig(
+  const r = rigs.session(
     {
       newSession: { configOptions: OPTIONS, modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }] } },
       setConfigOption: { sideEffects: { model: { opus: { effort: 'high' } } } },
@@ -120,7 +104,7 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
 });
 
 test('config options: an agent refusal says why and the picker reverts; remembered choices are applied to new sessions', async () => {
-  const r = rig(
+  const r = rigs.session(
     { newSession: { configOptions: OPTIONS }, setConfigOption: { error: { code: -32603, message: 'quota exceeded' } } },
     { extra: { rememberedOptions: () => ({ effort: 'low', model: 'nope' }) } },
   );
@@ -138,7 +122,7 @@ test('config options: an agent refusal says why and the picker reverts; remember
 });
 
 test('the older models shape gets a Model picker set with session/set_model', async () => {
-  const r = rig({
+  const r = rigs.session({
     newSession: {
       models: {
         currentModelId: 'a',
@@ -160,7 +144,7 @@ test('the older models shape gets a Model picker set with session/set_model', as
 });
 
 test('usage: the meter follows usage_update; per-turn usage from the answer shows on the turn end', async () => {
-  const r = rig({
+  const r = rigs.session({
     turns: [
       { steps: [{ usage: { used: 84_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } }], usage: { inputTokens: 12_000, outputTokens: 340 } },
     ],
@@ -173,11 +157,11 @@ test('usage: the meter follows usage_update; per-turn usage from the answer show
 });
 
 test('sign-in: an API-key method asks for the key its variable names; a terminal method runs the agent’s login and then the session opens', async () => {
-  const marker = join(dir, 'login-marker.json');
+  const marker = join(rigs.dir, 'login-marker.json');
   const ran: string[][] = [];
   const asked: string[] = [];
   const confirmed: string[] = [];
-  const r = rig(
+  const r = rigs.session(
     {
       initialize: {
         authMethods: [
@@ -246,7 +230,7 @@ test('questions: a form is checked before Accept and answered with its content; 
     },
     required: ['name'],
   };
-  const r = rig(
+  const r = rigs.session(
     {
       turns: [
         { steps: [{ elicit: { mode: 'form', message: 'Tell me about it', requestedSchema: schema } }] },
@@ -301,7 +285,7 @@ test('questions: a form is checked before Accept and answered with its content; 
 });
 
 test('notices and compaction show in the thread; the capabilities Tandem advertises are the ones it implements', async () => {
-  const r = rig({
+  const r = rigs.session({
     turns: [
       {
         steps: [
@@ -361,7 +345,7 @@ test('MCP servers: parsed from the settings shape, filtered by the agent\u2019s 
   );
   assert.deepEqual(mcpSecrets(parsed.servers).sort(), ['Bearer abcdef', 'secret-token-123']);
 
-  const r = rig(
+  const r = rigs.session(
     { initialize: { agentCapabilities: { mcpCapabilities: { http: true } } }, turns: [{ steps: [{ mcpServers: true }] }] },
     { extra: { mcpServers: () => parsed.servers, mcpProblems: () => parsed.dropped } },
   );

@@ -6,26 +6,16 @@
  * user's saves and what changed between turns never count; a change in a turn nobody claims is
  * marked outside and left out of Keep all / Undo all.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCallEntry } from '../../src/protocol/messages';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { nodeReviewHost, scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { nodeReviewHost, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let root: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  root = mkdtempSync(join(tmpdir(), 'tandem-review-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(root, { recursive: true, force: true }));
+const rigs = conversationRig('tandem-review-');
 
 let n = 0;
 function rig(
@@ -33,11 +23,10 @@ function rig(
   files: Record<string, string>,
   opts: ScriptedSessionOptions = {},
 ): { r: ScriptedSession; ws: string; path: (p: string) => string } {
-  const ws = join(root, `ws-${++n}`);
+  const ws = join(rigs.dir, `ws-${++n}`);
   mkdirSync(ws, { recursive: true });
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(ws, rel), text);
-  const r = scriptedSession(root, script, { cwd: ws, review: nodeReviewHost(ws, join(root, `storage-${n}`)), ...opts });
-  open.push(r);
+  const r = rigs.session(script, { cwd: ws, review: nodeReviewHost(ws, join(rigs.dir, `storage-${n}`)), ...opts });
   return { r, ws, path: (p) => join(ws, p) };
 }
 

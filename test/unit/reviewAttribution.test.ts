@@ -7,7 +7,7 @@
  * it until the user acts on that file itself. Who changed what survives a restart. The real
  * claude-agent-acp, which edits the disk itself, has its files counted as its own.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,27 +19,17 @@ import type { AgentScript } from '../fixtures/scriptedAgent';
 import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { envDelta, promptAllowing, REAL_AGENT_PROMPTS, seedWorkspace } from '../support/realAgentRuns';
 import { nodeReviewHost, repoRoot, scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { conversationRig } from '../support/conversationRig';
 
-let root: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  root = mkdtempSync(join(tmpdir(), 'tandem-attribution-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(root, { recursive: true, force: true }));
+const rigs = conversationRig('tandem-attribution-');
 
 let n = 0;
 function rig(script: AgentScript, files: Record<string, string>) {
-  const ws = join(root, `ws-${++n}`);
+  const ws = join(rigs.dir, `ws-${++n}`);
   mkdirSync(ws, { recursive: true });
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(ws, rel), text);
-  const host = nodeReviewHost(ws, join(root, `storage-${n}`));
-  const r = scriptedSession(root, script, { cwd: ws, review: host });
-  open.push(r);
+  const host = nodeReviewHost(ws, join(rigs.dir, `storage-${n}`));
+  const r = rigs.session(script, { cwd: ws, review: host });
   return { r, host, path: (p: string) => join(ws, p) };
 }
 
@@ -189,10 +179,10 @@ test('an edit call that names a file counts it as the agent’s only if it chang
 });
 
 test('who changed what survives a restart; a transcript from before attribution marks its changes outside', async () => {
-  const ws = join(root, `direct-${++n}`);
+  const ws = join(rigs.dir, `direct-${++n}`);
   mkdirSync(ws, { recursive: true });
   writeFileSync(join(ws, 'a.txt'), 'a\n');
-  const host = nodeReviewHost(ws, join(root, `storage-${n}`));
+  const host = nodeReviewHost(ws, join(rigs.dir, `storage-${n}`));
   const views: ReviewView[] = [];
   const review = new ConversationReview(host, new MemoryProtocolLog(), (v) => views.push(v));
   await review.beginTurn('turn');
