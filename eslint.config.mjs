@@ -90,4 +90,19 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  {
+    // A conversation's parts are its own room's (src/conversation): everyone else asks its intents
+    // and read queries (src/conversation/conversationIntents.ts), so what a click means is sequenced once.
+    files: ['src/**/*.ts'],
+    ignores: ['src/conversation/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='internals']",
+          message: 'Outside src/conversation a conversation is reached through its intents and queries, not its parts.',
+        },
+      ],
+    },
+  },
 );

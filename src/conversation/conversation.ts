@@ -1,45 +1,39 @@
-import * as l10n from '@vscode/l10n';
-import type * as acp from '@agentclientprotocol/sdk';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type {
+  AccountView,
   ConversationChange,
   ConversationSnapshot,
   ConversationStatus,
-  MentionChip,
+  HostMessage,
   PromptCapabilitiesView,
+  ReviewNoteView,
   ReviewView,
   TabView,
-  WorktreeView,
-  AccountView,
+  TerminalView,
+  WebviewMessage,
 } from '../protocol/messages';
+import type { AgentRuntime } from '../runtime/agentRuntime';
 import { cleanTitle, titleMayChange, type ConversationMeta, type TitleSource } from '../store/conversationMeta';
 import type { AgentActivity } from '../thread/agentActivity';
-import { Thread } from '../thread/thread';
-import { Disposable, Emitter } from '../util/disposable';
-import { ConversationReview } from './conversationReview';
+import { Emitter } from '../util/disposable';
+import { ConversationIntents } from './conversationIntents';
+import { wireParts, type ConversationParts } from './conversationParts';
 import { conversationSnapshot, conversationTab, conversationTranscript, promptCapabilities, type ConversationTranscript } from './conversationViews';
-import { ConversationWorktree } from './conversationWorktree';
 import { stoppedStatus, type Failure } from './failure';
-import { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
-import { PromptQueue } from './promptQueue';
-import { QuestionDesk } from './questionDesk';
-import { ReviewNoteDesk } from './reviewNoteDesk';
-import { SessionLink } from './sessionLink';
-import { SessionSettings } from './sessionSettings';
-import { SignIn } from './signIn';
-import { TurnRunner } from './turnRunner';
 
 export type { ConversationTranscript } from './conversationViews';
+export type { SignOutOutcome } from './signIn';
 
 /**
  * One conversation: its thread, its agent's ACP session (through a SessionLink to a shared
- * runtime), its turns and the prompts queued for them, its title and status. The composition root
- * of its parts — each gets the narrow ports it uses, wired here — and the single owner of its
- * status and meta. Every change leaves as keyed ConversationChanges (the manager tags and routes
- * them); the thread emits its own.
+ * runtime), its turns and the prompts queued for them, its title and status. Its front door: every
+ * thing a user or the editor can ask of it is an intent method here (conversationIntents.ts), which
+ * sequences its parts (wired in conversationParts.ts) once; outside src/conversation only the
+ * intents and the read queries are used. The single owner of its status and meta. Every change
+ * leaves as keyed ConversationChanges (the manager tags and routes them); the thread emits its own.
  */
-export class Conversation extends Disposable implements ConversationState {
+export class Conversation extends ConversationIntents implements ConversationState {
   private readonly changes = this.register(new Emitter<ConversationChange[]>());
   /** Keyed changes for the panel, in order. */
   readonly onChange = this.changes.event;
@@ -49,18 +43,8 @@ export class Conversation extends Disposable implements ConversationState {
   private readonly attentionChanges = this.register(new Emitter<void>());
   readonly onAttention = this.attentionChanges.event;
 
-  readonly thread: Thread;
-  readonly queue: PromptQueue;
-  readonly link: SessionLink;
-  readonly turns: TurnRunner;
-  readonly review: ConversationReview;
-  readonly notes: ReviewNoteDesk;
-  /** The git worktree it works in, when it has one. */
-  readonly worktree: ConversationWorktree | undefined;
-  readonly signIn: SignIn;
-  readonly questions: QuestionDesk;
-  readonly permissions: PermissionDesk;
-  readonly settings: SessionSettings;
+  /** Its parts: for the files of src/conversation only (eslint.config.mjs forbids `.internals` elsewhere). */
+  readonly internals: ConversationParts;
   readonly log: ProtocolLog;
   private statusValue: ConversationStatus;
   private attentionValue: TabView['attention'];
@@ -71,80 +55,26 @@ export class Conversation extends Disposable implements ConversationState {
 
   constructor(
     readonly meta: ConversationMeta,
-    private readonly ports: ConversationPorts,
+    ports: ConversationPorts,
   ) {
-    super();
-    const { editor } = ports;
+    super(ports);
     this.log = ports.log;
     this.statusValue = ports.blocked() ?? { kind: 'idle', agentName: meta.agentName };
-    this.thread = new Thread({
-      isInWorkspace: (p) => editor.policy.isInWorkspace(p),
-      roots: () => editor.policy.roots(),
-      warn: (text) => this.log.warn(text),
-      emit: (changes) => this.emit(changes),
-      // Only live turns move the editor: a replayed or restored history must not open files.
-      follow: (path, line) => this.followLive(path, line),
-      titled: (title) => this.setTitle(title, 'agent'),
-      changes: (paths) => this.review.agentChanges(paths),
-      activity: (activity) => this.activityChanged(activity),
-    });
-    this.queue = new PromptQueue((queue) => this.emit([{ type: 'queueChanged', queue }]));
-    const reviewChanged = (review: ReviewView) => {
-      this.emit([{ type: 'reviewChanged', review }]);
-      // What the strip shows changed on disk: so may what is unapplied.
-      this.worktree?.refreshSoon();
-    };
-    this.review = this.register(new ConversationReview(editor.review, this.log, reviewChanged));
-    this.notes = new ReviewNoteDesk({
-      roots: () => editor.policy.roots(),
-      hunkAt: (path, start, end) => this.review.hunkAt(path, start, end),
-      changed: (notes) => this.emit([{ type: 'notesChanged', notes }]),
-      refused: (message) => this.thread.addNotice('warning', message),
-    });
-    this.worktree = this.worktreePart();
-    this.questions = new QuestionDesk(this, this.thread, (url) => editor.openExternal(url));
-    this.permissions = this.register(new PermissionDesk(this, this.thread, editor.rules, (notice) => editor.permissionRequested(this.id, notice)));
-    this.link = this.register(
-      new SessionLink(this, {
-        thread: this.thread,
-        permissions: this.permissions,
-        questions: this.questions,
-        review: this.review,
-        queue: this.queue,
-        ports,
-        turnActive: () => this.turns.active,
-        opened: (token, created) => {
-          // A new session gets the settings the user chose last time for this agent (when enabled).
-          if (created) void this.settings.applyRemembered(token);
-          this.turns.pump();
-        },
-        exited: () => this.turns.abandon(),
-        showSignIn: (methods, message) => this.showSignIn(methods, message),
+    this.internals = wireParts(
+      {
+        c: this,
+        own: (part) => this.register(part),
+        emit: (changes) => this.emit(changes),
+        setTitle: (text, source) => this.setTitle(text, source),
+        activityChanged: (activity) => this.activityChanged(activity),
         accountChanged: (account) => {
           this.accountValue = account;
           const change = this.accountChange();
           if (change) this.emit([change]);
         },
-        followLive: (path, line) => this.followLive(path, line),
-      }),
-    );
-    this.settings = new SessionSettings(this, this.thread, this.link, editor);
-    this.signIn = new SignIn(this, this.thread, { runtime: () => this.link.agentRuntime, ports });
-    this.turns = this.register(
-      new TurnRunner(this, {
-        thread: this.thread,
-        queue: this.queue,
-        review: this.review,
-        notes: this.notes,
-        link: this.link,
-        permissions: this.permissions,
-        questions: this.questions,
-        signIn: this.signIn,
-        ports,
-        named: (text) => {
-          if (this.meta.titleSource === 'none') this.setTitle(text, 'prompt');
-        },
-      }),
+        saved: () => this.conversationChanged(),
+      },
+      ports,
     );
   }
 
@@ -166,14 +96,15 @@ export class Conversation extends Disposable implements ConversationState {
 
   /** Shows a stored transcript (after a restart). */
   restore(transcript: ConversationTranscript): void {
-    this.thread.restore(transcript.entries, transcript.terminals);
-    if (transcript.queue?.length) this.queue.restore(transcript.queue);
-    this.review.restore(transcript.review);
-    this.notes.restore(transcript.notes);
+    const { thread, queue, review, notes } = this.internals;
+    thread.restore(transcript.entries, transcript.terminals);
+    if (transcript.queue?.length) queue.restore(transcript.queue);
+    review.restore(transcript.review);
+    notes.restore(transcript.notes);
   }
 
   transcript(): ConversationTranscript {
-    return conversationTranscript(this);
+    return conversationTranscript(this.internals);
   }
 
   snapshot(): ConversationSnapshot {
@@ -182,32 +113,61 @@ export class Conversation extends Disposable implements ConversationState {
 
   /** What the agent takes in a prompt besides text and links; undefined until it initialized. */
   promptCapabilities(): PromptCapabilitiesView | undefined {
-    return promptCapabilities(this);
+    return promptCapabilities(this.internals);
   }
 
   tab(): TabView {
     return conversationTab(this);
   }
 
-  /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
-  prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
-    // Review notes alone are a prompt too: the agent is asked to address them.
-    const said = text.trim() === '' && mentions.length === 0 && this.notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
-    const id = this.queue.add(said, mentions);
-    if (id === undefined) {
-      this.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
-      return false;
-    }
-    this.turns.pump();
-    return true;
+  /** Nothing was said or queued here, and no agent session is attached (it may switch agents). */
+  get untouched(): boolean {
+    return this.internals.thread.size === 0 && this.internals.queue.size === 0 && this.meta.sessionId === undefined;
   }
 
-  /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
-  async signInFirst(): Promise<void> {
-    const runtime = this.link.agentRuntime;
-    if (!runtime?.alive || runtime.authMethods.length === 0) return this.link.connect();
-    if (this.thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(runtime.authMethods, l10n.t('Sign-in required'));
-    await this.signIn.authenticateFirst();
+  /** The thread has entries (a history that keeps its agent, something to export). */
+  get hasHistory(): boolean {
+    return this.internals.thread.size > 0;
+  }
+
+  /** The runtime its session is attached to, when it is. */
+  get agentRuntime(): AgentRuntime | undefined {
+    return this.internals.link.agentRuntime;
+  }
+
+  /** Its terminals' output, by id. */
+  terminals(): Record<string, TerminalView> {
+    return this.internals.thread.terminals();
+  }
+
+  /** The changed-files strip's files. */
+  changedFiles(): ReviewView['files'] {
+    return this.internals.review.view().files;
+  }
+
+  /** The review notes, pending and sent (the editor's comment threads show them). */
+  reviewNotes(): ReviewNoteView[] {
+    return this.internals.notes.view();
+  }
+
+  /** The lines around a diff the panel asked for. */
+  diffLines(request: Extract<WebviewMessage, { type: 'fetchDiffLines' }>): Extract<HostMessage, { type: 'diffLines' }> {
+    return this.internals.thread.diffLines(request);
+  }
+
+  /** A diff of an entry, for the editor's diff view. */
+  findDiff(entryId: string, index: number): ReturnType<ConversationParts['thread']['findDiff']> {
+    return this.internals.thread.findDiff(entryId, index);
+  }
+
+  /** Its terminals as the editor's mirror reads them (a view, and their output as it comes). */
+  get terminalFeed(): Pick<ConversationParts['thread'], 'terminalView' | 'onTerminalOutput'> {
+    return this.internals.thread;
+  }
+
+  /** A file as the review's baseline has it (the "before" of a changed file). */
+  baselineText(path: string): Promise<string | undefined> {
+    return this.internals.review.baselineText(path);
   }
 
   // --- state the parts share (ConversationState) -----------------------------------------------
@@ -250,9 +210,9 @@ export class Conversation extends Disposable implements ConversationState {
     return this.accountValue === undefined ? undefined : { ...this.accountValue };
   }
 
-  /** The agent advertised `logout`, so Sign out reaches it. */
+  /** The agent advertised `logout`, so signOut reaches it. */
   get canSignOut(): boolean {
-    return this.link.agentRuntime?.canLogout === true;
+    return this.internals.signIn.canSignOut;
   }
 
   /** The signed-in row's change, when it differs from what the panel was last told. */
@@ -265,9 +225,12 @@ export class Conversation extends Disposable implements ConversationState {
   }
 
   fail(failure: Failure): void {
-    this.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
-    this.flag('error');
-    if (failure.pause !== undefined) this.queue.pause(failure.pause);
+    if (failure.signIn) this.showSignIn(failure.signIn, failure.message);
+    else {
+      this.internals.thread.addError(failure.message, failure.detail, failure.action, failure.offerCheck === true);
+      this.flag('error');
+    }
+    if (failure.pause !== undefined) this.internals.queue.pause(failure.pause);
     const stopped = stoppedStatus(this.agentName, failure);
     if (stopped) this.setStatus(stopped);
   }
@@ -290,7 +253,7 @@ export class Conversation extends Disposable implements ConversationState {
     this.meta.title = title;
     this.meta.titleSource = source;
     this.conversationChanged();
-    void this.worktree?.titled(title);
+    void this.internals.worktree?.titled(title);
   }
 
   setSessionId(sessionId: string | undefined): void {
@@ -312,31 +275,6 @@ export class Conversation extends Disposable implements ConversationState {
   }
 
   // --- internals -------------------------------------------------------------------------------
-
-  /** The sign-in card; once signed in, the session opens again with the queue going. */
-  private showSignIn(methods: acp.AuthMethod[], message: string): void {
-    this.signIn.show(methods, message, async () => {
-      this.queue.resume();
-      await this.link.connect();
-    });
-  }
-
-  /** The worktree part, for a conversation that has one (and an editor that offers them). */
-  private worktreePart(): ConversationWorktree | undefined {
-    const host = this.ports.editor.worktrees;
-    if (!this.meta.worktree || !host) return undefined;
-    const changed = (worktree: WorktreeView) => this.emit([{ type: 'worktreeChanged', worktree }]);
-    const recreated = () => {
-      this.setStatus({ kind: 'idle', agentName: this.agentName });
-      this.turns.pump();
-    };
-    const parts = { host, thread: this.thread, review: this.review, changed, saved: () => this.conversationChanged(), recreated };
-    return this.register(new ConversationWorktree(this, this.meta.worktree, parts));
-  }
-
-  private followLive(path: string, line: number | undefined): void {
-    if (this.turns.active) this.ports.follow(path, line);
-  }
 
   private emit(changes: ConversationChange[]): void {
     if (changes.length > 0) this.changes.fire(changes);

@@ -108,7 +108,7 @@ export class ConversationManager extends Disposable {
     this.events.shown(conversation);
     this.fireTabs();
     this.saveIndex();
-    if (conversation.status.kind === 'idle' && conversation.agentName !== '') void conversation.link.connect();
+    if (conversation.status.kind === 'idle' && conversation.agentName !== '') void conversation.connect();
   }
 
   /** Opens a conversation from the history (restoring its transcript) and shows it. */
@@ -137,13 +137,13 @@ export class ConversationManager extends Disposable {
   async close(id: string, deleting = false): Promise<boolean> {
     const conversation = this.strip.get(id);
     if (!conversation) return true;
-    const asked = await conversation.worktree?.ask(deleting);
+    const asked = await conversation.internals.worktree?.ask(deleting);
     if (asked?.decision === 'cancel' || !this.strip.has(id)) return false;
     const { wasShown, next } = this.strip.remove(id);
     this.closed.push(conversation.meta);
     this.keeper.transcriptChanged(conversation, true);
-    await conversation.link.close();
-    if (asked?.decision === 'remove' && (await conversation.worktree?.remove(asked.status))) delete conversation.meta.worktree;
+    await conversation.disconnect();
+    if (asked?.decision === 'remove' && (await conversation.internals.worktree?.remove(asked.status))) delete conversation.meta.worktree;
     conversation.dispose();
     this.stopUnusedRuntimes();
     if (wasShown) {
@@ -204,27 +204,24 @@ export class ConversationManager extends Disposable {
    */
   async selectAgent(name: string): Promise<void> {
     const active = this.active;
-    const untouched = active && active.thread.size === 0 && active.queue.size === 0 && active.meta.sessionId === undefined;
+    const untouched = active?.untouched === true;
     if (!active || !untouched) {
       this.newConversation(name);
       return;
     }
     if (active.agentName === name && active.status.kind !== 'stopped') return;
-    await active.link.close();
+    await active.disconnect();
     active.setAgent(name);
     this.fireTabs();
     this.saveIndex();
     this.stopUnusedRuntimes();
-    void active.link.connect();
+    void active.connect();
   }
 
   /** Stops the conversation's agent process (shared with its other conversations) and connects again. */
   async restart(id?: string): Promise<void> {
     const conversation = this.get(id);
-    if (!conversation) return;
-    await this.runtimes.stop(conversation.agentName, conversation.link.agentRuntime ?? this.runtimes.peek(conversation.agentName));
-    conversation.queue.resume();
-    await conversation.link.connect();
+    await conversation?.restart();
   }
 
   /**
@@ -236,9 +233,9 @@ export class ConversationManager extends Disposable {
     if (!fallback) return;
     for (const conversation of this.strip.conversations()) {
       const usable = conversation.agentName !== '' && this.deps.agents.launchConfig(conversation.agentName) !== undefined;
-      if (usable || conversation.thread.size > 0) continue;
+      if (usable || conversation.hasHistory) continue;
       conversation.setAgent(fallback);
-      if (this.strip.isShown(conversation.id)) void conversation.link.connect();
+      if (this.strip.isShown(conversation.id)) void conversation.connect();
     }
     this.fireTabs();
     this.saveIndex();
@@ -251,7 +248,7 @@ export class ConversationManager extends Disposable {
         conversation.setAgent(conversation.agentName || (this.deps.agents.defaultName() ?? ''));
     }
     const active = this.active;
-    if (active?.status.kind === 'idle') void active.link.connect();
+    if (active?.status.kind === 'idle') void active.connect();
     this.fireTabs();
   }
 
@@ -289,7 +286,7 @@ export class ConversationManager extends Disposable {
       conversationPorts(meta, this.deps, {
         runtimeFor: (name) => this.runtimeFor(name),
         isShown: (id) => this.strip.isShown(id),
-        stopRuntime: (name) => this.runtimes.stop(name),
+        stopRuntime: (name, runtime) => this.runtimes.stop(name, runtime ?? this.runtimes.peek(name)),
         promptContext: this.promptContext,
       }),
     );

@@ -41,7 +41,8 @@ export interface ManagerHooks {
   runtimeFor(agentName: string): AgentRuntime | undefined;
   /** Only the shown conversation moves the editor (follow-along). */
   isShown(conversationId: string): boolean;
-  stopRuntime(agentName: string): Promise<void>;
+  /** Stops the agent's process (`runtime`: the one a conversation is attached to, else the pool's). */
+  stopRuntime(agentName: string, runtime?: AgentRuntime): Promise<void>;
   promptContext: PromptContext;
 }
 

@@ -4,7 +4,6 @@ import { AUTH_REQUIRED, describeStartFailure, isUnknownSession } from '../runtim
 import { errorCode, errorMessage } from '../util/errors';
 import type { Failure } from './failure';
 import type { ConversationState } from './ports';
-import type { LinkParts } from './sessionLink';
 
 /**
  * How a SessionLink says what went wrong: a start that failed (a sign-in card when the agent wants
@@ -17,21 +16,21 @@ import type { LinkParts } from './sessionLink';
  * runtime should be kept for it, `failed` when the error is written and the runtime may go.
  */
 export function reportStartFailure(
-  c: Pick<ConversationState, 'agentName' | 'fail' | 'setStatus'>,
-  parts: Pick<LinkParts, 'showSignIn' | 'queue'>,
+  c: Pick<ConversationState, 'agentName' | 'fail'>,
   err: unknown,
   runtime: Pick<AgentRuntime, 'authMethods' | 'stderrTail'>,
 ): 'signIn' | 'failed' {
   if (errorCode(err) === AUTH_REQUIRED) {
-    if (runtime.authMethods.length > 0) parts.showSignIn(runtime.authMethods, errorMessage(err));
+    // One failure: the card (or why it cannot be shown), a paused queue, a stopped conversation.
+    const waiting = { pause: l10n.t('Waiting for you to sign in.'), stop: l10n.t('Sign-in required') };
+    if (runtime.authMethods.length > 0) c.fail({ message: errorMessage(err), signIn: runtime.authMethods, ...waiting });
     else
       c.fail({
         message: l10n.t('{0} needs you to sign in, but offers no way to do it from the editor: {1}', c.agentName, errorMessage(err)),
         detail: runtime.stderrTail() || undefined,
         action: 'showLog',
+        ...waiting,
       });
-    parts.queue.pause(l10n.t('Waiting for you to sign in.'));
-    c.setStatus({ kind: 'stopped', agentName: c.agentName, reason: l10n.t('Sign-in required') });
     return 'signIn';
   }
   const failure = describeStartFailure(err, c.agentName, runtime.stderrTail());

@@ -92,8 +92,11 @@ export interface ConversationPorts {
   log: ProtocolLog;
   /** A live runtime for the agent (started on demand), or undefined when it is not configured. */
   runtimeFor(agentName: string): AgentRuntime | undefined;
-  /** Stops the agent's process so the next connect starts a fresh one (after signing in). */
-  restartAgent(agentName: string): Promise<void>;
+  /**
+   * Stops the agent's process so the next connect starts a fresh one (after signing in, a
+   * restart); `runtime`: the one the conversation is attached to, when the pool moved on.
+   */
+  restartAgent(agentName: string, runtime?: AgentRuntime): Promise<void>;
   /** The agent's launch configuration (terminal sign-in runs its own invocation). */
   agentLaunch(agentName: string): AgentLaunchConfig | undefined;
   /** Follow-along, only while this conversation is the shown one. */

@@ -1,6 +1,20 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionEndpoint } from '../runtime/sessionPort';
-import type { LinkParts } from './sessionLink';
+import type { Thread } from '../thread/thread';
+import type { ConversationReview } from './conversationReview';
+import type { PermissionDesk } from './permissionDesk';
+import type { ConversationPorts } from './ports';
+import type { QuestionDesk } from './questionDesk';
+
+/** The parts a session's traffic goes to (SessionLink's, narrowed: this file need not import the link). */
+export interface EndpointParts {
+  thread: Pick<Thread, 'dispatch' | 'dispatchChild' | 'terminalEvent'>;
+  permissions: Pick<PermissionDesk, 'request' | 'reviewWrite'>;
+  questions: Pick<QuestionDesk, 'ask' | 'complete'>;
+  review: Pick<ConversationReview, 'beforeWrite' | 'refreshSoon'>;
+  ports: Pick<ConversationPorts, 'editor'>;
+  followLive(path: string, line: number | undefined): void;
+}
 
 /** A write that arrives (or is still pending) after its connect attempt ended: refused, never unrecorded. */
 const over = (path: string): RequestError =>
@@ -12,7 +26,7 @@ const over = (path: string): RequestError =>
  * file touches to follow-along. Everything of a connect attempt that is over (`live` false) is
  * dropped, answered `cancelled`, or (writes) refused.
  */
-export function sessionEndpoint(parts: LinkParts, live: () => boolean, cwd: string): SessionEndpoint {
+export function sessionEndpoint(parts: EndpointParts, live: () => boolean, cwd: string): SessionEndpoint {
   return {
     // The conversation's own roots: its worktree, when it has one.
     scope: { policy: parts.ports.editor.policy, cwd },

@@ -1,5 +1,4 @@
 import * as l10n from '@vscode/l10n';
-import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../acp/agentPort';
 import { isWithin } from '../util/realPath';
 import type { AgentRuntime, RuntimeExit } from '../runtime/agentRuntime';
@@ -13,6 +12,7 @@ import { exitMessage, isSessionLost, reportStartFailure, sessionLostFailure } fr
 import { offerMcpServers } from './mcpServers';
 import { Reconnect } from './reconnect';
 import { sessionEndpoint } from './sessionEndpoint';
+import { openSession } from './sessionOpening';
 import type { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
 import type { PromptQueue } from './promptQueue';
@@ -54,8 +54,6 @@ export interface LinkParts {
   exited(): void;
   /** Who the agent says it is signed in as changed (undefined: unknown, or no agent any more). */
   accountChanged(account: AccountView | undefined): void;
-  /** The agent needs the user to sign in: show the card with its methods. */
-  showSignIn(methods: acp.AuthMethod[], message: string): void;
   /** A file the agent read or wrote for this session (follow-along during live turns). */
   followLive(path: string, line: number | undefined): void;
 }
@@ -185,7 +183,6 @@ export class SessionLink extends Disposable {
   private async open(runtime: AgentRuntime, token: number, fresh: boolean): Promise<void> {
     const { c, parts } = this;
     const { thread } = parts;
-    const support = runtime.sessionSupport;
     const previous = fresh ? undefined : c.meta.sessionId;
     const mcp = offerMcpServers(parts.ports.editor, runtime.initializeResult?.agentCapabilities?.mcpCapabilities ?? undefined, this.mcpNoted, (name, reason) =>
       thread.addNotice('info', l10n.t('The MCP server "{0}" is not given to {1}: {2}.', name, c.agentName, reason)),
@@ -196,38 +193,25 @@ export class SessionLink extends Disposable {
     const roots = parts.ports.editor.policy.roots().filter((root) => !isWithin(root, c.meta.cwd));
     let created = true;
     try {
-      if (previous !== undefined && (support.resume || support.load)) {
-        // Resume shows nothing of the past: a conversation Tandem has no transcript of (opened from
-        // the agent's own list) is loaded, so its history becomes the thread.
-        const resume = support.resume && !(support.load && thread.size === 0);
-        this.starting(resume ? l10n.t('Resuming the conversation…') : l10n.t('Loading the conversation…'));
-        if (resume) {
-          const result = await runtime.resumeSession(previous, c.meta.cwd, this.endpoint(token), mcp, roots);
-          if (token !== this.token) return;
-          thread.sessionOpened(result);
-        } else {
-          thread.beginReplay();
-          const result = await runtime.loadSession(previous, c.meta.cwd, this.endpoint(token), mcp, roots);
-          if (token !== this.token) return;
-          thread.sessionOpened(result);
-          thread.replayAnswered();
-        }
-        this.attached = previous;
-        created = false;
-      } else {
-        const spoken = thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
-        this.starting(l10n.t('Opening a session…'));
-        const result = await runtime.newSession(c.meta.cwd, this.endpoint(token), mcp, roots);
-        if (token !== this.token) return;
-        this.attached = result.sessionId;
-        c.setSessionId(result.sessionId);
-        thread.sessionOpened(result);
-        if (spoken && !fresh)
-          thread.addNotice(
-            'warning',
-            l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', c.agentName),
-          );
-      }
+      const live = () => token === this.token;
+      const opened = await openSession({
+        c,
+        thread,
+        runtime,
+        previous,
+        fresh,
+        endpoint: this.endpoint(token),
+        mcp,
+        roots,
+        live,
+        starting: (detail) => this.starting(detail),
+        attached: (sessionId, isNew) => {
+          this.attached = sessionId;
+          if (isNew) c.setSessionId(sessionId);
+        },
+      });
+      if (!opened) return;
+      created = opened.created;
     } catch (err) {
       thread.abandonReplay();
       if (token !== this.token) return;
@@ -245,7 +229,7 @@ export class SessionLink extends Disposable {
   private startFailed(err: unknown, runtime: AgentRuntime): void {
     if (this.c.status.kind === 'stopped') return; // the exit handler already reported a process that died
     // A sign-in keeps the runtime: its methods may need it (`authenticate`).
-    if (reportStartFailure(this.c, this.parts, err, runtime) === 'failed') this.release(runtime);
+    if (reportStartFailure(this.c, err, runtime) === 'failed') this.release(runtime);
   }
 
   /** A runtime that failed here is not reused: the next attempt starts with the current settings. */

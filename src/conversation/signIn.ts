@@ -74,6 +74,14 @@ export function parseAuthMethods(value: unknown, warn: Warn): ParsedAuthMethod[]
 /** What to do once the user signed in: open the session again, or resend what could not be sent. */
 type Retry = () => Promise<void>;
 
+/** How asking the agent to sign out went (the editor tells the user what the thread cannot). */
+export type SignOutOutcome =
+  /** The agent forgot its credentials; the thread says so. */
+  | { kind: 'signedOut' }
+  | { kind: 'failed'; error: string }
+  /** The agent did not advertise `logout` (or is not running). */
+  | { kind: 'unsupported'; running: boolean };
+
 /**
  * The sign-in card of a conversation: the agent's auth methods with a button each. Agent methods run
  * `authenticate`; terminal methods run the agent's own login command in a terminal the user sees,
@@ -90,7 +98,7 @@ export class SignIn {
 
   constructor(
     private readonly c: Pick<ConversationState, 'agentName' | 'log' | 'flag'>,
-    private readonly thread: Pick<Thread, 'entries' | 'addEntry' | 'replaceEntry'>,
+    private readonly thread: Pick<Thread, 'entries' | 'addEntry' | 'replaceEntry' | 'addNotice'>,
     private readonly parts: { runtime(): AgentRuntime | undefined; ports: Pick<ConversationPorts, 'editor' | 'agentLaunch' | 'restartAgent'> },
   ) {}
 
@@ -136,6 +144,24 @@ export class SignIn {
       );
       return [{ ...method, run }];
     });
+  }
+
+  /** The agent advertised `logout`, so signOut reaches it (the panel shows Sign out by this). */
+  get canSignOut(): boolean {
+    return this.parts.runtime()?.canLogout === true;
+  }
+
+  /** Asks the agent to forget its own credentials (ACP `logout`), when it advertised that. */
+  async signOut(): Promise<SignOutOutcome> {
+    const runtime = this.parts.runtime();
+    if (!runtime || runtime.canLogout !== true) return { kind: 'unsupported', running: runtime?.alive === true };
+    try {
+      await runtime.connection().logout();
+    } catch (err) {
+      return { kind: 'failed', error: err instanceof Error ? err.message : String(err) };
+    }
+    this.thread.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', this.c.agentName));
+    return { kind: 'signedOut' };
   }
 
   /** The first method the card offers (the header's Sign in). */

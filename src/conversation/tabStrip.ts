@@ -62,7 +62,7 @@ export class TabStrip {
 
   /** True when whether `conversation` waits on a permission prompt changed since last asked (its badge changes). */
   waitingChanged(conversation: Conversation): boolean {
-    const waiting = conversation.thread.hasPendingPermission;
+    const waiting = conversation.internals.thread.hasPendingPermission;
     if (waiting === (this.waiting.get(conversation.id) ?? false)) return false;
     this.waiting.set(conversation.id, waiting);
     return true;

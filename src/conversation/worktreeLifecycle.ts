@@ -4,20 +4,20 @@ import type { ConversationMeta, WorktreeBinding } from '../store/conversationMet
 import { errorMessage } from '../util/errors';
 import { WorktreeError } from '../worktree/worktreeGit';
 import type { WorktreeStatus } from '../worktree/worktreeService';
-import type { Conversation } from './conversation';
-import type { ConversationManager } from './conversationManager';
 import type { WorktreeHost } from './worktreeHost';
 
 /**
  * A new conversation in its own git worktree: a new branch from the workspace's HEAD, the session
  * working in the workspace folder's place in it. Rejects with a WorktreeError saying why not.
+ * Generic over what the manager makes, so that this file need not import the manager or the
+ * conversation (which import it).
  */
-export async function newConversationInWorktree(
-  manager: Pick<ConversationManager, 'newConversation'>,
+export async function newConversationInWorktree<C>(
+  manager: { newConversation(agentName: string | undefined, place: Pick<ConversationMeta, 'id' | 'worktree' | 'cwd'>): C },
   host: WorktreeHost,
   folder: string,
   agentName?: string,
-): Promise<Conversation> {
+): Promise<C> {
   const id = randomUUID();
   const binding = await host.service.create(folder, id);
   return manager.newConversation(agentName, { id, worktree: binding, cwd: host.service.cwdOf(binding) });

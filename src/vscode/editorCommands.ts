@@ -50,12 +50,12 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
   addPreset: (m, ctx) => ctx.addPreset(m.presetId),
   openLocation: (m, { links }) => links.openLocation(m.path, m.line),
   openDiff: async (m, { manager, diffs }) => {
-    const diff = manager.active?.thread.findDiff(m.entryId, m.index);
+    const diff = manager.active?.findDiff(m.entryId, m.index);
     if (diff) await diffs.open(diff);
   },
   openTerminal: (m, { manager, mirror }) => {
     const active = manager.active;
-    if (active) mirror.show(active.thread, m.terminalId);
+    if (active) mirror.show(active.terminalFeed, m.terminalId);
   },
   openLink: (m, { links }) => links.openLink(m.href),
   insertCode: (m) => insertCodeAtCursor(m.code),
@@ -66,7 +66,7 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
   reviewOpenDiff: async (m, { manager, diffs }) => {
     const conversation = manager.get(m.conversationId);
     if (!conversation) return;
-    const before = await conversation.review.baselineText(m.path).catch(() => undefined);
+    const before = await conversation.baselineText(m.path).catch(() => undefined);
     const branch = conversation.meta.worktree?.branch;
     await diffs.openAgainstFile(
       m.path,

@@ -121,7 +121,7 @@ export class EditorHost extends Disposable {
     this.mcp = this.register(new McpSettings());
     this.register(this.mcp.onDidChange(() => this.updateSecrets()));
     this.mentions = this.register(new MentionSource((specs) => this.manager.chips(specs)));
-    this.review = this.register(new EditorReview(hasFolder ? this.storage : undefined, log, () => this.manager.active?.review.refreshSoon()));
+    this.review = this.register(new EditorReview(hasFolder ? this.storage : undefined, log, () => this.manager.active?.refreshReview()));
     this.worktrees = hasFolder ? this.register(new EditorWorktrees(context.globalStorageUri.fsPath, this.review, log)) : undefined;
     const remembered = new RememberedOptions(context.globalState);
     this.manager = this.register(

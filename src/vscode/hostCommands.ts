@@ -43,7 +43,7 @@ export class HostCommands {
   constructor(private readonly host: CommandHost) {}
 
   stop(): void {
-    this.host.manager.active?.turns.cancel();
+    this.host.manager.active?.stop();
   }
 
   async restart(): Promise<void> {
@@ -127,25 +127,11 @@ export class HostCommands {
     const conversation = this.host.manager.get(conversationId);
     if (!conversation) return;
     const name = conversation.agentName;
-    const forgot = await this.host.forgetSecrets(name);
-    const runtime = conversation.link.agentRuntime;
-    const canLogout = runtime?.canLogout === true;
-    if (canLogout && runtime) {
-      try {
-        await runtime.connection().logout();
-        conversation.thread.addNotice('info', l10n.t('Signed out of {0}. It asks you to sign in again when it needs to.', name));
-      } catch (err) {
-        void vscode.window.showErrorMessage(l10n.t('Tandem: signing out of {0} failed: {1}', name, err instanceof Error ? err.message : String(err)));
-      }
-    }
-    if (forgot) {
-      await this.host.manager.restart(conversation.id);
-      if (!canLogout) conversation.thread.addNotice('info', l10n.t('Tandem forgot the key it kept for {0}; it asks for one again when it needs it.', name));
-      return;
-    }
-    if (canLogout) return;
+    const outcome = await conversation.signOut(() => this.host.forgetSecrets(name));
+    if (outcome.kind === 'failed') void vscode.window.showErrorMessage(l10n.t('Tandem: signing out of {0} failed: {1}', name, outcome.error));
+    if (outcome.forgotKeys || outcome.kind !== 'unsupported') return;
     void vscode.window.showInformationMessage(
-      runtime?.alive
+      outcome.running
         ? l10n.t('Tandem: {0} does not support signing out from the editor; use its own command line.', name)
         : l10n.t('Tandem: the agent is not running; start a conversation with it first.'),
     );
@@ -221,7 +207,7 @@ export class HostCommands {
         this.host.post({ type: 'revealPrompt', conversationId: conversation.id, requestId });
       }
       const option = options.find((o) => o.name === choice);
-      if (option) conversation.permissions.respond(requestId, option.optionId);
+      if (option) conversation.respondPermission(requestId, option.optionId);
     });
   }
 

@@ -19,14 +19,15 @@ export interface MarkdownExportHost {
 /** What the formatter is given of a conversation: what its transcript keeps, and the changed-files strip. */
 export function markdownSource(conversation: Conversation): MarkdownSource {
   const { meta } = conversation;
+  const { entries, terminals } = conversation.transcript();
   return {
     title: meta.title,
     agentName: conversation.agentName || meta.agentName,
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
-    entries: conversation.thread.storedEntries(),
-    terminals: conversation.thread.terminals(),
-    changedFiles: conversation.review.view().files,
+    entries,
+    terminals,
+    changedFiles: conversation.changedFiles(),
     cwd: meta.cwd,
   };
 }
@@ -42,7 +43,7 @@ export class MarkdownExporter {
   async exportConversation(conversationId?: string): Promise<void> {
     await this.host.init();
     const conversation = this.host.manager.get(conversationId) ?? this.host.manager.active;
-    if (!conversation || conversation.thread.size === 0) {
+    if (!conversation?.hasHistory) {
       void vscode.window.showInformationMessage(l10n.t('Tandem: this conversation has nothing to export yet.'));
       return;
     }
@@ -72,9 +73,9 @@ export class MarkdownExporter {
   /** One message as Markdown on the clipboard; false when there is no such entry (nothing copied). */
   async copyEntry(conversationId: string | undefined, entryId: string): Promise<boolean> {
     const conversation = this.host.manager.get(conversationId);
-    const entry = conversation?.thread.entries().find((e) => e.id === entryId);
+    const entry = conversation?.entry(entryId);
     if (!conversation || !entry) return false;
-    const { text } = entryMarkdown(entry, { terminals: conversation.thread.terminals(), cwd: conversation.meta.cwd }, { secrets: this.host.secrets() });
+    const { text } = entryMarkdown(entry, { terminals: conversation.terminals(), cwd: conversation.meta.cwd }, { secrets: this.host.secrets() });
     if (text === '') return false;
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(l10n.t('$(check) Tandem: message copied as Markdown.'), 3000);

@@ -44,13 +44,13 @@ export class ReviewComments extends Disposable {
     const range = thread.range ?? new vscode.Range(0, 0, 0, 0);
     thread.dispose();
     if (!conversation || text.trim() === '') return;
-    await conversation.notes.add({ path: thread.uri.fsPath, startLine: range.start.line + 1, endLine: range.end.line + 1, text });
+    await conversation.addNote({ path: thread.uri.fsPath, startLine: range.start.line + 1, endLine: range.end.line + 1, text });
   }
 
   /** `Tandem: Delete Review Note` (a thread's title button). */
   remove(thread: vscode.CommentThread): void {
     const id = [...this.threads].find(([, t]) => t === thread)?.[0];
-    if (id !== undefined) this.manager.active?.notes.remove(id);
+    if (id !== undefined) this.manager.active?.removeNote(id);
     else thread.dispose();
   }
 
@@ -64,7 +64,7 @@ export class ReviewComments extends Disposable {
   /** Threads follow the shown conversation's notes (added, resolved, removed, another conversation shown). */
   private sync(): void {
     const conversation = this.manager.active;
-    const notes = conversation?.notes.view() ?? [];
+    const notes = conversation?.reviewNotes() ?? [];
     if ((conversation?.id ?? '') !== this.shownId) {
       for (const thread of this.threads.values()) thread.dispose();
       this.threads.clear();

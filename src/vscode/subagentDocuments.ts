@@ -81,7 +81,7 @@ export class SubagentDocuments implements IDisposable {
       void vscode.window.showInformationMessage(l10n.t('Tandem: this subagent is not running, so there is nothing to stop.'));
       return;
     }
-    conversation.turns.cancelChild(child.sessionId);
+    conversation.stopSubagent(child.sessionId);
   }
 
   dispose(): void {

@@ -79,7 +79,7 @@ export async function runRestore(harness: Harness, runs: number, log: (text: str
     // Saves are scheduled all along, as while streaming in the extension.
     const buildBlockMs = await longestBlock(() => buildLongThread(first));
     const conversation = first.conversation;
-    const entries = conversation.thread.entries().length;
+    const entries = conversation.internals.thread.entries().length;
     const id = conversation.id;
     log(`long thread built: ${entries} entries; longest event-loop block while building it ${buildBlockMs.toFixed(0)} ms`);
     const saveBlockMs: number[] = [];

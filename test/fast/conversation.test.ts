@@ -13,7 +13,7 @@ const kinds = (entries: Entry[]) => entries.map((e) => e.kind);
 
 async function started(rig: StubRig): Promise<string> {
   await rig.manager.init();
-  await rig.conversation.link.connect();
+  await rig.conversation.connect();
   const sessionId = rig.conversation.meta.sessionId;
   assert.ok(sessionId, 'a session was opened');
   return sessionId;
@@ -30,8 +30,8 @@ test('a turn: the prompt goes out, the streamed reply shows, and the turn ends w
   rig.agent.endTurn('end_turn');
   await flush();
   assert.equal(rig.conversation.status.kind, 'ready');
-  assert.deepEqual(kinds(rig.conversation.thread.entries()), ['user', 'agent', 'turn_end']);
-  assert.equal((rig.conversation.thread.entries()[1] as { text: string }).text, 'Hi there.');
+  assert.deepEqual(kinds(rig.conversation.internals.thread.entries()), ['user', 'agent', 'turn_end']);
+  assert.equal((rig.conversation.internals.thread.entries()[1] as { text: string }).text, 'Hi there.');
   assert.ok(
     rig.messages.some((m) => m.type === 'textAppended'),
     'the second chunk streamed into the first',
@@ -50,17 +50,17 @@ test('Stop: session/cancel, the pending permission answered cancelled, the turn 
     options: [{ optionId: 'y', name: 'Allow', kind: 'allow_once' }],
   });
   await flush();
-  assert.ok(rig.conversation.thread.hasPendingPermission);
-  rig.conversation.queue.add('next one');
-  rig.conversation.turns.cancel();
+  assert.ok(rig.conversation.internals.thread.hasPendingPermission);
+  rig.conversation.internals.queue.add('next one');
+  rig.conversation.stop();
   assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
   await flush();
   assert.ok(rig.agent.methods().includes('session/cancel'));
   assert.equal(rig.conversation.status.kind, 'ready');
-  const end = rig.conversation.thread.entries().at(-1);
+  const end = rig.conversation.internals.thread.entries().at(-1);
   assert.equal(end?.kind === 'turn_end' && end.stopReason, 'cancelled');
-  assert.ok(!rig.conversation.thread.entries().some((e) => e.kind === 'error'), 'a cancelled turn is no error');
-  assert.ok(rig.conversation.queue.paused, 'the queued prompt waits for the user');
+  assert.ok(!rig.conversation.internals.thread.entries().some((e) => e.kind === 'error'), 'a cancelled turn is no error');
+  assert.ok(rig.conversation.internals.queue.paused, 'the queued prompt waits for the user');
   rig.manager.dispose();
 });
 
@@ -71,7 +71,7 @@ test('an agent that ignores the cancel: after the grace the turn is ended here, 
   await started(rig);
   rig.conversation.prompt('long job');
   await flush();
-  rig.conversation.turns.cancel();
+  rig.conversation.stop();
   await flush();
   assert.equal(rig.conversation.status.kind, 'cancelling');
   t.mock.timers.tick(9_999);
@@ -80,7 +80,7 @@ test('an agent that ignores the cancel: after the grace the turn is ended here, 
   t.mock.timers.tick(1);
   await flush();
   assert.equal(rig.conversation.status.kind, 'ready');
-  const error = rig.conversation.thread.entries().find((e) => e.kind === 'error');
+  const error = rig.conversation.internals.thread.entries().find((e) => e.kind === 'error');
   assert.ok(error && error.kind === 'error' && /did not confirm the cancellation within 10 s/.test(error.message) && error.action === 'restart');
   rig.manager.dispose();
 });
@@ -93,10 +93,10 @@ test('sign-in: session/new needs it, the card shows the methods, authenticating 
   rig.conversation.prompt('after signing in');
   await flush();
   assert.equal(rig.conversation.status.kind, 'stopped');
-  const card = rig.conversation.thread.entries().find((e) => e.kind === 'auth');
+  const card = rig.conversation.internals.thread.entries().find((e) => e.kind === 'auth');
   assert.ok(card && card.kind === 'auth' && card.methods[0]?.id === 'login');
-  assert.ok(rig.conversation.queue.paused);
-  await rig.conversation.signIn.authenticate('login');
+  assert.ok(rig.conversation.internals.queue.paused);
+  await rig.conversation.authenticate('login');
   await flush();
   assert.deepEqual(
     rig.agent.methods().filter((m) => m !== 'initialize'),
@@ -118,15 +118,15 @@ test('a load replay, part of it after the answer: shown once, replacing the tran
     before: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'replayed question' } }],
     after: [say('replayed answer'), { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read', status: 'in_progress' }],
   };
-  const connecting = conversation.link.connect();
+  const connecting = conversation.connect();
   await flush();
   t.mock.timers.tick(0);
   await connecting;
   await flush();
-  assert.deepEqual(kinds(conversation.thread.entries()), ['user', 'agent', 'tool_call'], 'the replay replaced the transcript, nothing twice');
-  assert.equal((conversation.thread.entries()[0] as { text: string }).text, 'replayed question');
+  assert.deepEqual(kinds(conversation.internals.thread.entries()), ['user', 'agent', 'tool_call'], 'the replay replaced the transcript, nothing twice');
+  assert.equal((conversation.internals.thread.entries()[0] as { text: string }).text, 'replayed question');
   assert.equal(rig.messages.filter((m) => m.type === 'entriesCleared').length, 1 + 1, 'the restore, then one swap');
-  const open = () => conversation.thread.entries().find((e) => e.kind === 'tool_call') as { status: string };
+  const open = () => conversation.internals.thread.entries().find((e) => e.kind === 'tool_call') as { status: string };
   assert.equal(open().status, 'in_progress');
   t.mock.timers.tick(REPLAY_QUIET_MS);
   await flush();
@@ -139,11 +139,11 @@ test('the agent crashes mid-turn: the error names it with its stderr, the queue 
   await started(rig);
   rig.conversation.prompt('work');
   await flush();
-  rig.conversation.queue.add('again');
+  rig.conversation.internals.queue.add('again');
   rig.agent.crash('was killed by SIGKILL');
   await flush();
   assert.equal(rig.conversation.status.kind, 'stopped');
-  const error = rig.conversation.thread.entries().find((e) => e.kind === 'error');
+  const error = rig.conversation.internals.thread.entries().find((e) => e.kind === 'error');
   assert.ok(
     error &&
       error.kind === 'error' &&
@@ -151,9 +151,9 @@ test('the agent crashes mid-turn: the error names it with its stderr, the queue 
       error.detail === 'stub stderr' &&
       error.action === 'restart',
   );
-  assert.ok(rig.conversation.queue.paused, 'the queued prompt waits');
-  rig.conversation.queue.resume();
-  await rig.conversation.link.connect();
+  assert.ok(rig.conversation.internals.queue.paused, 'the queued prompt waits');
+  rig.conversation.internals.queue.resume();
+  await rig.conversation.connect();
   await flush();
   assert.equal(rig.agent.starts, 2, 'a new agent was started');
   assert.equal(rig.conversation.status.kind, 'running', 'the queued prompt went to it');

@@ -21,14 +21,14 @@ const shortest = (n: number) => Math.floor(reconnectDelay(n, () => 0));
 async function started(rig: StubRig, capabilities: acp.AgentCapabilities = { loadSession: true, sessionCapabilities: { resume: {} } }): Promise<string> {
   rig.agent.behaviour.initialize.agentCapabilities = capabilities;
   await rig.manager.init();
-  await rig.conversation.link.connect();
+  await rig.conversation.connect();
   const sessionId = rig.conversation.meta.sessionId;
   assert.ok(sessionId, 'a session was opened');
   return sessionId;
 }
 
 function notices(rig: StubRig): NoticeEntry[] {
-  return rig.conversation.thread.entries().filter((e): e is NoticeEntry => e.kind === 'notice');
+  return rig.conversation.internals.thread.entries().filter((e): e is NoticeEntry => e.kind === 'notice');
 }
 
 function reconnecting(status: ConversationStatus): { attempt: number; attempts: number } | undefined {
@@ -81,8 +81,8 @@ test('a drop mid-turn: the turn is marked interrupted, the prompts queued behind
   rig.conversation.prompt('queued behind it');
   rig.agent.drop();
   await flush();
-  assert.deepEqual(kinds(rig.conversation.thread.entries()), ['user', 'agent', 'turn_end', 'notice']);
-  const end = rig.conversation.thread.entries()[2];
+  assert.deepEqual(kinds(rig.conversation.internals.thread.entries()), ['user', 'agent', 'turn_end', 'notice']);
+  const end = rig.conversation.internals.thread.entries()[2];
   assert.ok(end.kind === 'turn_end' && end.stopReason === 'interrupted', 'the turn says it was interrupted');
   rig.conversation.prompt('typed meanwhile');
   await flush();
@@ -90,13 +90,13 @@ test('a drop mid-turn: the turn is marked interrupted, the prompts queued behind
   await flush();
   assert.equal(rig.conversation.status.kind, 'ready');
   assert.deepEqual(
-    rig.conversation.queue.view().items.map((i) => i.text),
+    rig.conversation.internals.queue.view().items.map((i) => i.text),
     ['queued behind it', 'typed meanwhile'],
     'both wait: the interrupted turn paused the queue',
   );
-  assert.match(rig.conversation.queue.view().paused ?? '', /interrupted/);
-  rig.conversation.queue.resume();
-  rig.conversation.turns.pump();
+  assert.match(rig.conversation.internals.queue.view().paused ?? '', /interrupted/);
+  rig.conversation.internals.queue.resume();
+  rig.conversation.internals.turns.pump();
   await flush();
   assert.equal(rig.conversation.status.kind, 'running');
   const sent = rig.agent.received.filter((r) => r.method === 'session/prompt').at(-1)?.params as { sessionId: string; prompt: Array<{ text: string }> };
@@ -117,7 +117,7 @@ test('no turn was running: what was typed while reconnecting is sent once the se
   t.mock.timers.tick(longest(1));
   await flush();
   assert.equal(rig.conversation.status.kind, 'running');
-  assert.equal(rig.conversation.queue.size, 0);
+  assert.equal(rig.conversation.internals.queue.size, 0);
   rig.manager.dispose();
 });
 
@@ -139,14 +139,14 @@ test('attempts that fail wait longer each time and are counted; after the last o
     assert.equal(rig.agent.starts, startsBefore + n, `attempt ${n} was made`);
   }
   assert.equal(rig.conversation.status.kind, 'stopped');
-  const error = rig.conversation.thread.entries().find((e) => e.kind === 'error');
+  const error = rig.conversation.internals.thread.entries().find((e) => e.kind === 'error');
   assert.ok(error?.kind === 'error' && error.action === 'retry', 'the error offers Retry');
   assert.match(error.message, new RegExp(`Could not reconnect to Stub after ${RECONNECT_ATTEMPTS} attempts: Could not reach box:1`));
   assert.equal(notices(rig).length, 1, 'the attempts were counted in one notice');
   assert.match(notices(rig)[0].message, /stopped after 8 attempts/);
   // Retry (the panel's button) connects again: the server is back.
-  rig.conversation.queue.resume();
-  await rig.conversation.link.connect();
+  rig.conversation.internals.queue.resume();
+  await rig.conversation.connect();
   assert.equal(rig.conversation.status.kind, 'ready');
   rig.manager.dispose();
 });
@@ -162,7 +162,7 @@ test('a refused token while reconnecting stops the attempts and shows the sign-i
   t.mock.timers.tick(longest(1));
   await flush();
   assert.equal(rig.conversation.status.kind, 'stopped');
-  const card = rig.conversation.thread.entries().find((e) => e.kind === 'auth');
+  const card = rig.conversation.internals.thread.entries().find((e) => e.kind === 'auth');
   assert.ok(card?.kind === 'auth' && card.methods[0]?.kind === 'envVar', 'the token card is shown');
   const starts = rig.agent.starts;
   t.mock.timers.tick(60_000);
@@ -189,7 +189,7 @@ test('an agent that can only load: the session is loaded again and its replay re
   assert.equal(rig.agent.received.filter((r) => r.method === 'session/load').length, 1);
   t.mock.timers.tick(REPLAY_QUIET_MS);
   await flush();
-  const texts = rig.conversation.thread.entries().filter((e) => e.kind === 'agent');
+  const texts = rig.conversation.internals.thread.entries().filter((e) => e.kind === 'agent');
   assert.equal(texts.length, 1, 'the history is shown once');
   rig.manager.dispose();
 });

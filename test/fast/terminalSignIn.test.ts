@@ -37,7 +37,7 @@ function signInRig(methods: unknown[], opts: { launch?: Launch; answers?: boolea
   rig.agent.behaviour.initialize.authMethods = methods as acp.AuthMethod[];
   rig.agent.behaviour.newSessionError = acp.RequestError.authRequired();
   const card = (): AuthEntry => {
-    const entry = rig.conversation.thread.entries().find((e): e is AuthEntry => e.kind === 'auth');
+    const entry = rig.conversation.internals.thread.entries().find((e): e is AuthEntry => e.kind === 'auth');
     assert.ok(entry, 'the sign-in card is shown');
     return entry;
   };
@@ -56,7 +56,7 @@ test('the legacy _meta["terminal-auth"] command is not honoured: the method is a
     card().methods.map((m) => [m.id, m.kind, m.commandLine]),
     [['legacy', 'agent', undefined]],
   );
-  await rig.conversation.signIn.authenticate('legacy');
+  await rig.conversation.authenticate('legacy');
   await flush();
   assert.deepEqual([ran, asked], [[], []], 'no terminal, no question');
   assert.ok(rig.agent.methods().includes('authenticate'), 'the agent is asked to sign in itself');
@@ -77,8 +77,8 @@ for (const [what, launch] of [
       [['legacy', 'agent']],
       'the terminal method is withheld',
     );
-    await rig.conversation.signIn.authenticate('cli');
-    await rig.conversation.signIn.authenticateFirst();
+    await rig.conversation.authenticate('cli');
+    await rig.conversation.internals.signIn.authenticateFirst();
     await flush();
     assert.deepEqual([ran, asked], [[], []]);
     assert.match(rig.log.toString(), /Auth method 'cli' of Stub runs a command in a terminal; not offered/);
@@ -91,7 +91,7 @@ test('a local agent: the card shows the command line; the first run asks naming 
   await start();
   assert.deepEqual(rig.agent.options?.extraCapabilities?.auth, { terminal: true });
   assert.deepEqual(card().methods, [{ id: 'cli', name: 'Log in in a terminal', kind: 'terminal', commandLine: 'stub --acp --login' }]);
-  await rig.conversation.signIn.authenticate('cli');
+  await rig.conversation.authenticate('cli');
   await flush();
   assert.deepEqual(asked, [{ agent: 'Stub', commandLine: 'stub --acp --login' }]);
   assert.deepEqual(ran, [], 'nothing ran');
@@ -103,14 +103,14 @@ test('a local agent: the card shows the command line; the first run asks naming 
 test('"yes" runs exactly the shown command; a second try of the same line is not asked again', async () => {
   const { rig, ran, asked, card, start } = signInRig([TERMINAL], { answers: [true], exitCodes: [1, 0] });
   await start();
-  await rig.conversation.signIn.authenticate('cli');
+  await rig.conversation.authenticate('cli');
   await flush();
   assert.equal(card().state.kind, 'failed', 'exit code 1');
   assert.deepEqual(
     ran.map((s) => [s.command, ...s.args]),
     [['stub', '--acp', '--login']],
   );
-  await rig.conversation.signIn.authenticate('cli');
+  await rig.conversation.authenticate('cli');
   await flush();
   assert.equal(asked.length, 1, 'asked once for this command line');
   assert.equal(ran.length, 2);
@@ -131,7 +131,7 @@ test('variables that would make the command load other code are dropped with a w
   const { rig, ran, card, start } = signInRig([{ ...TERMINAL, env }], { answers: [true], launch: { env: { STUB_HOME: '/home/stub' } } });
   await start();
   assert.equal(card().methods[0]?.commandLine, "LOGIN_MODE='device code' stub --acp --login");
-  await rig.conversation.signIn.authenticate('cli');
+  await rig.conversation.authenticate('cli');
   await flush();
   assert.deepEqual(ran[0]?.env, { STUB_HOME: '/home/stub', LOGIN_MODE: 'device code' });
   const log = rig.log.toString();

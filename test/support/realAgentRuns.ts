@@ -55,8 +55,8 @@ export async function promptAllowing(s: ScriptedSession, text: string, ms = 60_0
   conversation.prompt(text);
   const end = Date.now() + ms;
   const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
-  while (Date.now() < end && !conversation.turns.busy && conversation.queue.size > 0) await tick();
-  while (Date.now() < end && conversation.turns.busy) {
+  while (Date.now() < end && !conversation.internals.turns.busy && conversation.internals.queue.size > 0) await tick();
+  while (Date.now() < end && conversation.internals.turns.busy) {
     const pending = (conversation.snapshot().entries as Entry[]).find(
       (e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending',
     );
@@ -92,7 +92,7 @@ export async function recordRealAgent(agent: RealAgent, workspace: string, scrat
     return { transcript, cards, stderr: rec.store.stderrTail(agent, 200).join('\n') };
   } finally {
     // Waits for the process group to be gone: it writes its config folder until then.
-    await s.session.conversation.link.agentRuntime?.stop();
+    await s.session.conversation.agentRuntime?.stop();
     s.session.dispose();
     rec.dispose();
     await fake.close();
@@ -135,7 +135,7 @@ export async function replayRecorded(
       stderr: rec.store.stderrTail('Replay').join('\n'),
     };
   } finally {
-    await s.session.conversation.link.agentRuntime?.stop();
+    await s.session.conversation.agentRuntime?.stop();
     s.session.dispose();
     rec.dispose();
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });

@@ -79,8 +79,8 @@ export class TestSession {
   }
 
   /** The shown conversation's thread (diffs, terminal views). */
-  get view(): Conversation['thread'] {
-    return this.conversation.thread;
+  get view(): Conversation['internals']['thread'] {
+    return this.conversation.internals.thread;
   }
 
   snapshotParts(): ConversationSnapshot & Required<Pick<ConversationSnapshot, 'commands' | 'queue'>> {
@@ -91,7 +91,7 @@ export class TestSession {
   /** Loads (store) and connects the shown conversation; resolves once it settled. */
   async start(): Promise<void> {
     await this.manager.init();
-    await this.conversation.link.connect();
+    await this.conversation.connect();
   }
 
   /** Sends (queues) a prompt and resolves once nothing more will happen without the user. */
@@ -105,18 +105,18 @@ export class TestSession {
   async settled(conversation = this.conversation, ms = 20_000): Promise<void> {
     const busy = (): boolean => {
       const kind = conversation.status.kind;
-      if (kind === 'starting' || conversation.turns.busy) return true;
-      return conversation.queue.size > 0 && !conversation.queue.paused && (kind === 'ready' || kind === 'idle');
+      if (kind === 'starting' || conversation.internals.turns.busy) return true;
+      return conversation.internals.queue.size > 0 && !conversation.internals.queue.paused && (kind === 'ready' || kind === 'idle');
     };
     await until(() => !busy(), 'the conversation to settle', ms);
   }
 
   cancel(): void {
-    this.conversation.turns.cancel();
+    this.conversation.stop();
   }
 
   respondPermission(requestId: string, optionId: string): void {
-    this.conversation.permissions.respond(requestId, optionId);
+    this.conversation.respondPermission(requestId, optionId);
   }
 
   async restart(): Promise<void> {
@@ -127,15 +127,15 @@ export class TestSession {
   /** A new conversation with the same agent (the old one keeps its tab). */
   async newSession(): Promise<void> {
     this.manager.newConversation(this.agent.name);
-    await this.conversation.link.connect();
+    await this.conversation.connect();
   }
 
   async signIn(): Promise<void> {
-    await this.conversation.signInFirst();
+    await this.conversation.signIn();
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.conversation.settings.setMode(modeId);
+    await this.conversation.setMode(modeId);
   }
 
   /** Settings changed: the next start uses `agent`. */

@@ -90,7 +90,7 @@ test('through the core: the pushed account reaches the panel and the snapshot; S
     await session.prompt('hi');
     assert.equal(accountChanges(messages).length, before);
     // What `Tandem: Sign Out of the Agent` does when the agent advertised logout.
-    await session.conversation.link.agentRuntime?.connection().logout();
+    await session.conversation.agentRuntime?.connection().logout();
     await until(() => session.conversation.account?.signedIn === false, 'the signed-out state');
     assert.deepEqual(accountChanges(messages).at(-1)?.account, { signedIn: false, label: 'Not logged in' });
     assert.ok(!log.of('warn').some((w) => /Unhandled|unknown method/i.test(w)), log.of('warn').join('\n'));

@@ -4,34 +4,18 @@
  * terminal methods), usage, questions (form and url), notices and compaction — and that Tandem
  * advertises each capability it implements.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, QuestionEntry } from '../../src/protocol/messages';
 import { mcpSecrets, parseMcpServers } from '../../src/conversation/mcpServers';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { until, type ScriptedSession } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let dir: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'tandem-controls-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function rig(script: AgentScript, opts: ScriptedSessionOptions = {}): ScriptedSession {
-  const r = scriptedSession(dir, script, opts);
-  open.push(r);
-  return r;
-}
+const rigs = conversationRig('tandem-controls-');
 
 const said = (r: ScriptedSession): string =>
   r.session
@@ -78,7 +62,7 @@ const OPTIONS: NonNullable<NonNullable<AgentScript['newSession']>['configOptions
 
 test('config options: grouped and boolean pickers from session/new, set_config_option rendered from its answer, refusals revert; modes hide', async () => {
   const remembered: Array<[string, string, string | boolean]> = [];
-  const r = rig(
+  const r = rigs.session(
     {
       newSession: { configOptions: OPTIONS, modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }] } },
       setConfigOption: { sideEffects: { model: { opus: { effort: 'high' } } } },
@@ -101,7 +85,7 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
     ['Fast/haiku', 'Smart/sonnet', 'Smart/opus'],
   );
   assert.equal(snapshot.modes, undefined, 'the legacy Mode picker hides when config options exist');
-  const settings = r.session.conversation.settings;
+  const settings = r.session.conversation.internals.settings;
   assert.equal(await settings.setConfigOption('model', 'opus'), true);
   // Rendered from the answer: the agent raised the reasoning level with the model.
   assert.deepEqual(
@@ -120,7 +104,7 @@ test('config options: grouped and boolean pickers from session/new, set_config_o
 });
 
 test('config options: an agent refusal says why and the picker reverts; remembered choices are applied to new sessions', async () => {
-  const r = rig(
+  const r = rigs.session(
     { newSession: { configOptions: OPTIONS }, setConfigOption: { error: { code: -32603, message: 'quota exceeded' } } },
     { extra: { rememberedOptions: () => ({ effort: 'low', model: 'nope' }) } },
   );
@@ -131,14 +115,14 @@ test('config options: an agent refusal says why and the picker reverts; remember
     .filter((m) => m.method === 'session/set_config_option')
     .map((m) => (m.params as { configId: string }).configId);
   assert.deepEqual(sent, ['effort'], 'only valid remembered values are applied');
-  assert.equal(await r.session.conversation.settings.setConfigOption('web', true), false);
+  assert.equal(await r.session.conversation.setConfigOption('web', true), false);
   const error = of(r, 'error').pop();
   assert.match(error?.message ?? '', /could not change Web search to on: quota exceeded/);
   assert.equal(r.session.snapshotParts().configOptions?.find((o) => o.id === 'web')?.currentValue, false);
 });
 
 test('the older models shape gets a Model picker set with session/set_model', async () => {
-  const r = rig({
+  const r = rigs.session({
     newSession: {
       models: {
         currentModelId: 'a',
@@ -154,13 +138,13 @@ test('the older models shape gets a Model picker set with session/set_model', as
     r.session.snapshotParts().configOptions?.map((o) => [o.id, o.currentValue, o.category]),
     [['model', 'a', 'model']],
   );
-  assert.equal(await r.session.conversation.settings.setConfigOption('model', 'b'), true);
+  assert.equal(await r.session.conversation.setConfigOption('model', 'b'), true);
   assert.ok(r.received().some((m) => m.method === 'session/set_model' && (m.params as { modelId: string }).modelId === 'b'));
   assert.equal(r.session.snapshotParts().configOptions?.[0].currentValue, 'b');
 });
 
 test('usage: the meter follows usage_update; per-turn usage from the answer shows on the turn end', async () => {
-  const r = rig({
+  const r = rigs.session({
     turns: [
       { steps: [{ usage: { used: 84_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } } }], usage: { inputTokens: 12_000, outputTokens: 340 } },
     ],
@@ -173,11 +157,11 @@ test('usage: the meter follows usage_update; per-turn usage from the answer show
 });
 
 test('sign-in: an API-key method asks for the key its variable names; a terminal method runs the agent’s login and then the session opens', async () => {
-  const marker = join(dir, 'login-marker.json');
+  const marker = join(rigs.dir, 'login-marker.json');
   const ran: string[][] = [];
   const asked: string[] = [];
   const confirmed: string[] = [];
-  const r = rig(
+  const r = rigs.session(
     {
       initialize: {
         authMethods: [
@@ -220,11 +204,11 @@ test('sign-in: an API-key method asks for the key its variable names; a terminal
       ['cli', 'terminal', undefined],
     ],
   );
-  await r.session.conversation.signIn.authenticate('key');
+  await r.session.conversation.authenticate('key');
   // The key is not in the agent's environment (authenticate refused it): the box asks for it.
   assert.deepEqual(asked, ['SCRIPTED_API_KEY']);
   assert.equal(of(r, 'auth')[0].state.kind, 'waiting', 'closed without a key: the card waits for another try');
-  await r.session.conversation.signIn.authenticate('cli');
+  await r.session.conversation.authenticate('cli');
   await r.session.settled();
   assert.equal(of(r, 'auth')[0].state.kind, 'done');
   assert.ok(existsSync(marker), 'the login command ran');
@@ -246,7 +230,7 @@ test('questions: a form is checked before Accept and answered with its content; 
     },
     required: ['name'],
   };
-  const r = rig(
+  const r = rigs.session(
     {
       turns: [
         { steps: [{ elicit: { mode: 'form', message: 'Tell me about it', requestedSchema: schema } }] },
@@ -264,7 +248,7 @@ test('questions: a form is checked before Accept and answered with its content; 
   await r.session.start();
   const turn = r.session.prompt('one');
   await until(() => of(r, 'question').length === 1, 'the form');
-  const q = r.session.conversation.questions;
+  const q = r.session.conversation.internals.questions;
   const form = of(r, 'question')[0] as QuestionEntry;
   assert.deepEqual(
     form.fields?.map((f) => [f.name, f.type, f.required]),
@@ -301,7 +285,7 @@ test('questions: a form is checked before Accept and answered with its content; 
 });
 
 test('notices and compaction show in the thread; the capabilities Tandem advertises are the ones it implements', async () => {
-  const r = rig({
+  const r = rigs.session({
     turns: [
       {
         steps: [
@@ -361,7 +345,7 @@ test('MCP servers: parsed from the settings shape, filtered by the agent\u2019s 
   );
   assert.deepEqual(mcpSecrets(parsed.servers).sort(), ['Bearer abcdef', 'secret-token-123']);
 
-  const r = rig(
+  const r = rigs.session(
     { initialize: { agentCapabilities: { mcpCapabilities: { http: true } } }, turns: [{ steps: [{ mcpServers: true }] }] },
     { extra: { mcpServers: () => parsed.servers, mcpProblems: () => parsed.dropped } },
   );

@@ -6,38 +6,19 @@
  * session/list shows both; an agent without them gets neither; an agent refusing the delete leaves
  * Tandem's delete done. The agent's own `session_info_update {title}` names the tab.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AgentScript } from '../fixtures/scriptedAgent';
-import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { until, type ScriptedSession } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let dir: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'tandem-agent-sessions-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function rig(script: AgentScript): ScriptedSession {
-  const r = scriptedSession(dir, script);
-  open.push(r);
-  return r;
-}
+const rigs = conversationRig('tandem-agent-sessions-');
 
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 const requests = (r: ScriptedSession, method: string) => r.received().filter((m) => m.method === method);
 const BOOKKEEPING = { sessionCapabilities: { list: {}, close: {}, delete: {}, title: {} } };
 
 test('an agent with session/delete and set_title: a rename names its session, a delete with the session deletes it there too', async () => {
-  const r = rig({ initialize: { agentCapabilities: BOOKKEEPING }, turns: [{ steps: [{ title: 'Agent title' }, say('ok')] }] });
+  const r = rigs.session({ initialize: { agentCapabilities: BOOKKEEPING }, turns: [{ steps: [{ title: 'Agent title' }, say('ok')] }] });
   const { session } = r;
   await session.start();
   await session.prompt('Fix the login bug');
@@ -50,7 +31,7 @@ test('an agent with session/delete and set_title: a rename names its session, a 
   await until(() => requests(r, 'session/set_title').length === 1, 'session/set_title');
   assert.deepEqual(requests(r, 'session/set_title')[0].params, { sessionId, title: 'Login bug, take two' });
   const runtime = session.manager.runtimeFor('Scripted')!;
-  const listed = await runtime.listSessions(dir);
+  const listed = await runtime.listSessions(rigs.dir);
   assert.equal(listed.find((s) => s.sessionId === sessionId)?.title, 'Login bug, take two', "the agent's own list shows the user's title");
 
   assert.equal(await session.manager.canDeleteAgentSession(conversation.id), true);
@@ -62,25 +43,25 @@ test('an agent with session/delete and set_title: a rename names its session, a 
     [{ sessionId }],
   );
   assert.ok(!session.manager.all().some((c) => c.meta.id === conversation.id), 'gone from History');
-  const after = await session.manager.runtimeFor('Scripted')!.listSessions(dir);
+  const after = await session.manager.runtimeFor('Scripted')!.listSessions(rigs.dir);
   assert.ok(!after.some((s) => s.sessionId === sessionId), 'gone from the agent too');
 });
 
 test('"Only here" and an agent without the capabilities: nothing is asked of the agent', async () => {
-  const r = rig({ initialize: { agentCapabilities: BOOKKEEPING }, turns: [{ steps: [say('ok')] }] });
+  const r = rigs.session({ initialize: { agentCapabilities: BOOKKEEPING }, turns: [{ steps: [say('ok')] }] });
   await r.session.start();
   await r.session.prompt('one');
   const kept = r.session.conversation;
   r.session.manager.newConversation('Scripted');
   await r.session.manager.delete(kept.id);
   assert.deepEqual(requests(r, 'session/delete'), [], 'deleted only here');
-  const listed = await r.session.manager.runtimeFor('Scripted')!.listSessions(dir);
+  const listed = await r.session.manager.runtimeFor('Scripted')!.listSessions(rigs.dir);
   assert.ok(
     listed.some((s) => s.sessionId === kept.meta.sessionId),
     'the agent keeps it',
   );
 
-  const plain = rig({ initialize: { agentCapabilities: { sessionCapabilities: { list: {}, close: {} } } }, turns: [{ steps: [say('ok')] }] });
+  const plain = rigs.session({ initialize: { agentCapabilities: { sessionCapabilities: { list: {}, close: {} } } }, turns: [{ steps: [say('ok')] }] });
   await plain.session.start();
   await plain.session.prompt('two');
   const c = plain.session.conversation;
@@ -93,7 +74,7 @@ test('"Only here" and an agent without the capabilities: nothing is asked of the
 });
 
 test('an agent refusing the delete: the conversation is deleted here all the same, the refusal logged', async () => {
-  const r = rig({
+  const r = rigs.session({
     initialize: { agentCapabilities: BOOKKEEPING },
     delete: { error: { code: -32603, message: 'disk full' } },
     turns: [{ steps: [say('ok')] }],

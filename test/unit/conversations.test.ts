@@ -4,39 +4,22 @@
  * back after a "restart" (a second manager on the same store and agent state file) through
  * session/resume, session/load or a fresh session, and several conversations share one process.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, ToolCallEntry } from '../../src/protocol/messages';
 import { ConversationStore } from '../../src/store/conversationStore';
 import { runCoreCommand } from '../../src/conversation/panelCommands';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let dir: string;
-const open: ScriptedSession[] = [];
-
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'tandem-conversations-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function rig(script: AgentScript, opts: ScriptedSessionOptions = {}): ScriptedSession {
-  const r = scriptedSession(dir, script, opts);
-  open.push(r);
-  return r;
-}
+const rigs = conversationRig('tandem-conversations-');
 
 /** A store and an agent state file that outlive one "VS Code run". */
 function persistent(name: string): { store: () => ConversationStore; env: Record<string, string> } {
-  const base = join(dir, name);
+  const base = join(rigs.dir, name);
   mkdirSync(base, { recursive: true });
   return {
     store: () => new ConversationStore({ dir: join(base, 'storage'), warn: (t) => assert.fail(`store warning: ${t}`) }),
@@ -59,27 +42,29 @@ const prompts = (r: ScriptedSession) =>
     .map((m) => JSON.stringify(m.params));
 
 test('Enter while the agent starts: the prompt is queued at once and sent when the session is ready', async () => {
-  const r = rig({ initialize: { delayMs: 400 }, turns: [{ steps: [say('got: ${prompt}')] }] });
+  const r = rigs.session({ initialize: { delayMs: 400 }, turns: [{ steps: [say('got: ${prompt}')] }] });
   const { session } = r;
   await session.manager.init();
   const conversation = session.conversation;
   assert.equal(conversation.status.kind, 'starting');
   conversation.prompt('typed while starting');
   assert.deepEqual(
-    conversation.queue.view().items.map((i) => i.text),
+    conversation.internals.queue.view().items.map((i) => i.text),
     ['typed while starting'],
     'shown as waiting at once',
   );
-  assert.equal(conversation.thread.size, 0, 'not sent yet');
+  assert.equal(conversation.internals.thread.size, 0, 'not sent yet');
   await session.settled();
   const entries = session.snapshotParts().entries;
   assert.deepEqual(kinds(entries), ['user', 'agent', 'turn_end']);
   assert.deepEqual(texts(entries, 'agent'), ['got: typed while starting']);
-  assert.equal(conversation.queue.size, 0);
+  assert.equal(conversation.internals.queue.size, 0);
 });
 
 test('Enter during a turn: prompts wait and go out in order after each turn ends', async () => {
-  const r = rig({ turns: [{ steps: [{ sleep: 300 }, say('first done')] }, { steps: [say('second: ${prompt}')] }, { steps: [say('third: ${prompt}')] }] });
+  const r = rigs.session({
+    turns: [{ steps: [{ sleep: 300 }, say('first done')] }, { steps: [say('second: ${prompt}')] }, { steps: [say('third: ${prompt}')] }],
+  });
   const { session } = r;
   await session.start();
   const conversation = session.conversation;
@@ -88,7 +73,7 @@ test('Enter during a turn: prompts wait and go out in order after each turn ends
   conversation.prompt('two');
   conversation.prompt('three');
   assert.deepEqual(
-    conversation.queue.view().items.map((i) => i.text),
+    conversation.internals.queue.view().items.map((i) => i.text),
     ['two', 'three'],
   );
   await session.settled();
@@ -99,7 +84,7 @@ test('Enter during a turn: prompts wait and go out in order after each turn ends
 });
 
 test('a cancelled turn pauses the queue until the user resumes it', async () => {
-  const r = rig({ turns: [{ steps: [say('working'), { waitForCancel: true }] }, { steps: [say('next: ${prompt}')] }] });
+  const r = rigs.session({ turns: [{ steps: [say('working'), { waitForCancel: true }] }, { steps: [say('next: ${prompt}')] }] });
   const { session } = r;
   await session.start();
   const conversation = session.conversation;
@@ -108,10 +93,10 @@ test('a cancelled turn pauses the queue until the user resumes it', async () => 
   conversation.prompt('follow-up');
   session.cancel();
   await until(() => conversation.status.kind === 'ready', 'the cancelled turn to end');
-  assert.match(conversation.queue.view().paused ?? '', /cancelled/);
+  assert.match(conversation.internals.queue.view().paused ?? '', /cancelled/);
   // Settled: no turn runs and no prompt is about to go out (a queue that flushed would still be busy).
   await session.settled();
-  assert.equal(conversation.queue.size, 1);
+  assert.equal(conversation.internals.queue.size, 1);
   assert.equal(prompts(r).length, 1, 'nothing was flushed silently');
   await runCoreCommand(session.manager, { type: 'queueResume' }, { warn: () => undefined, reply: () => undefined });
   await session.settled();
@@ -119,7 +104,7 @@ test('a cancelled turn pauses the queue until the user resumes it', async () => 
 });
 
 test('Send now stops the running turn and sends that prompt first; the rest follows', async () => {
-  const r = rig({ turns: [{ steps: [{ waitForCancel: true }] }, { steps: [say('A: ${prompt}')] }, { steps: [say('B: ${prompt}')] }] });
+  const r = rigs.session({ turns: [{ steps: [{ waitForCancel: true }] }, { steps: [say('A: ${prompt}')] }, { steps: [say('B: ${prompt}')] }] });
   const { session } = r;
   await session.start();
   const conversation = session.conversation;
@@ -127,8 +112,8 @@ test('Send now stops the running turn and sends that prompt first; the rest foll
   await until(() => conversation.status.kind === 'running', 'running');
   conversation.prompt('later');
   conversation.prompt('urgent');
-  const urgent = conversation.queue.view().items[1].id;
-  conversation.turns.sendNow(urgent);
+  const urgent = conversation.internals.queue.view().items[1].id;
+  conversation.sendNow(urgent);
   await session.settled();
   const entries = session.snapshotParts().entries;
   assert.deepEqual(texts(entries, 'user'), ['slow', 'urgent', 'later']);
@@ -137,7 +122,7 @@ test('Send now stops the running turn and sends that prompt first; the rest foll
 });
 
 test('a failed start keeps the prompt (paused, with Retry); after fixing the command, Retry sends it', async () => {
-  const r = rig({ turns: [{ steps: [say('hello back')] }] }, { command: join(dir, 'no-such-agent') });
+  const r = rigs.session({ turns: [{ steps: [say('hello back')] }] }, { command: join(rigs.dir, 'no-such-agent') });
   const { session } = r;
   await session.manager.init();
   const conversation = session.conversation;
@@ -146,12 +131,12 @@ test('a failed start keeps the prompt (paused, with Retry); after fixing the com
   const error = session.snapshotParts().entries.find((e) => e.kind === 'error');
   assert.equal(error?.kind === 'error' && error.action, 'retry');
   assert.deepEqual(
-    conversation.queue.view().items.map((i) => i.text),
+    conversation.internals.queue.view().items.map((i) => i.text),
     ['hello'],
     'the prompt is kept',
   );
-  assert.ok(conversation.queue.paused);
-  const fixed = scriptedSession(dir, { turns: [{ steps: [say('hello back')] }] });
+  assert.ok(conversation.internals.queue.paused);
+  const fixed = scriptedSession(rigs.dir, { turns: [{ steps: [say('hello back')] }] });
   fixed.session.dispose();
   session.updateAgent(fixed.agent);
   await runCoreCommand(session.manager, { type: 'retry' }, { warn: () => undefined, reply: () => undefined });
@@ -169,7 +154,7 @@ test('restart: the transcript comes back settled and the next prompt resumes the
     ],
   };
   const firstStore = p.store();
-  const first = rig(script, { store: firstStore, env: p.env });
+  const first = rigs.session(script, { store: firstStore, env: p.env });
   await first.session.start();
   await first.session.prompt('remember the word tandem');
   const sessionId = first.session.conversation.meta.sessionId;
@@ -178,7 +163,7 @@ test('restart: the transcript comes back settled and the next prompt resumes the
   first.session.dispose();
 
   const secondStore = p.store();
-  const second = rig(script, { store: secondStore, env: p.env });
+  const second = rigs.session(script, { store: secondStore, env: p.env });
   await second.session.manager.init();
   const restored = second.session.snapshotParts();
   assert.deepEqual(kinds(restored.entries), ['user', 'tool_call', 'agent', 'turn_end']);
@@ -212,14 +197,14 @@ test('restart with load: the replay becomes the thread (also the part sent after
     turns: [{ steps: [say('answer one')] }, { steps: [{ recall: true }] }],
   };
   const firstStore = p.store();
-  const first = rig(script, { store: firstStore, env: p.env });
+  const first = rigs.session(script, { store: firstStore, env: p.env });
   await first.session.start();
   await first.session.prompt('question one');
   await firstStore.flush();
   first.session.dispose();
 
   const secondStore = p.store();
-  const second = rig(script, { store: secondStore, env: p.env });
+  const second = rigs.session(script, { store: secondStore, env: p.env });
   await second.session.start();
   // The quiet period after the answer ends the replay; then nothing in it is pending.
   await until(() => {
@@ -238,14 +223,14 @@ test('restart with an agent that can neither resume nor load: a fresh session un
   const p = persistent('fresh');
   const script: AgentScript = { turns: [{ steps: [say('${prompt}!')] }] };
   const firstStore = p.store();
-  const first = rig(script, { store: firstStore, env: p.env });
+  const first = rigs.session(script, { store: firstStore, env: p.env });
   await first.session.start();
   await first.session.prompt('hello');
   await firstStore.flush();
   first.session.dispose();
 
   const secondStore = p.store();
-  const second = rig(script, { store: secondStore, env: p.env });
+  const second = rigs.session(script, { store: secondStore, env: p.env });
   await second.session.start();
   const entries = second.session.snapshotParts().entries;
   assert.deepEqual(kinds(entries), ['user', 'agent', 'turn_end', 'notice']);
@@ -257,7 +242,7 @@ test('a session the agent no longer knows: a clear message, and Start fresh keep
   const p = persistent('lost');
   const script: AgentScript = { initialize: { agentCapabilities: { sessionCapabilities: { resume: {} } } }, turns: [{ steps: [say('${prompt}!')] }] };
   const firstStore = p.store();
-  const first = rig(script, { store: firstStore, env: p.env });
+  const first = rigs.session(script, { store: firstStore, env: p.env });
   await first.session.start();
   await first.session.prompt('hello');
   await firstStore.flush();
@@ -265,7 +250,7 @@ test('a session the agent no longer knows: a clear message, and Start fresh keep
   rmSync(p.env.SCRIPTED_AGENT_STATE, { force: true });
 
   const secondStore = p.store();
-  const second = rig(script, { store: secondStore, env: p.env });
+  const second = rigs.session(script, { store: secondStore, env: p.env });
   await second.session.start();
   const error = second.session.snapshotParts().entries.find((e) => e.kind === 'error');
   assert.ok(error?.kind === 'error');
@@ -288,32 +273,33 @@ test('two conversations share one agent process and run turns with permission pr
       ],
     },
   };
-  const r = rig({ turns: [{ steps: [permission, say('done ${prompt}')] }] });
+  const r = rigs.session({ turns: [{ steps: [permission, say('done ${prompt}')] }] });
   const { session } = r;
   await session.start();
   const a = session.conversation;
   const b = session.manager.newConversation('Scripted');
-  await b.link.connect();
+  await b.connect();
   a.prompt('alpha');
   b.prompt('beta');
-  const pending = (c: typeof a) => c.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending');
+  const pending = (c: typeof a) =>
+    c.internals.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.permission?.state.kind === 'pending');
   await until(() => pending(a) !== undefined && pending(b) !== undefined, 'a prompt in each conversation');
   assert.equal(a.status.kind, 'running');
   assert.equal(b.status.kind, 'running');
-  b.permissions.respond(pending(b)!.permission!.requestId, 'no');
+  b.respondPermission(pending(b)!.permission!.requestId, 'no');
   await session.settled(b);
   assert.equal(a.status.kind, 'running', 'answering one conversation does not touch the other');
-  a.permissions.respond(pending(a)!.permission!.requestId, 'yes');
+  a.respondPermission(pending(a)!.permission!.requestId, 'yes');
   await session.settled(a);
-  assert.match(texts(a.thread.entries(), 'agent').join(''), /PERMISSION: selected yes/);
-  assert.match(texts(b.thread.entries(), 'agent').join(''), /PERMISSION: selected no/);
+  assert.match(texts(a.internals.thread.entries(), 'agent').join(''), /PERMISSION: selected yes/);
+  assert.match(texts(b.internals.thread.entries(), 'agent').join(''), /PERMISSION: selected no/);
   assert.equal(methods(r).filter((m) => m === 'initialize').length, 1, 'one process');
   assert.equal(methods(r).filter((m) => m === 'session/new').length, 2, 'two sessions');
   assert.equal(session.manager.tabs().length, 2);
 });
 
 test('titles: the first prompt names a conversation until the agent sends session_info_update; closing a tab closes its session', async () => {
-  const r = rig({
+  const r = rigs.session({
     initialize: { agentCapabilities: { sessionCapabilities: { close: {} } } },
     turns: [{ steps: [say('ok')] }, { steps: [{ title: 'Agent title' }, say('ok')] }],
   });

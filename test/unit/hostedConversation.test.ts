@@ -76,17 +76,21 @@ test(
       ]),
     );
     conversation.prompt('Reply to the candidate');
-    await until(() => conversation.thread.entries().some((e) => e.kind === 'auth'), 'the sign-in card', 30_000);
-    const card = conversation.thread.entries().find((e) => e.kind === 'auth');
+    await until(() => conversation.internals.thread.entries().some((e) => e.kind === 'auth'), 'the sign-in card', 30_000);
+    const card = conversation.internals.thread.entries().find((e) => e.kind === 'auth');
     assert.ok(card && card.kind === 'auth');
     const method = card.methods.find((m) => m.kind === 'envVar');
     assert.equal(method?.envVar, 'HOSTED_AGENT_API_KEY', 'the bridge names its key variable');
-    await conversation.signIn.authenticate(method.id);
-    await until(() => conversation.thread.entries().some((e) => e.kind === 'turn_end' && e.stopReason === 'end_turn'), 'the turn after signing in', 30_000);
+    await conversation.authenticate(method.id);
+    await until(
+      () => conversation.internals.thread.entries().some((e) => e.kind === 'turn_end' && e.stopReason === 'end_turn'),
+      'the turn after signing in',
+      30_000,
+    );
     assert.deepEqual(asked, ['HOSTED_AGENT_API_KEY'], 'asked once');
     const chats = hosted.server.chats();
     assert.equal(chats.at(-1)?.headers.authorization, 'Bearer sk-test', 'the key reached the server');
-    const cards = conversation.thread.entries().filter((e): e is ToolCallEntry => e.kind === 'tool_call');
+    const cards = conversation.internals.thread.entries().filter((e): e is ToolCallEntry => e.kind === 'tool_call');
     assert.deepEqual(
       cards.map((c) => [c.toolKind, c.status, c.ranOn]),
       [
@@ -95,7 +99,7 @@ test(
       ],
     );
     assert.match(cards[0].title, /ls \/data/);
-    assert.ok(!conversation.thread.entries().some((e) => e.kind === 'error'));
+    assert.ok(!conversation.internals.thread.entries().some((e) => e.kind === 'error'));
     manager.dispose();
   },
 );
@@ -107,8 +111,8 @@ test('a 400 for missing context: the error names the keys and the tools, and off
   const conversation = manager.active!;
   hosted.server.reply(json(SEED_MISSING_CONTEXT, 400));
   conversation.prompt('Reply to the candidate');
-  await until(() => conversation.thread.entries().some((e) => e.kind === 'error'), 'the error', 30_000);
-  const error = conversation.thread.entries().find((e) => e.kind === 'error');
+  await until(() => conversation.internals.thread.entries().some((e) => e.kind === 'error'), 'the error', 30_000);
+  const error = conversation.internals.thread.entries().find((e) => e.kind === 'error');
   assert.ok(error && error.kind === 'error');
   assert.match(error.message, /configData/);
   assert.match(error.message, /zhipin_reply_generator/);

@@ -4,27 +4,16 @@
  * what it matches (with allow once / reject once, and the card says which rule), and an untrusted
  * workspace lets no rule allow anything.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RuleStore } from '../../src/permissions/ruleStore';
 import type { ToolCallEntry } from '../../src/protocol/messages';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { until, type ScriptedSession } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let dir: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'tandem-desk-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const rigs = conversationRig('tandem-desk-');
 
 const OPTIONS = [
   { optionId: 'always', name: 'Always Allow', kind: 'allow_always' },
@@ -54,10 +43,11 @@ function commandsWithPause(pauseMs: number, ...lines: string[]): AgentScript {
   };
 }
 
+let stores = 0;
 function rig(script: AgentScript, trusted = true): { r: ScriptedSession; store: RuleStore } {
-  const store = new RuleStore({ globalFile: join(dir, `global-${open.length}.json`), workspaceFile: join(dir, `ws-${open.length}.json`) });
-  const r = scriptedSession(dir, script, { rules: { store, workspaceRoot: dir, trusted: () => trusted } });
-  open.push(r);
+  const n = ++stores;
+  const store = new RuleStore({ globalFile: join(rigs.dir, `global-${n}.json`), workspaceFile: join(rigs.dir, `ws-${n}.json`) });
+  const r = rigs.session(script, { rules: { store, workspaceRoot: rigs.dir, trusted: () => trusted } });
   return { r, store };
 }
 
@@ -139,7 +129,7 @@ test('saving the proposed rule (edited) stores it; a reject rule answers reject 
   await until(() => cards(r)[0]?.permission?.state.kind === 'pending', 'the first prompt');
   r.session.respondPermission(cards(r)[0].permission!.requestId, 'always');
   await until(() => cards(r)[0]?.permission?.proposal?.state === 'offered', 'the proposal');
-  await r.session.conversation.permissions.saveRule(cards(r)[0].permission!.requestId, 'git status', 'conversation');
+  await r.session.conversation.saveRule(cards(r)[0].permission!.requestId, 'git status', 'conversation');
   assert.equal(cards(r)[0].permission?.proposal?.state, 'saved');
   await turn;
   const [, second, third] = cards(r);

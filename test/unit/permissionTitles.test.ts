@@ -43,7 +43,7 @@ test('the notification and the prompt use the derived title; the path is the wor
     r.session.conversation.prompt('go');
     await until(() => notices.length > 0, 'the notice');
     assert.equal(notices[0].title, 'Edit hello.txt');
-    const card = r.session.conversation.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call')!;
+    const card = r.session.conversation.internals.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call')!;
     assert.equal(card.title, 'Edit hello.txt');
     assert.match(card.agentTitle ?? '', /^editor: \{"command":"replace"/);
     assert.deepEqual(

@@ -4,9 +4,9 @@
  * that take them, problems/terminal/diff from the editor's sources at send time. The specs the
  * webview posts are checked like any other input from it.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMentionSpec, specView } from '../../src/context/mentionSpecs';
@@ -18,20 +18,9 @@ import { isWebviewMessage } from '../../src/views/messageGuard';
 import { runCoreCommand } from '../../src/conversation/panelCommands';
 import { ThreadReducer } from '../../src/thread/threadReducer';
 import { scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { conversationRig } from '../support/conversationRig';
 
-let dir: string;
-const open: ScriptedSession[] = [];
-
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'tandem-mentions-'));
-  writeFileSync(join(dir, 'app.ts'), 'line 1\nline 2\nline 3\nline 4\n');
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const rigs = conversationRig('tandem-mentions-', (dir) => writeFileSync(join(dir, 'app.ts'), 'line 1\nline 2\nline 3\nline 4\n'));
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
@@ -49,18 +38,18 @@ class EditorBuffers implements FileAccess {
 }
 
 const sources: ContextSources = {
-  problems: (file) => [{ file: file ?? join(dir, 'app.ts'), line: 2, column: 5, severity: 'error', message: "Cannot find name 'x'.", source: 'ts' }],
+  problems: (file) => [{ file: file ?? join(rigs.dir, 'app.ts'), line: 2, column: 5, severity: 'error', message: "Cannot find name 'x'.", source: 'ts' }],
   terminalOutput: (name) => (name === 'bash' ? '$ npm test\n1 failing\n' : undefined),
   gitDiff: async () => ({ diff: 'diff --git a/app.ts b/app.ts\n+added\n' }),
 };
 
 function rig(promptCapabilities: Record<string, boolean> | undefined): ScriptedSession {
   const r = scriptedSession(
-    dir,
+    rigs.dir,
     { initialize: { agentCapabilities: promptCapabilities ? { promptCapabilities } : {} }, turns: [{ steps: [say('ok')] }, { steps: [say('ok')] }] },
-    { extra: { contextSources: sources, files: new EditorBuffers({ [join(dir, 'app.ts')]: 'UNSAVED 1\nUNSAVED 2\nUNSAVED 3\n' }) } },
+    { extra: { contextSources: sources, files: new EditorBuffers({ [join(rigs.dir, 'app.ts')]: 'UNSAVED 1\nUNSAVED 2\nUNSAVED 3\n' }) } },
   );
-  open.push(r);
+  rigs.track(r);
   return r;
 }
 
@@ -71,13 +60,13 @@ async function send(r: ScriptedSession, text: string, specs: MentionSpec[]): Pro
   await runCoreCommand(r.session.manager, { type: 'prompt', text, mentions: specs }, { warn: (t) => assert.fail(t), reply: () => undefined });
   await until(() => r.received().filter((m) => m.method === 'session/prompt').length > before && r.session.status.kind === 'ready', 'the turn');
   const prompt = r.received().filter((m) => m.method === 'session/prompt')[before];
-  const entries = r.session.conversation.thread.entries().filter((e): e is UserEntry => e.kind === 'user');
+  const entries = r.session.conversation.internals.thread.entries().filter((e): e is UserEntry => e.kind === 'user');
   return { blocks: (prompt.params as { prompt: Array<Record<string, unknown>> }).prompt, entry: entries[entries.length - 1] };
 }
 
 test('embeddedContext: a file goes as a resource with the editor’s unsaved text, a selection with only its lines and the range in the URI', async () => {
   const r = rig({ embeddedContext: true, image: true });
-  const file = join(dir, 'app.ts');
+  const file = join(rigs.dir, 'app.ts');
   const { blocks, entry } = await send(r, 'fix these', [
     { kind: 'file', path: file },
     { kind: 'selection', path: file, range: { startLine: 2, endLine: 3 } },
@@ -101,7 +90,7 @@ test('embeddedContext: a file goes as a resource with the editor’s unsaved tex
 
 test('without embeddedContext: files are links; problems, terminal output and the diff are text read at send time', async () => {
   const r = rig({ embeddedContext: false });
-  const file = join(dir, 'app.ts');
+  const file = join(rigs.dir, 'app.ts');
   const { blocks, entry } = await send(r, 'look', [
     { kind: 'file', path: file },
     { kind: 'problems' },
@@ -133,9 +122,9 @@ test('an image goes only to an agent that takes images; to one that does not, no
     { type: 'prompt', text: '', mentions: [{ kind: 'image', name: 'shot.png', mimeType: 'image/png', data: PNG }] },
     { warn: (t) => assert.fail(t), reply: () => undefined },
   );
-  await until(() => refuses.session.conversation.thread.entries().some((e) => e.kind === 'error'), 'the error');
+  await until(() => refuses.session.conversation.internals.thread.entries().some((e) => e.kind === 'error'), 'the error');
   assert.equal(refuses.received().filter((m) => m.method === 'session/prompt').length, 0, 'no session/prompt');
-  const error = refuses.session.conversation.thread.entries().find((e) => e.kind === 'error') as { message: string };
+  const error = refuses.session.conversation.internals.thread.entries().find((e) => e.kind === 'error') as { message: string };
   assert.match(error.message, /Nothing was sent.*shot\.png.*image/s);
   assert.equal(refuses.session.status.kind, 'ready', 'the conversation goes on');
 });
@@ -177,11 +166,11 @@ test('mention specs from the webview are checked: relative paths, bad ranges and
 
 test('queued prompts keep their chips, and a prompt of chips alone is accepted', async () => {
   const r = scriptedSession(
-    dir,
+    rigs.dir,
     { initialize: { delayMs: 400, agentCapabilities: { promptCapabilities: { embeddedContext: true } } }, turns: [{ steps: [say('ok')] }] },
     { extra: { contextSources: sources } },
   );
-  open.push(r);
+  rigs.track(r);
   await r.session.manager.init();
   const conversation = r.session.conversation;
   assert.equal(conversation.status.kind, 'starting');
@@ -190,7 +179,7 @@ test('queued prompts keep their chips, and a prompt of chips alone is accepted',
     { type: 'prompt', text: '', mentions: [{ kind: 'gitDiff' }] },
     { warn: (t) => assert.fail(t), reply: () => undefined },
   );
-  const [item] = conversation.queue.view().items;
+  const [item] = conversation.internals.queue.view().items;
   assert.equal(item.mentions?.[0].view.label, 'Git diff', 'waits with its chip while the agent starts');
   await until(() => r.received().some((m) => m.method === 'session/prompt'), 'the prompt');
   const prompt = r.received().find((m) => m.method === 'session/prompt')?.params as { prompt: Array<{ type: string; resource?: { uri: string } }> };

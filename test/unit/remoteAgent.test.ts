@@ -182,8 +182,8 @@ for (const kind of ['ws', 'http'] as const)
         firstOfEach.slice(1).every((r) => /route=r\d+/.test(r.cookie ?? '')),
         'the affinity cookie went with every later request',
       );
-      session.conversation.queue.resume();
-      session.conversation.turns.pump();
+      session.conversation.internals.queue.resume();
+      session.conversation.internals.turns.pump();
       await session.settled();
       assert.match(agentText(session.snapshotParts().entries), /RECALL: a long job$/m, 'the agent remembers the interrupted prompt: the same session');
       assert.ok(log.of('warn').some((w) => /lost its connection/.test(w)));
@@ -220,7 +220,7 @@ test('http: a 401 shows the token card; the token entered is sent as a bearer to
     assert.ok(card?.kind === 'auth', 'the sign-in card');
     assert.match(card.message, /refused the connection \(401\)/);
     assert.equal(card.methods[0]?.kind, 'envVar');
-    await session.conversation.signIn.authenticate(card.methods[0].id);
+    await session.conversation.authenticate(card.methods[0].id);
     await session.settled();
     assert.deepEqual(asked, ['TANDEM_REMOTE_TOKEN']);
     assert.equal(session.status.kind, 'ready');

@@ -6,26 +6,16 @@
  * user's saves and what changed between turns never count; a change in a turn nobody claims is
  * marked outside and left out of Keep all / Undo all.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCallEntry } from '../../src/protocol/messages';
 import type { AgentScript } from '../fixtures/scriptedAgent';
-import { nodeReviewHost, scriptedSession, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { nodeReviewHost, until, type ScriptedSession, type ScriptedSessionOptions } from '../support/scriptedSession';
+import { conversationRig } from '../support/conversationRig';
 
-let root: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  root = mkdtempSync(join(tmpdir(), 'tandem-review-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(root, { recursive: true, force: true }));
+const rigs = conversationRig('tandem-review-');
 
 let n = 0;
 function rig(
@@ -33,11 +23,10 @@ function rig(
   files: Record<string, string>,
   opts: ScriptedSessionOptions = {},
 ): { r: ScriptedSession; ws: string; path: (p: string) => string } {
-  const ws = join(root, `ws-${++n}`);
+  const ws = join(rigs.dir, `ws-${++n}`);
   mkdirSync(ws, { recursive: true });
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(ws, rel), text);
-  const r = scriptedSession(root, script, { cwd: ws, review: nodeReviewHost(ws, join(root, `storage-${n}`)), ...opts });
-  open.push(r);
+  const r = rigs.session(script, { cwd: ws, review: nodeReviewHost(ws, join(rigs.dir, `storage-${n}`)), ...opts });
   return { r, ws, path: (p) => join(ws, p) };
 }
 
@@ -77,9 +66,9 @@ test('files the agent wrote through the client and straight to disk are listed; 
   const user = r.session.snapshotParts().entries.find((e) => e.kind === 'user');
   assert.ok(user?.kind === 'user' && user.checkpoint, 'the turn has a checkpoint');
 
-  await r.session.conversation.review.undo([path('notes.txt')]);
+  await r.session.conversation.undo([path('notes.txt')]);
   assert.equal(readFileSync(path('notes.txt'), 'utf8'), 'one\ntwo\nthree\n');
-  await r.session.conversation.review.keep([path('new.txt')]);
+  await r.session.conversation.keep([path('new.txt')]);
   assert.deepEqual(rel(r), []);
   assert.equal(readFileSync(path('new.txt'), 'utf8'), 'brand new\n', 'kept');
 
@@ -105,14 +94,14 @@ test('per-hunk: undoing one change restores only that part; keeping another remo
   await r.session.start();
   await r.session.prompt('edit');
   await until(() => review(r).files.length === 1, 'the change');
-  await r.session.conversation.review.toggleHunks(path('f.txt'), true);
+  await r.session.conversation.toggleHunks(path('f.txt'), true);
   const hunks = review(r).files[0].hunks ?? [];
   assert.equal(hunks.length, 3);
-  await r.session.conversation.review.hunk(path('f.txt'), hunks[1].index, 'reject');
+  await r.session.conversation.reviewHunk(path('f.txt'), hunks[1].index, 'reject');
   assert.equal(readFileSync(path('f.txt'), 'utf8'), original.replace('line 2\n', 'LINE TWO\n').replace('line 28\n', 'LINE 28\n'));
-  await r.session.conversation.review.hunk(path('f.txt'), 0, 'accept');
+  await r.session.conversation.reviewHunk(path('f.txt'), 0, 'accept');
   assert.equal(review(r).files[0].hunks?.length, 1, 'one change left to review');
-  assert.match(r.session.conversation.review.takeNotes() ?? '', /rejected your change to f\.txt \(line 15\)/);
+  assert.match(r.session.conversation.internals.review.takeNotes() ?? '', /rejected your change to f\.txt \(line 15\)/);
 });
 
 test('"Restore files to before this turn" undoes that turn (and later ones) after the preview; the next prompt says so', async () => {
@@ -132,12 +121,15 @@ test('"Restore files to before this turn" undoes that turn (and later ones) afte
   const users = r.session.snapshotParts().entries.filter((e) => e.kind === 'user');
   const second = users[1];
   assert.ok(second.kind === 'user' && second.checkpoint);
-  await r.session.conversation.review.rewind(second.checkpoint!, second.text);
+  await r.session.conversation.internals.review.rewind(second.checkpoint!, second.text);
   assert.equal(readFileSync(path('b.txt'), 'utf8'), 'b v1\n');
   assert.equal(existsSync(path('c.txt')), false, 'a file created in that turn is gone');
   assert.equal(readFileSync(path('a.txt'), 'utf8'), 'a v2\n', 'the earlier turn stays');
   assert.deepEqual(rel(r), ['modified a.txt +1 -1']);
-  assert.match(r.session.conversation.review.takeNotes() ?? '', /restored 2 file\(s\) \(b\.txt, c\.txt\) to how they were before their message "second"/);
+  assert.match(
+    r.session.conversation.internals.review.takeNotes() ?? '',
+    /restored 2 file\(s\) \(b\.txt, c\.txt\) to how they were before their message "second"/,
+  );
 });
 
 test('reviewEdits "before": a client write waits for the user; Reject leaves the file and the agent reads why', async () => {

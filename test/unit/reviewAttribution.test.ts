@@ -7,7 +7,7 @@
  * it until the user acts on that file itself. Who changed what survives a restart. The real
  * claude-agent-acp, which edits the disk itself, has its files counted as its own.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,27 +19,17 @@ import type { AgentScript } from '../fixtures/scriptedAgent';
 import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { envDelta, promptAllowing, REAL_AGENT_PROMPTS, seedWorkspace } from '../support/realAgentRuns';
 import { nodeReviewHost, repoRoot, scriptedSession, until, type ScriptedSession } from '../support/scriptedSession';
-import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
+import { conversationRig } from '../support/conversationRig';
 
-let root: string;
-const open: ScriptedSession[] = [];
-before(async () => {
-  await ensureScriptedAgentBuilt();
-  root = mkdtempSync(join(tmpdir(), 'tandem-attribution-'));
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.session.dispose();
-});
-after(() => rmSync(root, { recursive: true, force: true }));
+const rigs = conversationRig('tandem-attribution-');
 
 let n = 0;
 function rig(script: AgentScript, files: Record<string, string>) {
-  const ws = join(root, `ws-${++n}`);
+  const ws = join(rigs.dir, `ws-${++n}`);
   mkdirSync(ws, { recursive: true });
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(ws, rel), text);
-  const host = nodeReviewHost(ws, join(root, `storage-${n}`));
-  const r = scriptedSession(root, script, { cwd: ws, review: host });
-  open.push(r);
+  const host = nodeReviewHost(ws, join(rigs.dir, `storage-${n}`));
+  const r = rigs.session(script, { cwd: ws, review: host });
   return { r, host, path: (p: string) => join(ws, p) };
 }
 
@@ -53,7 +43,7 @@ const listed = (r: ScriptedSession) =>
     .files.map((f) => `${f.outside ? 'outside ' : ''}${f.status} ${f.relPath}`)
     .sort();
 /** The turns' ends are settled (who changed what) and the strip shows it. */
-const settled = (r: ScriptedSession) => r.session.conversation.review.endTurn();
+const settled = (r: ScriptedSession) => r.session.conversation.internals.review.endTurn();
 
 async function answerDuring(r: ScriptedSession, toolCallId: string, meanwhile: () => void): Promise<void> {
   const pending = () =>
@@ -85,7 +75,7 @@ test('a file the user saves during a turn is not counted, nor Undone by Undo all
   await settled(r);
   assert.deepEqual(listed(r), ['added agent.txt']);
 
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(existsSync(path('agent.txt')), false, 'the agent’s file is undone');
   assert.equal(readFileSync(path('notes.txt'), 'utf8'), 'mine v2\n', 'the user’s save stays');
   assert.equal(readFileSync(path('export.jsonl'), 'utf8'), '{"transcript":true}\n', 'the user’s new file stays');
@@ -107,15 +97,15 @@ test('what the user creates or edits between turns is not counted; a later Undo 
   // The agent is idle: the user exports a transcript into the workspace and edits b.txt (no editor event at all).
   writeFileSync(path('tandem-export.jsonl'), '{"line":1}\n');
   writeFileSync(path('b.txt'), 'b by user\n');
-  await r.session.conversation.review.refresh();
+  await r.session.conversation.internals.review.refresh();
   assert.deepEqual(listed(r), ['added a.txt'], 'changes between turns are not the conversation’s');
 
   await r.session.prompt('second');
   await settled(r);
   assert.deepEqual(listed(r), ['added a.txt', 'modified b.txt']);
-  await r.session.conversation.review.undo([path('b.txt')]);
+  await r.session.conversation.undo([path('b.txt')]);
   assert.equal(readFileSync(path('b.txt'), 'utf8'), 'b by user\n', 'back to the user’s version, not to before the conversation');
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(existsSync(path('a.txt')), false);
   assert.equal(readFileSync(path('tandem-export.jsonl'), 'utf8'), '{"line":1}\n', 'Undo all leaves the user’s file');
 });
@@ -141,12 +131,12 @@ test('a change during a turn that nobody claims is marked outside; Keep all and 
   await settled(r);
   assert.deepEqual(listed(r), ['added a.txt', 'outside added build.log', 'outside modified config.txt']);
 
-  await r.session.conversation.review.keep();
+  await r.session.conversation.keep();
   assert.deepEqual(listed(r), ['outside added build.log', 'outside modified config.txt'], 'Keep all kept only the agent’s file');
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(readFileSync(path('config.txt'), 'utf8'), 'config changed\n', 'Undo all left the outside change');
   assert.equal(readFileSync(path('build.log'), 'utf8'), 'built\n');
-  await r.session.conversation.review.undo([path('config.txt')]);
+  await r.session.conversation.undo([path('config.txt')]);
   assert.equal(readFileSync(path('config.txt'), 'utf8'), 'config\n', 'chosen by itself, it is undone');
   assert.deepEqual(listed(r), ['outside added build.log']);
 });
@@ -183,16 +173,16 @@ test('an edit call that names a file counts it as the agent’s only if it chang
   await r.session.prompt('next');
   await settled(r);
   assert.deepEqual(listed(r), ['modified x.txt']);
-  await r.session.conversation.review.undo();
+  await r.session.conversation.undo();
   assert.equal(readFileSync(path('x.txt'), 'utf8'), 'x\n');
   assert.equal(readFileSync(path('y.txt'), 'utf8'), 'y by user\n');
 });
 
 test('who changed what survives a restart; a transcript from before attribution marks its changes outside', async () => {
-  const ws = join(root, `direct-${++n}`);
+  const ws = join(rigs.dir, `direct-${++n}`);
   mkdirSync(ws, { recursive: true });
   writeFileSync(join(ws, 'a.txt'), 'a\n');
-  const host = nodeReviewHost(ws, join(root, `storage-${n}`));
+  const host = nodeReviewHost(ws, join(rigs.dir, `storage-${n}`));
   const views: ReviewView[] = [];
   const review = new ConversationReview(host, new MemoryProtocolLog(), (v) => views.push(v));
   await review.beginTurn('turn');
@@ -253,11 +243,11 @@ test('claude-agent-acp editing the disk itself: both files it changed are its ow
     await settled(s);
     assert.equal(readFileSync(files.notesPath, 'utf8'), files.editedText, 'the agent wrote the disk itself');
     assert.deepEqual(listed(s), ['added src/greeting.txt', 'modified notes.txt'], 'named by its edit calls: the agent’s, not outside');
-    await s.session.conversation.review.undo();
+    await s.session.conversation.undo();
     assert.equal(readFileSync(files.notesPath, 'utf8'), files.originalText);
     assert.equal(existsSync(files.newPath), false);
   } finally {
-    await s.session.conversation.link.agentRuntime?.stop();
+    await s.session.conversation.agentRuntime?.stop();
     s.session.dispose();
     await fake.close();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });

@@ -138,8 +138,8 @@ test(
       const conversation = manager.active!;
       rig.server.reply(json({ text: 'never sent' }));
       conversation.prompt('hello');
-      await until(() => conversation.thread.entries().some((e) => e.kind === 'auth'), 'the sign-in card', 30_000);
-      const card = conversation.thread.entries().find((e) => e.kind === 'auth');
+      await until(() => conversation.internals.thread.entries().some((e) => e.kind === 'auth'), 'the sign-in card', 30_000);
+      const card = conversation.internals.thread.entries().find((e) => e.kind === 'auth');
       assert.ok(card && card.kind === 'auth');
       const origin = new URL(rig.server.chatUrl).origin;
       assert.ok(card.message.includes('https://api.corp.example') && card.message.includes(origin), card.message);

@@ -49,7 +49,7 @@ async function stopSubagent(prompted: boolean): Promise<void> {
       if (card && command) {
         assert.equal(command.parentId, card.id, "the long command is the subagent's, under its card");
         child = card.childSession!.sessionId;
-        c.turns.cancelChild(child);
+        c.stopSubagent(child);
       }
       await tick();
     }
@@ -82,7 +82,7 @@ async function stopSubagent(prompted: boolean): Promise<void> {
     }
     assert.match(cancels[0], new RegExp(`"sessionId":"${child}"`));
   } finally {
-    await s.session.conversation.link.agentRuntime?.stop();
+    await s.session.conversation.agentRuntime?.stop();
     s.session.dispose();
     await fake.close();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });

@@ -75,8 +75,8 @@ async function promptAnswering(s: ScriptedSession, text: string, optionId: strin
   s.session.conversation.prompt(text);
   const answering = (async () => {
     const end = Date.now() + 20_000;
-    while (Date.now() < end && !s.session.conversation.turns.busy) await new Promise((r) => setTimeout(r, 5));
-    while (Date.now() < end && s.session.conversation.turns.busy) {
+    while (Date.now() < end && !s.session.conversation.internals.turns.busy) await new Promise((r) => setTimeout(r, 5));
+    while (Date.now() < end && s.session.conversation.internals.turns.busy) {
       const call = pendingPermission(s);
       if (call?.permission) s.session.respondPermission(call.permission.requestId, optionId);
       await new Promise((r) => setTimeout(r, 5));

@@ -54,7 +54,7 @@ test(
     });
     try {
       await manager.init();
-      await manager.active!.link.connect();
+      await manager.active!.connect();
       const init = [...store.since()].find((r) => r.dir === 'in' && r.kind === 'response' && r.raw.includes('"hosted"'));
       assert.ok(init, 'the bridge answered initialize');
       assert.match(init.raw, /"url":"http:\/\/127\.0\.0\.1:\d+\/api\/v1\/chat\?code=\*\*\*"/, 'the bridge repeats its address shown, not whole');

@@ -97,9 +97,9 @@ test('review notes go with the next prompt as one block (file, lines, hunk, note
     await r.agent.client.writeTextFile!({ sessionId, path: file, content: LINES.replace('line 3', 'LINE THREE') });
   });
   // The editor's comment knows only the range: the hunk comes from the review.
-  await r.conversation.notes.add({ path: file, startLine: 3, endLine: 3, text: 'keep it lower case' });
-  await r.conversation.notes.add({ path: file, startLine: 1, endLine: 2, text: 'and mention why', hunk: '@@ -1 +1 @@\n-a\n+b' });
-  assert.equal(r.conversation.notes.pendingCount, 2);
+  await r.conversation.addNote({ path: file, startLine: 3, endLine: 3, text: 'keep it lower case' });
+  await r.conversation.addNote({ path: file, startLine: 1, endLine: 2, text: 'and mention why', hunk: '@@ -1 +1 @@\n-a\n+b' });
+  assert.equal(r.conversation.internals.notes.pendingCount, 2);
   await turn(r, 'please revise');
   const prompt = r.agent.received.filter((m) => m.method === 'session/prompt').at(-1)!.params as { prompt: Array<{ type: string; text?: string }> };
   const [notes, text] = prompt.prompt;
@@ -108,16 +108,16 @@ test('review notes go with the next prompt as one block (file, lines, hunk, note
   assert.match(notes.text!, /1\. f\.txt, line 3 \(.*f\.txt\)\n```diff\n@@ -3,1 \+3,1 @@\n-line 3\n\+LINE THREE\n```\nNote: keep it lower case/);
   assert.ok(notes.text!.indexOf('keep it lower case') < notes.text!.indexOf('and mention why'), 'in the order written');
   assert.deepEqual(
-    r.conversation.notes.view().map((n) => n.state),
+    r.conversation.reviewNotes().map((n) => n.state),
     ['sent', 'sent'],
   );
-  const entry = r.conversation.thread
+  const entry = r.conversation.internals.thread
     .entries()
     .filter((e) => e.kind === 'user')
     .at(-1) as { note?: string };
   assert.match(entry.note!, /2 review notes — f\.txt line 3: “keep it lower case”/);
   // Notes alone are a prompt.
-  await r.conversation.notes.add({ path: file, startLine: 3, endLine: 3, text: 'one more' });
+  await r.conversation.addNote({ path: file, startLine: 3, endLine: 3, text: 'one more' });
   await turn(r, '');
   const last = r.agent.received.filter((m) => m.method === 'session/prompt').at(-1)!.params as { prompt: Array<{ text?: string }> };
   assert.equal(last.prompt[1].text, 'Please address my review notes.');
@@ -127,14 +127,14 @@ test('notes taken for a prompt the agent did not take (sign-in needed, refused) 
   for (const error of [new acp.RequestError(-32000, 'Authentication required'), new acp.RequestError(-32603, 'the model is overloaded')]) {
     const { rig: r } = await rig(t);
     const file = path.join(r.conversation.meta.worktree!.path, 'f.txt');
-    await r.conversation.notes.add({ path: file, startLine: 2, endLine: 2, text: 'say why', hunk: '@@ -2 +2 @@\n-a\n+b' });
+    await r.conversation.addNote({ path: file, startLine: 2, endLine: 2, text: 'say why', hunk: '@@ -2 +2 @@\n-a\n+b' });
     r.conversation.prompt('revise');
     await waitFor(() => r.agent.pendingPrompt !== undefined, 'the prompt');
-    assert.equal(r.conversation.notes.pendingCount, 0, 'taken with the prompt');
+    assert.equal(r.conversation.internals.notes.pendingCount, 0, 'taken with the prompt');
     r.agent.failTurn(error);
-    await waitFor(() => r.conversation.notes.pendingCount === 1, `the note pending again after: ${error.message}`);
+    await waitFor(() => r.conversation.internals.notes.pendingCount === 1, `the note pending again after: ${error.message}`);
     assert.deepEqual(
-      r.conversation.notes.view().map((n) => n.state),
+      r.conversation.reviewNotes().map((n) => n.state),
       ['pending'],
     );
   }
@@ -142,12 +142,12 @@ test('notes taken for a prompt the agent did not take (sign-in needed, refused) 
 
 test('Apply brings the changes over after the preview and empties the strip; declining changes nothing', async (t) => {
   const { rig: r, host, sessionId } = await rig(t);
-  const worktree = r.conversation.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   await turn(r, 'edit', async () => {
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'new.txt'), content: 'new\n' });
   });
-  await waitFor(() => r.conversation.review.view().files.length === 2, 'the strip');
+  await waitFor(() => r.conversation.internals.review.view().files.length === 2, 'the strip');
   host.answers.apply = false;
   await worktree.apply();
   assert.equal(fs.existsSync(path.join(r.dir, 'new.txt')), false);
@@ -163,13 +163,13 @@ test('Apply brings the changes over after the preview and empties the strip; dec
   assert.equal(fs.readFileSync(path.join(r.dir, 'new.txt'), 'utf8'), 'new\n');
   assert.equal(worktree.view().unapplied, 0);
   assert.match(worktree.view().notice!, /Applied 2 files to the workspace/);
-  await waitFor(() => r.conversation.review.view().files.length === 0, 'the strip to empty');
+  await waitFor(() => r.conversation.internals.review.view().files.length === 0, 'the strip to empty');
   assert.ok(worktree.binding.applied, 'what was applied is recorded (the index keeps it)');
 });
 
 test('a file changed while the preview was open: the plan is made again and shown again, the newer edit merged, not overwritten', async (t) => {
   const { rig: r, host, sessionId } = await rig(t);
-  const worktree = r.conversation.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   await turn(r, 'edit', async () => {
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
   });
@@ -189,19 +189,19 @@ test('a file changed while the preview was open: the plan is made again and show
   );
   assert.equal(fs.readFileSync(path.join(r.dir, 'f.txt'), 'utf8'), LINES.replace('line 1', 'user one').replace('line 5', 'agent five'));
   assert.ok(
-    r.conversation.thread.entries().some((e) => e.kind === 'notice' && /changed while the preview was open/.test(e.message)),
+    r.conversation.internals.thread.entries().some((e) => e.kind === 'notice' && /changed while the preview was open/.test(e.message)),
     'the thread says why the preview came again',
   );
 });
 
 test('a worktree deleted by hand stops the conversation with a notice; Recreate brings it back from the branch', async (t) => {
   const { rig: r } = await rig(t);
-  const worktree = r.conversation.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   fs.rmSync(worktree.binding.path, { recursive: true, force: true });
   await worktree.refresh();
   assert.equal(r.conversation.status.kind, 'stopped');
   assert.equal(worktree.view().state, 'missing');
-  assert.ok(r.conversation.thread.entries().some((e) => e.kind === 'notice' && /deleted outside Tandem/.test((e as { message: string }).message)));
+  assert.ok(r.conversation.internals.thread.entries().some((e) => e.kind === 'notice' && /deleted outside Tandem/.test((e as { message: string }).message)));
   await worktree.recreate();
   assert.equal(worktree.view().state, 'ready');
   assert.equal(fs.readFileSync(path.join(worktree.binding.path, 'f.txt'), 'utf8'), LINES);
@@ -210,7 +210,7 @@ test('a worktree deleted by hand stops the conversation with a notice; Recreate 
 
 test('an Apply undone in the editor: closing counts those files as lost again, so removing asks first', async (t) => {
   const { rig: r, host, sessionId } = await rig(t);
-  const worktree = r.conversation.worktree!;
+  const worktree = r.conversation.internals.worktree!;
   await turn(r, 'edit', async () => {
     await r.agent.client.writeTextFile!({ sessionId, path: path.join(worktree.binding.path, 'f.txt'), content: LINES.replace('line 5', 'agent five') });
   });

@@ -1,0 +1,255 @@
+import * as l10n from '@vscode/l10n';
+import type { ProtocolLog } from '../acp/protocolLog';
+import type { RuleScope } from '../permissions/permissionRule';
+import type { ConversationStatus, Entry, MentionChip, ReviewNoteView } from '../protocol/messages';
+import type { ConversationMeta } from '../store/conversationMeta';
+import { Disposable } from '../util/disposable';
+import type { ConversationParts } from './conversationParts';
+import type { ConversationPorts } from './ports';
+import type { SignOutOutcome } from './signIn';
+
+/** A review note as the user wrote it (the panel's gutter or the editor's comment thread). */
+export interface NoteInput {
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  hunk?: string;
+}
+
+/**
+ * The front door of a Conversation: everything a user or the editor can ask of it, each intent
+ * sequencing the parts it needs once (a retry resumes the queue and then pumps or connects — here,
+ * not in each caller). Conversation extends this and adds the state it keeps and the read
+ * queries; the split is by concept, callers see one class.
+ */
+export abstract class ConversationIntents extends Disposable {
+  abstract readonly internals: ConversationParts;
+  abstract readonly meta: ConversationMeta;
+  abstract readonly log: ProtocolLog;
+  abstract get agentName(): string;
+  abstract get status(): ConversationStatus;
+
+  constructor(protected readonly ports: ConversationPorts) {
+    super();
+  }
+
+  /** One entry of the thread, as the panel shows it. */
+  entry(entryId: string): Entry | undefined {
+    return this.internals.thread.entries().find((e) => e.id === entryId);
+  }
+
+  // --- the session -----------------------------------------------------------------------------
+
+  /** Opens its agent session (starting the agent when needed). */
+  connect(): Promise<void> {
+    return this.internals.link.connect();
+  }
+
+  /** Closes its agent session (the tab closes, or the agent changes). */
+  disconnect(): Promise<void> {
+    return this.internals.link.close();
+  }
+
+  /** Stops its agent's process (shared with the agent's other conversations) and connects again, the queue going. */
+  async restart(): Promise<void> {
+    await this.ports.restartAgent(this.agentName, this.internals.link.agentRuntime);
+    await this.reconnect();
+  }
+
+  /** After what stopped it (a sign-in, a restart): the queue goes again and the session opens. */
+  async reconnect(): Promise<void> {
+    this.internals.queue.resume();
+    await this.internals.link.connect();
+  }
+
+  /** Retry after an error: the queue goes again, sent at once when the session is ready, else once it opens. */
+  async retry(): Promise<void> {
+    this.internals.queue.resume();
+    if (this.status.kind === 'ready') this.internals.turns.pump();
+    else await this.internals.link.connect();
+  }
+
+  /** A new agent session for this conversation (the old one was lost); the transcript stays. */
+  startFresh(): Promise<void> {
+    return this.internals.link.startFresh();
+  }
+
+  setMode(modeId: string): Promise<void> {
+    return this.internals.settings.setMode(modeId);
+  }
+
+  setConfigOption(configId: string, value: string | boolean): Promise<boolean> {
+    return this.internals.settings.setConfigOption(configId, value);
+  }
+
+  // --- turns and the queue ---------------------------------------------------------------------
+
+  /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
+  prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
+    const { notes, queue, turns } = this.internals;
+    // Review notes alone are a prompt too: the agent is asked to address them.
+    const said = text.trim() === '' && mentions.length === 0 && notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
+    if (queue.add(said, mentions) === undefined) {
+      this.log.warn('A prompt was not queued: it is empty, too long, or the queue is full.');
+      return false;
+    }
+    turns.pump();
+    return true;
+  }
+
+  /** Stops the running turn. */
+  stop(): void {
+    this.internals.turns.cancel();
+  }
+
+  stopSubagent(childSessionId: string): void {
+    this.internals.turns.cancelChild(childSessionId);
+  }
+
+  /** The queue was paused (a failure): it goes again. */
+  resumeQueue(): void {
+    this.internals.queue.resume();
+    this.internals.turns.pump();
+  }
+
+  editQueued(itemId: string, text: string): boolean {
+    return this.internals.queue.edit(itemId, text);
+  }
+
+  removeQueued(itemId: string): boolean {
+    return this.internals.queue.remove(itemId);
+  }
+
+  moveQueued(itemId: string, offset: number): boolean {
+    return this.internals.queue.move(itemId, offset);
+  }
+
+  /** A queued prompt goes now (the running turn is stopped for it). */
+  sendNow(itemId: string): void {
+    this.internals.turns.sendNow(itemId);
+  }
+
+  clearQueue(): void {
+    this.internals.queue.clear();
+  }
+
+  // --- what the agent asks ---------------------------------------------------------------------
+
+  /** Answers a permission prompt; false when it was already answered or is unknown. */
+  respondPermission(requestId: string, optionId: string): boolean {
+    return this.internals.permissions.respond(requestId, optionId);
+  }
+
+  saveRule(requestId: string, value: string, scope: RuleScope): Promise<void> {
+    return this.internals.permissions.saveRule(requestId, value, scope);
+  }
+
+  dismissRule(requestId: string): void {
+    this.internals.permissions.dismissRule(requestId);
+  }
+
+  answerQuestion(entryId: string, action: 'accept' | 'decline' | 'cancel', content: unknown): void {
+    this.internals.questions.answer(entryId, action, content);
+  }
+
+  openQuestionUrl(entryId: string): void {
+    this.internals.questions.openUrl(entryId);
+  }
+
+  // --- signing in and out ----------------------------------------------------------------------
+
+  /** Signs in with the agent's first method (the sign-in card offers them all), then opens the session again. */
+  async signIn(): Promise<void> {
+    const { link, thread, signIn } = this.internals;
+    const runtime = link.agentRuntime;
+    if (!runtime?.alive || runtime.authMethods.length === 0) return link.connect();
+    if (thread.entries().every((e) => e.kind !== 'auth')) this.showSignIn(runtime.authMethods, l10n.t('Sign-in required'));
+    await signIn.authenticateFirst();
+  }
+
+  /** A method of the sign-in card. */
+  authenticate(methodId: string): Promise<void> {
+    return this.internals.signIn.authenticate(methodId);
+  }
+
+  /**
+   * Sign out: the editor forgets the keys it keeps for the agent (`forgetKeys`, true when there
+   * were some), the agent forgets its own credentials when it supports that, and with keys gone
+   * the agent starts again without them. Says how the agent's part went.
+   */
+  async signOut(forgetKeys: () => Promise<boolean>): Promise<SignOutOutcome & { forgotKeys: boolean }> {
+    const forgotKeys = await forgetKeys();
+    const outcome = await this.internals.signIn.signOut();
+    if (forgotKeys) {
+      await this.restart();
+      if (outcome.kind === 'unsupported')
+        this.internals.thread.addNotice('info', l10n.t('Tandem forgot the key it kept for {0}; it asks for one again when it needs it.', this.agentName));
+    }
+    return { ...outcome, forgotKeys };
+  }
+
+  /** The sign-in card; once signed in, the session opens again with the queue going. */
+  protected showSignIn(methods: Parameters<ConversationParts['signIn']['show']>[0], message: string): void {
+    this.internals.signIn.show(methods, message, () => this.reconnect());
+  }
+
+  // --- review, notes, worktree -----------------------------------------------------------------
+
+  /** Files changed on disk (the editor saw a save): the changed-files strip looks again. */
+  refreshReview(): void {
+    this.internals.review.refreshSoon();
+  }
+
+  keep(paths?: readonly string[]): Promise<void> {
+    return this.internals.review.keep(paths);
+  }
+
+  undo(paths?: readonly string[]): Promise<void> {
+    return this.internals.review.undo(paths);
+  }
+
+  toggleHunks(path: string, open: boolean): Promise<void> {
+    return this.internals.review.toggleHunks(path, open);
+  }
+
+  reviewHunk(path: string, index: number, action: 'accept' | 'reject'): Promise<void> {
+    return this.internals.review.hunk(path, index, action);
+  }
+
+  /** Restores the files as they were before a turn (its prompt back in the composer); false: nothing was recorded for it. */
+  async rewind(entryId: string): Promise<boolean> {
+    const entry = this.entry(entryId);
+    if (entry?.kind !== 'user' || entry.checkpoint === undefined) return false;
+    await this.internals.review.rewind(entry.checkpoint, entry.text);
+    return true;
+  }
+
+  addNote(note: NoteInput): Promise<ReviewNoteView | undefined> {
+    return this.internals.notes.add(note);
+  }
+
+  removeNote(noteId: string): void {
+    this.internals.notes.remove(noteId);
+  }
+
+  clearNotes(): void {
+    this.internals.notes.clearPending();
+  }
+
+  async applyWorktree(): Promise<void> {
+    await this.internals.worktree?.apply();
+  }
+
+  async commitWorktree(): Promise<void> {
+    await this.internals.worktree?.commit();
+  }
+
+  async discardWorktree(): Promise<void> {
+    await this.internals.worktree?.discard();
+  }
+
+  async recreateWorktree(): Promise<void> {
+    await this.internals.worktree?.recreate();
+  }
+}
