@@ -56,7 +56,7 @@ test('onNotesChanged: every conversation tells its notes, the one in the backgro
   rig.manager.onNotesChanged((e) => heard.push(e));
   const panel = rig.messages.length;
 
-  await background.notes.add({ path: file, startLine: 1, endLine: 1, text: 'rename this' });
+  await background.addNote({ path: file, startLine: 1, endLine: 1, text: 'rename this' });
   assert.equal(heard.length, 1);
   assert.equal(heard[0]?.conversation, background);
   assert.deepEqual(
@@ -65,7 +65,7 @@ test('onNotesChanged: every conversation tells its notes, the one in the backgro
   );
   assert.ok(!rig.messages.slice(panel).some((m) => m.type === 'notesChanged'), 'a background conversation is not the panel’s');
 
-  await shown.notes.add({ path: file, startLine: 2, endLine: 2, text: 'and this' });
+  await shown.addNote({ path: file, startLine: 2, endLine: 2, text: 'and this' });
   assert.equal(heard.at(-1)?.conversation, shown);
   assert.ok(
     rig.messages.slice(panel).some((m) => m.type === 'notesChanged'),
@@ -73,7 +73,7 @@ test('onNotesChanged: every conversation tells its notes, the one in the backgro
   );
 
   const id = heard.at(-1)?.notes[0]?.id ?? '';
-  shown.notes.remove(id);
+  shown.removeNote(id);
   assert.equal(heard.at(-1)?.conversation, shown);
   assert.deepEqual(heard.at(-1)?.notes, [], 'a removed note: the list as it is now');
   rig.manager.dispose();
@@ -94,7 +94,7 @@ test('onFilesChanged: a file the agent wrote in a turn comes with the conversati
   const file = join(rig.dir, 'b.txt');
   writeFileSync(file, 'before\n');
   await rig.manager.init();
-  await rig.conversation.link.connect();
+  await rig.conversation.connect();
   const heard: FilesChanged[] = [];
   rig.manager.onFilesChanged((e) => heard.push(e));
 
