@@ -14,6 +14,7 @@ import { isSafeSessionId, SessionStore, type StoredSession } from './sessionStor
 import { runTurn } from './turn';
 import type { Warn } from './types';
 import { shownUrl } from '../util/secretShapes';
+import { hostedAgentMeta } from '../protocol/bridgeFailure';
 
 export const AGENT_NAME = 'tandem-hosted';
 export const AGENT_VERSION = '0.1.0';
@@ -73,7 +74,7 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
         sessionCapabilities: { list: {}, delete: {} },
       },
       authMethods: [apiKeyMethod(host)],
-      _meta: { tandem: { hosted: { url: shownUrl(cfg.url), format: cfg.format, stream: cfg.stream, checkMethod: CHECK_METHOD } } },
+      _meta: hostedAgentMeta({ url: shownUrl(cfg.url), format: cfg.format, stream: cfg.stream, checkMethod: CHECK_METHOD }),
     }))
     .onRequest(acp.methods.agent.authenticate, ({ params }) => {
       if (params.methodId !== API_KEY_METHOD_ID) throw acp.RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${params.methodId}`);
