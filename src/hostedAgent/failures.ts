@@ -8,14 +8,13 @@ import * as acp from '@agentclientprotocol/sdk';
 import { bridgeFailureCode, bridgeFailureData, type BridgeFailureDetails, type BridgeFailureKind } from '../protocol/bridgeFailure';
 import { isRecord } from '../protocol/guards';
 import { API_KEY_ENV } from './config';
-import { redact, redactDeep } from './secrets';
 import { errorTextOf } from './toolEvents';
 
 export type FailureKind = BridgeFailureKind;
 
-/** A RequestError with `data.tandem.kind`, its message and data redacted. */
+/** A RequestError with `data.tandem.kind`; redacted where it leaves the bridge (agentApp.ts). */
 export function failure(kind: FailureKind, message: string, details: BridgeFailureDetails = {}): acp.RequestError {
-  return new acp.RequestError(bridgeFailureCode(kind), redact(message), redactDeep(bridgeFailureData(kind, details)));
+  return new acp.RequestError(bridgeFailureCode(kind), message, bridgeFailureData(kind, details));
 }
 
 /** `Retry-After` in seconds from now: a number of seconds or an HTTP date. */
