@@ -5,6 +5,7 @@ import { AgentProcess, AgentStartError, agentEnvironment } from '../acp/agentPro
 import { resolveCommand } from '../acp/commandResolver';
 import { MemoryProtocolLog } from '../acp/protocolLog';
 import type { ProtocolLog } from '../acp/protocolLog';
+import { readHostedCheckMethod } from '../protocol/bridgeFailure';
 import { errorMessage } from '../util/errors';
 import { shownCommandLine } from '../util/secretMask';
 import { shownProxy } from '../util/agentProxy';
@@ -159,9 +160,8 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
 
 /** The bridge's own check, when the agent says it has one (`_meta.tandem.hosted.checkMethod` in initialize). */
 async function hostedCheck(conn: ProcessAgentConnection, stopped: Promise<StartOutcome>): Promise<DoctorReport['hosted'] | undefined> {
-  const meta = conn.initializeResult._meta as { tandem?: { hosted?: { checkMethod?: unknown } } } | undefined;
-  const method = meta?.tandem?.hosted?.checkMethod;
-  if (typeof method !== 'string' || !method.startsWith('_')) return undefined;
+  const method = readHostedCheckMethod(conn.initializeResult._meta);
+  if (method === undefined) return undefined;
   const gaveUp = stopped.then(() => ({ error: l10n.t('The check did not finish in time.') }));
   return Promise.race([
     conn.extension(method).then(

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentExitedError } from '../acp/agentConnection';
+import { readBridgeFailure } from '../protocol/bridgeFailure';
 import type { QueuedPromptView } from '../protocol/messages';
 import { AUTH_REQUIRED } from '../runtime/startFailure';
 import { describeTurnUsage } from '../thread/configOptions';
@@ -39,8 +40,8 @@ export interface TurnParts {
  * variable): the error then offers to open the agent's settings rather than the log.
  */
 function settingsProblem(err: unknown): boolean {
-  const data = errorData(err) as { tandem?: { kind?: unknown } } | undefined;
-  return data?.tandem?.kind === 'missingContext' || data?.tandem?.kind === 'config';
+  const kind = readBridgeFailure(errorData(err))?.kind;
+  return kind === 'missingContext' || kind === 'config';
 }
 
 /** Why the queue stops sending by itself after a turn that did not simply finish. */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
-import { API_KEY_METHOD_ID, apiKey, apiKeyMethod, redact, redactDeep } from './secrets';
+import { API_KEY_METHOD_ID, apiKey, apiKeyMethod, bridgeRedactor } from './secrets';
 import { checkHosted, CHECK_METHOD } from './check';
 import { API_KEY_ENV, type HostedConfig } from './config';
 import { failure } from './failures';
@@ -14,6 +14,8 @@ import { isSafeSessionId, SessionStore, type StoredSession } from './sessionStor
 import { runTurn } from './turn';
 import type { Warn } from './types';
 import { shownUrl } from '../util/secretShapes';
+import { hostedAgentMeta } from '../protocol/bridgeFailure';
+import type { SecretRedactor } from '../util/redactor';
 
 export const AGENT_NAME = 'tandem-hosted';
 export const AGENT_VERSION = '0.1.0';
@@ -22,6 +24,8 @@ export interface BridgeOptions {
   cfg: HostedConfig;
   env: NodeJS.ProcessEnv;
   warn: Warn;
+  /** The process's secrets (main.ts registers the key and the address's; the headers add theirs). A fresh one by default. */
+  secrets?: SecretRedactor;
 }
 
 interface Live {
@@ -32,21 +36,22 @@ interface Live {
 }
 
 /** Errors as the client sees them: RequestErrors redacted, anything else an internal error without the key. */
-function clean(err: unknown): acp.RequestError {
-  if (err instanceof acp.RequestError) return new acp.RequestError(err.code, redact(err.message), redactDeep(err.data));
-  return failure('badAnswer', `The bridge failed: ${err instanceof Error ? err.message : String(err)}`);
-}
-
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw clean(err);
-  }
+function clean(err: unknown, secrets: SecretRedactor): acp.RequestError {
+  const e = err instanceof acp.RequestError ? err : failure('badAnswer', `The bridge failed: ${err instanceof Error ? err.message : String(err)}`);
+  return new acp.RequestError(e.code, secrets.text(e.message), secrets.deep(e.data));
 }
 
 export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
   const { cfg, env, warn } = opts;
+  const secrets = opts.secrets ?? bridgeRedactor();
+  // Every error leaves through here, redacted: failures are built plain wherever they happen.
+  const guarded = async <T>(work: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      throw clean(err, secrets);
+    }
+  };
   const host = new URL(cfg.url).host;
   const store = new SessionStore(cfg.stateDir, warn);
   const live = new Map<string, Live>();
@@ -73,14 +78,16 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
         sessionCapabilities: { list: {}, delete: {} },
       },
       authMethods: [apiKeyMethod(host)],
-      _meta: { tandem: { hosted: { url: shownUrl(cfg.url), format: cfg.format, stream: cfg.stream, checkMethod: CHECK_METHOD } } },
+      _meta: hostedAgentMeta({ url: shownUrl(cfg.url), format: cfg.format, stream: cfg.stream, checkMethod: CHECK_METHOD }),
     }))
     .onRequest(acp.methods.agent.authenticate, ({ params }) => {
       if (params.methodId !== API_KEY_METHOD_ID) throw acp.RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${params.methodId}`);
       // The key is read from the environment: the client sets it and restarts the bridge.
-      if (!apiKey(env))
-        throw failure('auth', `${API_KEY_ENV} is not set: start the agent with the API key for ${host} in that variable.`, { envVar: API_KEY_ENV });
-      return {};
+      return guarded(() => {
+        if (!apiKey(env))
+          throw failure('auth', `${API_KEY_ENV} is not set: start the agent with the API key for ${host} in that variable.`, { envVar: API_KEY_ENV });
+        return {};
+      });
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const sessionId = newId('hosted');
@@ -130,6 +137,7 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
               env,
               store,
               warn,
+              secrets,
               newId,
               update: (update) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update }),
               requestPermission: (p) => client.request(acp.methods.client.session.requestPermission, p),
@@ -151,6 +159,6 @@ export function hostedAgentApp(opts: BridgeOptions): acp.AgentApp {
     .onRequest(
       CHECK_METHOD,
       (p: unknown) => p,
-      ({ signal }) => guarded(() => checkHosted({ cfg, env, warn }, signal)),
+      ({ signal }) => guarded(async () => secrets.deep(await checkHosted({ cfg, env, warn, secrets }, signal))),
     );
 }

@@ -5,6 +5,7 @@
  * after each network read.
  */
 import { apiKey, resolveHeaders } from './secrets';
+import type { SecretRedactor } from '../util/redactor';
 import { API_KEY_ENV, type HostedConfig } from './config';
 import { failure, retryAfterSeconds, statusFailure } from './failures';
 import { HttpFailure, send, sleep, type HttpResponse } from './http';
@@ -22,6 +23,8 @@ export interface ExchangeEnv {
   cfg: HostedConfig;
   env: NodeJS.ProcessEnv;
   warn: Warn;
+  /** Header values that are secrets are registered with it as they are filled in. */
+  secrets: SecretRedactor;
 }
 
 export function hostOf(url: string): string {
@@ -30,7 +33,7 @@ export function hostOf(url: string): string {
 
 /** Headers for a request, or the error that stops it before it goes out. */
 export function requestHeaders(x: ExchangeEnv, accept: string): Record<string, string> {
-  const resolved = resolveHeaders(x.cfg.headers, x.env);
+  const resolved = resolveHeaders(x.cfg.headers, x.env, x.secrets);
   if (resolved.keyMissing) {
     throw failure('auth', `The agent's headers use \${apiKey}, but no API key is set. Sign in with the key for ${hostOf(x.cfg.url)} (${API_KEY_ENV}).`, {
       envVar: API_KEY_ENV,

@@ -1,40 +1,20 @@
 /**
  * Everything that can go wrong with a hosted request, as the JSON-RPC error `session/prompt`
  * answers with. The message is written for the user (it is what a client shows); `data.tandem`
- * carries the same facts structured, so an editor can offer the right button:
- *
- *   { tandem: { kind: 'missingContext', status: 400, missingContext: string[], tools: string[], serverMessage? } }
- *   { tandem: { kind: 'auth', status: 401 | 403 | undefined, envVar, serverMessage? } }   (code -32000)
- *   { tandem: { kind: 'rateLimited' | 'server', status, retryAfterSeconds?, retryAt?, serverMessage? } }
- *   { tandem: { kind: 'http', status, serverMessage? } }
- *   { tandem: { kind: 'timeout' | 'tooLarge' | 'unreachable' | 'connectionLost' | 'notEventStream' | 'badAnswer' | 'serverError' | 'config' } }
+ * carries the same facts structured, so an editor can offer the right button. That contract with
+ * the host is declared in src/protocol/bridgeFailure.ts (both programs import it).
  */
 import * as acp from '@agentclientprotocol/sdk';
+import { bridgeFailureCode, bridgeFailureData, type BridgeFailureDetails, type BridgeFailureKind } from '../protocol/bridgeFailure';
 import { isRecord } from '../protocol/guards';
 import { API_KEY_ENV } from './config';
-import { redact, redactDeep } from './secrets';
 import { errorTextOf } from './toolEvents';
 
-export type FailureKind =
-  | 'missingContext'
-  | 'auth'
-  | 'rateLimited'
-  | 'server'
-  | 'http'
-  | 'timeout'
-  | 'tooLarge'
-  | 'unreachable'
-  | 'connectionLost'
-  | 'notEventStream'
-  | 'badAnswer'
-  | 'serverError'
-  | 'config';
+export type FailureKind = BridgeFailureKind;
 
-/** A RequestError with `data.tandem.kind`, its message and data redacted. */
-export function failure(kind: FailureKind, message: string, details: Record<string, unknown> = {}): acp.RequestError {
-  const data = redactDeep({ tandem: { kind, ...details } });
-  const text = redact(message);
-  return kind === 'auth' ? new acp.RequestError(-32000, text, data) : new acp.RequestError(-32603, text, data);
+/** A RequestError with `data.tandem.kind`; redacted where it leaves the bridge (agentApp.ts). */
+export function failure(kind: FailureKind, message: string, details: BridgeFailureDetails = {}): acp.RequestError {
+  return new acp.RequestError(bridgeFailureCode(kind), message, bridgeFailureData(kind, details));
 }
 
 /** `Retry-After` in seconds from now: a number of seconds or an HTTP date. */

@@ -9,9 +9,13 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { hostedAgentApp } from './agentApp';
-import { apiKey, resolveHeaders, addSecret, log, warn } from './secrets';
+import { apiKey, bridgeRedactor, resolveHeaders, stderrLog } from './secrets';
 import { ConfigError, parseConfig, USAGE, type HostedConfig } from './config';
 import { urlSecrets } from '../util/secretShapes';
+
+// The process's one set of secrets: every line on stderr and every error to the client is masked with it.
+const secrets = bridgeRedactor();
+const { log, warn } = stderrLog(secrets);
 
 function configure(): HostedConfig {
   const argv = process.argv.slice(2);
@@ -30,11 +34,11 @@ function configure(): HostedConfig {
 }
 
 const cfg = configure();
-addSecret(apiKey(process.env));
+secrets.add(apiKey(process.env));
 // A key in the address (`?code=` of Azure Functions, `user:pass@`) is masked in every error and line too.
-urlSecrets(cfg.url).forEach(addSecret);
+urlSecrets(cfg.url).forEach((s) => secrets.add(s));
 // Registers every secret header value for redaction before anything is logged.
-resolveHeaders(cfg.headers, process.env);
+resolveHeaders(cfg.headers, process.env, secrets);
 const target = new URL(cfg.url);
 if (target.protocol === 'http:' && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(target.hostname)) {
   warn(`${target.host} is reached over plain http: the API key and the conversation travel unencrypted.`);
@@ -44,7 +48,7 @@ log(
   `${cfg.format} at ${target.host}${target.pathname}${cfg.format === 'tool-events' && !cfg.stream ? ' (JSON answers)' : ''}; conversations in ${cfg.stateDir}`,
 );
 
-const connection = hostedAgentApp({ cfg, env: process.env, warn }).connect(
+const connection = hostedAgentApp({ cfg, env: process.env, warn, secrets }).connect(
   acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
 );
 // The client closing stdin ends the bridge (its conversations are already on disk).

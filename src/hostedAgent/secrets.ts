@@ -3,46 +3,29 @@
  *
  * The key comes from the environment (HOSTED_AGENT_API_KEY) — never argv, never the state folder —
  * and goes out as `Authorization: Bearer <key>`, or wherever a header template says `${apiKey}`.
- * It, and every header value that came from the environment or names a secret, is registered here,
- * and every stderr line and every error sent to the client goes through `redact` (a server that
- * echoes the key in an error body cannot leak it either). stderr is the agent's log in Tandem.
+ * It, and every header value that came from the environment or names a secret, is registered with
+ * the process's one {@link SecretRedactor} (made in main.ts and passed down), and every stderr line
+ * and every error sent to the client goes through it (a server that echoes the key in an error body
+ * cannot leak it either). stderr is the agent's log in Tandem.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { API_KEY_ENV } from './config';
 import { addDefaultBearer, envVariable, expandVariables } from '../util/settingVariables';
-import { exactMasker, mapStrings } from '../util/secretMask';
-const secrets = new Set<string>();
-let masker: ((text: string) => string) | undefined;
-
-/** Registers a value that must never be printed (values under 4 characters would mask too much). */
-export function addSecret(value: string | undefined): void {
-  if (!value || value.length < 4 || secrets.has(value)) return;
-  secrets.add(value);
-  masker = undefined;
-}
+import { SecretRedactor } from '../util/redactor';
 
 /**
- * Every registered value masked as `***`, in the forms the editor's masker knows (src/util/secretMask.ts):
+ * The bridge's redactor: `***`, in the forms the editor's masker knows (src/util/secretMask.ts):
  * `Bearer <key>` is masked whole by the key itself, base64 of it (Basic auth) too. Not JSON lines:
  * a key that looks like a number is masked as well.
  */
-export function redact(text: string): string {
-  masker ??= exactMasker([...secrets], { jsonLines: false });
-  return masker(text);
+export function bridgeRedactor(): SecretRedactor {
+  return new SecretRedactor({ jsonLines: false });
 }
 
-/** A JSON value with every string redacted (error data sent to the client). */
-export function redactDeep(value: unknown): unknown {
-  return secrets.size === 0 ? value : mapStrings(value, redact);
-}
-
-/** One line on stderr, redacted. */
-export function log(text: string): void {
-  process.stderr.write(`[hosted-agent] ${redact(text)}\n`);
-}
-
-export function warn(text: string): void {
-  log(`warning: ${text}`);
+/** The bridge's stderr: every line redacted. */
+export function stderrLog(redactor: SecretRedactor): { log(text: string): void; warn(text: string): void } {
+  const log = (text: string): void => void process.stderr.write(`[hosted-agent] ${redactor.text(text)}\n`);
+  return { log, warn: (text) => log(`warning: ${text}`) };
 }
 
 /** The auth method the bridge advertises: the client asks the user for the key and restarts it with the variable set. */
@@ -81,9 +64,9 @@ export interface ResolvedHeaders {
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie|password/i;
 
 /** The headers of one request: templates filled in, every secret value registered for redaction. */
-export function resolveHeaders(templates: Record<string, string>, env: NodeJS.ProcessEnv): ResolvedHeaders {
+export function resolveHeaders(templates: Record<string, string>, env: NodeJS.ProcessEnv, secrets: SecretRedactor): ResolvedHeaders {
   const key = apiKey(env);
-  addSecret(key);
+  secrets.add(key);
   let usesKey = false;
   let keyMissing = false;
   const missingEnv: string[] = [];
@@ -99,10 +82,10 @@ export function resolveHeaders(templates: Record<string, string>, env: NodeJS.Pr
       if (variable === undefined) return undefined;
       const v = env[variable];
       if (v === undefined) missingEnv.push(variable);
-      addSecret(v);
+      secrets.add(v);
       return v ?? '';
     });
-    if (SECRET_HEADER.test(name)) addSecret(value);
+    if (SECRET_HEADER.test(name)) secrets.add(value);
     headers[name] = value;
   }
   addDefaultBearer(headers, key, usesKey);

@@ -16,6 +16,7 @@ import type { RegistryAgent } from '../agents/registryTypes';
 import { formatNumber } from '../protocol/displayLanguage';
 import { errorMessage } from '../util/errors';
 import { setting, updateUserSetting } from './settings';
+import { editorProxySettings } from './editorProxy';
 import { chooseSettingsName, removeEntry, writeEntry } from './userAgentEntries';
 
 type AgentItem = vscode.QuickPickItem & { agent?: RegistryAgent; installed?: InstalledAgent };
@@ -257,7 +258,8 @@ export class AgentInstaller {
   }
 
   private httpOptions(): HttpOptions {
-    const proxy = vscode.workspace.getConfiguration('http').get<string>('proxy')?.trim();
+    // The one reading of the editor's proxy settings (the agents' launches use it too).
+    const { proxy } = editorProxySettings();
     return proxy ? { proxy } : {};
   }
 }

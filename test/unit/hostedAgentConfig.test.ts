@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveHeaders, addSecret, redact, redactDeep } from '../../src/hostedAgent/secrets';
+import { bridgeRedactor, resolveHeaders } from '../../src/hostedAgent/secrets';
 import { parseToolList, toolsUrlFor } from '../../src/hostedAgent/check';
 import { ConfigError, DEFAULT_TIMEOUT_MS, defaultStateDir, parseConfig } from '../../src/hostedAgent/config';
 import { retryAfterSeconds, statusFailure } from '../../src/hostedAgent/failures';
@@ -87,18 +87,23 @@ test('bad configuration: clear ConfigErrors', () => {
 });
 
 test('headers: Bearer by default, ${apiKey} where a template asks, ${env:NAME}; missing pieces reported', () => {
-  assert.deepEqual(resolveHeaders({}, { HOSTED_AGENT_API_KEY: 'key-1' }), { headers: { Authorization: 'Bearer key-1' }, keyMissing: false, missingEnv: [] });
-  assert.deepEqual(resolveHeaders({}, {}), { headers: {}, keyMissing: false, missingEnv: [] });
-  assert.deepEqual(resolveHeaders({ 'X-Api-Key': '${apiKey}', 'X-Team': '${env:TEAM}' }, { HOSTED_AGENT_API_KEY: 'key-1', TEAM: 'blue' }).headers, {
+  const secrets = bridgeRedactor();
+  assert.deepEqual(resolveHeaders({}, { HOSTED_AGENT_API_KEY: 'key-1' }, secrets), {
+    headers: { Authorization: 'Bearer key-1' },
+    keyMissing: false,
+    missingEnv: [],
+  });
+  assert.deepEqual(resolveHeaders({}, {}, secrets), { headers: {}, keyMissing: false, missingEnv: [] });
+  assert.deepEqual(resolveHeaders({ 'X-Api-Key': '${apiKey}', 'X-Team': '${env:TEAM}' }, { HOSTED_AGENT_API_KEY: 'key-1', TEAM: 'blue' }, secrets).headers, {
     'X-Api-Key': 'key-1',
     'X-Team': 'blue',
   });
   assert.deepEqual(
-    resolveHeaders({ authorization: 'Token abc' }, { HOSTED_AGENT_API_KEY: 'key-1' }).headers,
+    resolveHeaders({ authorization: 'Token abc' }, { HOSTED_AGENT_API_KEY: 'key-1' }, secrets).headers,
     { authorization: 'Token abc' },
     'an explicit Authorization wins',
   );
-  const missing = resolveHeaders({ 'X-Api-Key': '${apiKey}', 'X-Team': '${env:NOPE}' }, {});
+  const missing = resolveHeaders({ 'X-Api-Key': '${apiKey}', 'X-Team': '${env:NOPE}' }, {}, secrets);
   assert.deepEqual([missing.keyMissing, missing.missingEnv], [true, ['NOPE']]);
 });
 
@@ -190,12 +195,20 @@ test('failures: the seed 400 body, auth, Retry-After in seconds or as a date, re
 });
 
 test('redaction: registered secrets (and their base64) are masked in text and in nested data', () => {
-  addSecret('super-secret-token');
-  addSecret('abc'); // too short to mask safely: ignored
-  assert.equal(redact('Bearer super-secret-token failed'), 'Bearer *** failed');
-  assert.equal(redact(`Basic ${Buffer.from('super-secret-token').toString('base64')}`), 'Basic ***');
-  assert.equal(redact('abc'), 'abc');
-  assert.deepEqual(redactDeep({ a: ['x super-secret-token'], b: 1 }), { a: ['x ***'], b: 1 });
+  const secrets = bridgeRedactor();
+  secrets.add('super-secret-token');
+  secrets.add('abc'); // too short to mask safely: ignored
+  assert.equal(secrets.text('Bearer super-secret-token failed'), 'Bearer *** failed');
+  assert.equal(secrets.text(`Basic ${Buffer.from('super-secret-token').toString('base64')}`), 'Basic ***');
+  assert.equal(secrets.text('abc'), 'abc');
+  assert.deepEqual(secrets.deep({ a: ['x super-secret-token'], b: 1 }), { a: ['x ***'], b: 1 });
+});
+
+test('redaction: header secrets are registered as the headers are filled in, and each bridge has its own', () => {
+  const secrets = bridgeRedactor();
+  resolveHeaders({ 'X-Token': '${env:TEAM_TOKEN}', 'X-Team': 'blue-team' }, { HOSTED_AGENT_API_KEY: '12345678', TEAM_TOKEN: 'tok-abcdef' }, secrets);
+  assert.equal(secrets.text('k=12345678 t=tok-abcdef team=blue-team'), 'k=*** t=*** team=blue-team', 'a number-like key is masked too');
+  assert.equal(bridgeRedactor().text('k=12345678'), 'k=12345678');
 });
 
 test('Check Agent helpers: the tools URL next to the chat URL; tool lists in the shapes servers use', () => {

@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkHosted, CHECK_METHOD, type HostedCheck } from '../../src/hostedAgent/check';
 import { parseConfig } from '../../src/hostedAgent/config';
+import { bridgeRedactor } from '../../src/hostedAgent/secrets';
 import { startHostedServer, type HostedServer } from '../fixtures/hostedServer/server';
 import { json, toolEvents, uiApprovalContinuation, uiApprovalRequest, uiText, type Recorded } from '../fixtures/hostedServer/replies';
 import { SEED_JSON_ANSWER, SEED_REQUEST, SEED_TOOLS } from '../fixtures/hostedServer/seedPayloads';
@@ -166,24 +167,31 @@ test('checkHosted: all good; a 401 says the key is missing; an AI SDK route is c
     ),
     env: {},
     warn: assert.fail,
+    secrets: bridgeRedactor(),
   });
   assert.deepEqual([good.ok, good.auth, good.problems, good.validation?.ok], [true, 'ok', [], true]);
   server.requireKey('k-123456');
   try {
-    const locked = await checkHosted({ cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events'), env: {}, warn: assert.fail });
+    const locked = await checkHosted({ cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events'), env: {}, warn: assert.fail, secrets: bridgeRedactor() });
     assert.deepEqual([locked.ok, locked.auth], [false, 'missing']);
     const wrong = await checkHosted({
       cfg: cfgOf('--url', server.chatUrl, '--format', 'tool-events'),
       env: { HOSTED_AGENT_API_KEY: 'nope-nope' },
       warn: assert.fail,
+      secrets: bridgeRedactor(),
     });
     assert.equal(wrong.auth, 'rejected');
   } finally {
     server.requireKey(undefined);
   }
-  const ui = await checkHosted({ cfg: cfgOf('--url', server.uiUrl, '--format', 'ui-message-stream'), env: {}, warn: assert.fail });
+  const ui = await checkHosted({ cfg: cfgOf('--url', server.uiUrl, '--format', 'ui-message-stream'), env: {}, warn: assert.fail, secrets: bridgeRedactor() });
   assert.deepEqual([ui.ok, ui.auth, ui.tools], [true, 'ok', undefined]);
-  const nowhere = await checkHosted({ cfg: cfgOf('--url', server.url('/nope'), '--format', 'ui-message-stream'), env: {}, warn: assert.fail });
+  const nowhere = await checkHosted({
+    cfg: cfgOf('--url', server.url('/nope'), '--format', 'ui-message-stream'),
+    env: {},
+    warn: assert.fail,
+    secrets: bridgeRedactor(),
+  });
   assert.equal(nowhere.ok, false);
   assert.match(nowhere.problems[0], /404/);
 });
