@@ -2,6 +2,7 @@
 // The three rules the codebase leans on: promises are awaited or explicitly `void`ed, switches over
 // unions are exhaustive, and type-only imports say so (they vanish from the bundles).
 import tseslint from 'typescript-eslint';
+import { adapterRoomRules } from './lint/adapterRooms.mjs';
 import { roomRules } from './scripts/lintRooms.mjs';
 
 /**
@@ -90,6 +91,7 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  ...adapterRoomRules,
   {
     // A conversation's parts are its own room's (src/conversation): everyone else asks its intents
     // and read queries (src/conversation/conversationIntents.ts), so what a click means is sequenced once.

@@ -7,7 +7,9 @@ const repoRoot = join(__dirname, '..', '..', '..', '..');
 /** Every `--vscode-*` colour named in the panel's CSS and code, and in the harness's stand-in for VS Code's webview defaults. */
 export function usedVariables(): string[] {
   const sources = [join(repoRoot, 'media', 'tandem.css'), join(repoRoot, 'test', 'webview', 'harness', 'vscodeWebview.css')];
-  for (const file of readdirSync(join(repoRoot, 'webview'))) if (file.endsWith('.ts')) sources.push(join(repoRoot, 'webview', file));
+  // The chat panel's code at any depth of webview/ (its rooms), not the inspector's page or the highlighter's bundle.
+  for (const file of readdirSync(join(repoRoot, 'webview'), { recursive: true, encoding: 'utf8' }))
+    if (file.endsWith('.ts') && !/^(inspector|highlighter)[\\/]/.test(file)) sources.push(join(repoRoot, 'webview', file));
   const badge = join(repoRoot, 'node_modules', '@vscode-elements', 'elements', 'dist', 'vscode-badge');
   for (const file of readdirSync(badge)) if (file.endsWith('.js')) sources.push(join(badge, file));
   const names = new Set<string>();
