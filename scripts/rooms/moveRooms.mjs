@@ -13,7 +13,7 @@
 // that table. Idempotent: on a tree already split it moves nothing and rewrites nothing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, posix, relative } from 'node:path';
+import { dirname, extname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { ADAPTER_ROOMS } from '../../lint/adapterRooms.mjs';
@@ -36,7 +36,6 @@ const fail = (lines) => {
   process.exit(1);
 };
 const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
-const toPosix = (p) => p.split('\\').join('/');
 
 // 1. Check the tables before touching anything.
 const problems = [];
@@ -187,7 +186,8 @@ let mentionsChanged = 0;
 if (mentionRules.length) {
   const tracked = git('ls-files', '-z').split('\0').filter(Boolean);
   for (const file of tracked) {
-    if (TEXT_SKIP.has(posix.basename(file)) || !TEXT_EXT.has(extname(file)) || !isFile(file)) continue;
+    // The codemod's own comments give old paths as examples.
+    if (file.startsWith('scripts/rooms/') || TEXT_SKIP.has(posix.basename(file)) || !TEXT_EXT.has(extname(file)) || !isFile(file)) continue;
     const text = rewrites.get(file) ?? readFileSync(join(root, file), 'utf8');
     let out = text;
     for (const rule of mentionRules) {
@@ -196,6 +196,27 @@ if (mentionRules.length) {
     }
     if (out !== text) rewrites.set(file, out);
   }
+}
+
+// 4b. In the docs, a bare name listed after a path (`webview/entries/nestedCards.ts`, `subagentGroup.ts`)
+// read as the same folder; one that went to another room gets its own path.
+const DOCS = [ARCH, 'CONTRIBUTING.md'];
+const roomOfFile = new Map(
+  Object.entries(ROOMS).flatMap(([folder, rooms]) => Object.entries(rooms).flatMap(([room, { files }]) => files.map((file) => [`${folder}|${file}`, room]))),
+);
+for (const doc of DOCS) {
+  if (!isFile(doc)) continue;
+  const text = rewrites.get(doc) ?? readFileSync(join(root, doc), 'utf8');
+  const out = text.replace(/`(webview|src\/vscode)\/(\w+)\/([\w.]+\.ts)`((?:,? (?:and )?`[\w.]+\.ts`)+)/g, (all, folder, room, _file, tail) => {
+    const fixed = tail.replace(/`([\w.]+\.ts)`/g, (bare, name) => {
+      const other = roomOfFile.get(`${folder}|${name}`);
+      if (!other || other === room) return bare;
+      mentionsChanged++;
+      return `\`${folder}/${other}/${name}\``;
+    });
+    return all.slice(0, all.length - tail.length) + fixed;
+  });
+  if (out !== text) rewrites.set(doc, out);
 }
 
 // 5. The rooms section of docs/ARCHITECTURE.md, from the two tables (so it stays true on a re-run).
@@ -247,4 +268,4 @@ for (const [from, to] of moves) {
 }
 for (const [file, text] of rewrites) writeFileSync(join(root, moved(file)), text);
 if (!moves.size && !rewrites.size) log('Nothing to do: the rooms are in place.');
-else log(`Done. Now: npx prettier --write ${toPosix(relative(root, join(root, ARCH)))}; npx tsc -b; npm run --silent lint; node scripts/build.mjs.`);
+else log("Done. Now: npx prettier --write $(git ls-files -m -- '*.ts' '*.mjs'); npx tsc -b; npm run --silent lint; node scripts/build.mjs.");
