@@ -25,7 +25,7 @@ const targets = [
   { ...node, entryPoints: ['src/hostedAgent/main.ts'], outfile: 'dist/hostedAgent.js' },
   { ...node, entryPoints: ['src/replayAgent/main.ts'], outfile: 'dist/replayAgent.js' },
   {
-    entryPoints: ['webview/main.ts'],
+    entryPoints: ['webview/app/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',
     format: 'iife',

@@ -1,4 +1,4 @@
-// Generates src/vscode/contributions.ts from package.json: the command ids the extension contributes
+// Generates src/vscode/settings/contributions.ts from package.json: the command ids the extension contributes
 // and the types of its `tandem.*` settings, so code that registers a command or reads a setting is
 // checked by the compiler against what package.json declares (a renamed command or a mistyped key
 // fails to build). `--check` (run by `npm run lint`) fails when the file is out of date.
@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(root, 'src', 'vscode', 'contributions.ts');
+const target = join(root, 'src', 'vscode', 'settings', 'contributions.ts');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const { commands, configuration } = manifest.contributes;
 
@@ -67,7 +67,7 @@ if (process.argv.includes('--check')) {
     // missing
   }
   if (current !== text) {
-    console.error('src/vscode/contributions.ts is out of date with package.json: run `npm run contributions`.');
+    console.error('src/vscode/settings/contributions.ts is out of date with package.json: run `npm run contributions`.');
     process.exit(1);
   }
 } else {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Tandem } from './hostMain';
-import type { CommandId } from './vscode/contributions';
+import type { CommandId } from './vscode/settings/contributions';
 
 /** Registers a command package.json contributes (the id is checked against it at compile time). */
 function registerCommand(id: CommandId, run: (...args: unknown[]) => unknown): vscode.Disposable {

@@ -2,14 +2,14 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { installSupervisor, ProcessSupervisor } from './util/processSupervisor';
 import { ChatViewProvider } from './views/chatViewProvider';
-import { AgentDoctor } from './vscode/agentDoctor';
-import { AgentInstaller } from './vscode/agentInstaller';
+import { AgentDoctor } from './vscode/agents/agentDoctor';
+import { AgentInstaller } from './vscode/agents/agentInstaller';
 import { describeEntry } from './agents/agentEntry';
-import { AgentSettings } from './vscode/agentSettings';
-import { Inspector } from './vscode/inspector';
-import { configureLocalization } from './vscode/localization';
-import { OutputLog } from './vscode/outputLog';
-import { EditorHost } from './vscode/editorHost';
+import { AgentSettings } from './vscode/agents/agentSettings';
+import { Inspector } from './vscode/inspector/inspector';
+import { configureLocalization } from './vscode/core/localization';
+import { OutputLog } from './vscode/core/outputLog';
+import { EditorHost } from './vscode/host/editorHost';
 
 /** Everything behind the chat view; loaded on first use so activation stays cheap. */
 export interface Tandem {

@@ -19,9 +19,8 @@ export const EXISTING_ROOMS = {
 export const ROOMS = {
   webview: {
     app: {
-      about:
-        'the page: `main.ts` (the bundle entry), `App` (wires every part to the store and the host), the tab strip, the screen-reader announcements, the version notice',
-      files: ['main.ts', 'app.ts', 'announcements.ts', 'tabs.ts', 'versionNotice.ts'],
+      about: 'the page: `main.ts` (the bundle entry), `App` (wires every part to the store and the host), the tab strip, the screen-reader announcements',
+      files: ['main.ts', 'app.ts', 'announcements.ts', 'tabs.ts'],
     },
     header: {
       about: 'the header row: account, where the agent runs, quota, the session controls (model, mode, options)',
@@ -85,8 +84,8 @@ export const ROOMS = {
     },
     core: {
       about:
-        'what every part uses: DOM helpers, the host bridge (`vscodeApi.ts`), l10n, the live-region announcer, the style nonce, readable widths, the `*.css` module type',
-      files: ['dom.ts', 'vscodeApi.ts', 'l10n.ts', 'announcer.ts', 'styleNonce.ts', 'readableWidth.ts', 'cssModules.d.ts'],
+        'what every part uses: DOM helpers, the host bridge (`vscodeApi.ts`), l10n, the live-region announcer, the style nonce, readable widths, the version notice (for the chat panel and the inspector), the `*.css` module type',
+      files: ['dom.ts', 'vscodeApi.ts', 'l10n.ts', 'announcer.ts', 'styleNonce.ts', 'readableWidth.ts', 'versionNotice.ts', 'cssModules.d.ts'],
     },
   },
   'src/vscode': {

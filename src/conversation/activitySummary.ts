@@ -1,5 +1,5 @@
 /**
- * What the status bar item `tandem.activity` says of the open conversations (src/vscode/activityStatus.ts):
+ * What the status bar item `tandem.activity` says of the open conversations (src/vscode/host/activityStatus.ts):
  * how many work and how many wait for the user, from their tabs. Waiting is the tab's permission
  * badge, which a prompt or question in Tandem and the agent's own "waiting on approval" both set.
  */

@@ -1,6 +1,6 @@
 /**
  * The ACP versions a transcript and a problem report name: the SDK's exact version and the protocol
- * version it speaks. Here, in the inspector's core, so the editor side (src/vscode/inspector.ts)
+ * version it speaks. Here, in the inspector's core, so the editor side (src/vscode/inspector/inspector.ts)
  * names them without importing the SDK itself. The SDK's version is read from its package.json by
  * file (its exports map does not list it); the bundler inlines the few fields used.
  */

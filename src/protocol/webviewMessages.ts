@@ -4,7 +4,7 @@
  * (`by`). From this table derive the `WebviewMessage` union, the host's validator, the panel's
  * scoping (it adds the shown conversation's id) and the two dispatch tables the compiler checks for
  * completeness (the core's in src/conversation/panelCommands.ts, the editor's in
- * src/vscode/editorCommands.ts; the panel connection serves its own).
+ * src/vscode/host/editorCommands.ts; the panel connection serves its own).
  *
  * Adding a message: a row here, and its handler in the table `by` names. Messages are commands; the
  * panel renders agent content, so the host treats every one as untrusted input.

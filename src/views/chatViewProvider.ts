@@ -2,10 +2,10 @@ import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { Disposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
-import type { ChatSurface, EditorHost } from '../vscode/editorHost';
-import { panelLocale } from '../vscode/localization';
+import type { ChatSurface, EditorHost } from '../vscode/host/editorHost';
+import { panelLocale } from '../vscode/core/localization';
 import { PanelConnection } from './panelConnection';
-import { renderWebviewHtml } from '../vscode/webviewHtml';
+import { renderWebviewHtml } from '../vscode/core/webviewHtml';
 
 /**
  * The sidebar chat view: the webview's HTML (CSP, nonce, local resources) and its life in VS Code.

@@ -82,7 +82,7 @@ async function streaming(harness: Harness): Promise<void> {
       runs.map((r) => r.allRenderedMs - r.tandemMs),
       'ms',
       { kind: 'max', value: 500 },
-      'text the flood pushed more than a screenful above the end is rendered once the stream is quiet for 250 ms, newest first in ≤ 8 ms slices (webview/coldSections.ts); until then find-in-page cannot see it.',
+      'text the flood pushed more than a screenful above the end is rendered once the stream is quiet for 250 ms, newest first in ≤ 8 ms slices (webview/entries/coldSections.ts); until then find-in-page cannot see it.',
     ),
     row(
       '2. Longest long task in the webview while streaming',

@@ -27,7 +27,7 @@ export interface StreamingRun {
   longestFrameGapMs: number;
   /**
    * From session/prompt until every chunk is in the DOM: text a flood pushed far above the end is
-   * rendered once the stream calms down (webview/coldSections.ts), after the end was painted.
+   * rendered once the stream calms down (webview/entries/coldSections.ts), after the end was painted.
    */
   allRenderedMs: number;
   frames: number;

@@ -225,7 +225,7 @@ scenario(
     }
     const { workspace } = setup(s, { turns: [{ steps, stopReason: 'end_turn' }] });
     const { chat } = await s.open(workspace);
-    // Whether any text went cold on the way (webview/coldSections.ts), seen from inside the panel.
+    // Whether any text went cold on the way (webview/entries/coldSections.ts), seen from inside the panel.
     await chat.frame.locator('body').evaluate(() => {
       const w = window as unknown as { __sawCold: boolean };
       w.__sawCold = false;

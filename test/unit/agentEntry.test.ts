@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEntry, entryHost, parseAgentEntry, sshDestination } from '../../src/agents/agentEntry';
 import { parseAuthMethods } from '../../src/conversation/signIn';
-import { entrySecrets, HOSTED_CONFIG_ENV, launchConfigFor } from '../../src/vscode/agentLaunch';
+import { entrySecrets, HOSTED_CONFIG_ENV, launchConfigFor } from '../../src/vscode/agents/agentLaunch';
 
 test('the three kinds of entry, by their keys', () => {
   assert.deepEqual(parseAgentEntry({ command: 'gemini', args: ['--acp', 3], env: { K: 'v', N: 1 } }), {

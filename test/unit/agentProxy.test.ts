@@ -1,7 +1,7 @@
 /**
  * The proxy every spawned agent gets (src/util/agentProxy.ts) from the editor's `http.proxy`,
  * `http.noProxy` and `http.proxyStrictSSL` and the environment, the launch that carries it
- * (src/vscode/agentLaunch.ts), and its credentials masked in the launch log, the agent's stderr and
+ * (src/vscode/agents/agentLaunch.ts), and its credentials masked in the launch log, the agent's stderr and
  * Check Agent's report — against a real spawned process.
  */
 import { after, before, describe, test } from 'node:test';
@@ -15,8 +15,8 @@ import { launchSecrets } from '../../src/acp/launchSecrets';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { diagnoseAgent } from '../../src/agents/agentDiagnosis';
 import { renderDoctorReport } from '../../src/agents/doctorReport';
-import { launchConfigFor } from '../../src/vscode/agentLaunch';
-import type { ResolvedAgent } from '../../src/vscode/agentSettings';
+import { launchConfigFor } from '../../src/vscode/agents/agentLaunch';
+import type { ResolvedAgent } from '../../src/vscode/agents/agentSettings';
 import { cleanup, ensureScriptedAgentBuilt, prepareScripted } from '../support/scriptedAgentHarness';
 
 const SETTING = 'http://alice:s3cret-pw@proxy.corp:3128';

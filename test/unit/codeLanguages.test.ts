@@ -1,12 +1,12 @@
-// The code blocks' languages: the panel's list (webview/codeLanguages.ts, which decides whether to
+// The code blocks' languages: the panel's list (webview/markdown/codeLanguages.ts, which decides whether to
 // load the highlighter at all) names exactly the aliases highlight.js's own definitions register,
 // and a fence's word opens New File in the editor's language for it.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import hljs from 'highlight.js/lib/core';
-import { CODE_LANGUAGES, codeLanguage } from '../../webview/codeLanguages';
-import { editorLanguageId } from '../../src/vscode/codeLanguageIds';
+import { CODE_LANGUAGES, codeLanguage } from '../../webview/markdown/codeLanguages';
+import { editorLanguageId } from '../../src/vscode/editor/codeLanguageIds';
 
 const require = createRequire(import.meta.url);
 

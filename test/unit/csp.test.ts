@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import type * as vscode from 'vscode';
-import { renderWebviewHtml } from '../../src/vscode/webviewHtml';
+import { renderWebviewHtml } from '../../src/vscode/core/webviewHtml';
 
 const root = resolve(__dirname, '../..');
 const CSP_SOURCE = 'https://tandem-webview.vscode-cdn.net';

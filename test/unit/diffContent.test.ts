@@ -17,7 +17,7 @@ import {
   type DiffLinesResult,
 } from '../../src/thread/diffContent';
 import { diffLineRuns, MAX_EDIT_LINES } from '../../src/thread/lineDiff';
-import { segmentsOf } from '../../webview/diffModel';
+import { segmentsOf } from '../../webview/review/diffModel';
 
 const record = (oldText: string | null, newText: string, path = '/ws/a.ts') => new DiffRecord({ type: 'diff', path, oldText, newText });
 const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('');

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DiffContentView } from '../../src/protocol/messages';
 import { DiffRecord } from '../../src/thread/diffContent';
-import { firstChangedLine, numberRows, segmentsOf } from '../../webview/diffModel';
+import { firstChangedLine, numberRows, segmentsOf } from '../../webview/review/diffModel';
 
 const view = (oldText: string | null, newText: string): DiffContentView => new DiffRecord({ type: 'diff', path: '/w/a.ts', oldText, newText }).view;
 

@@ -11,7 +11,7 @@ import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { ConversationManager } from '../../src/conversation/conversationManager';
 import type { HostedEntry } from '../../src/agents/agentEntry';
 import type { ToolCallEntry } from '../../src/protocol/messages';
-import { launchConfigFor } from '../../src/vscode/agentLaunch';
+import { launchConfigFor } from '../../src/vscode/agents/agentLaunch';
 import { json, toolEvents } from '../fixtures/hostedServer/replies';
 import { SEED_MISSING_CONTEXT } from '../fixtures/hostedServer/seedPayloads';
 import { testEditorPorts } from '../support/editorPorts';

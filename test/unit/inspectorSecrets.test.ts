@@ -4,7 +4,7 @@
  * one stdio MCP server with a GITHUB_TOKEN in its env (as `tandem.mcpServers` would give it); the
  * log is the editor's MaskedLog (OutputLog without VS Code's channels) fed the same secrets
  * EditorHost feeds it (mcpSecrets of the configured servers), teed into a real WireStore as
- * src/vscode/inspector.ts tees it.
+ * src/vscode/inspector/inspector.ts tees it.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { mcpSecrets, type McpServerSpec } from '../../src/conversation/mcpServers';
 import { exportTranscript } from '../../src/inspector/transcriptExport';
 import { WireStore } from '../../src/inspector/wireStore';
-import { MaskedLog, type LogChannel } from '../../src/vscode/maskedLog';
+import { MaskedLog, type LogChannel } from '../../src/vscode/core/maskedLog';
 import { ensureScriptedAgentBuilt } from '../support/scriptedAgentHarness';
 import { scriptedSession } from '../support/scriptedSession';
 

@@ -13,7 +13,7 @@ import { listFiles, PackageManager } from '@vscode/vsce';
 import type * as vscode from 'vscode';
 import { describeAge } from '../../src/agents/registryClient';
 import { formatBytes, relativeTime, setDisplayLanguage } from '../../src/protocol/displayLanguage';
-import { renderWebviewHtml } from '../../src/vscode/webviewHtml';
+import { renderWebviewHtml } from '../../src/vscode/core/webviewHtml';
 
 const root = join(import.meta.dirname, '..', '..');
 const LANGUAGES = ['zh-cn'];

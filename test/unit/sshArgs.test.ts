@@ -13,7 +13,7 @@ import { AgentProcess } from '../../src/acp/agentProcess';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import { describeEntry, type CommandEntry } from '../../src/agents/agentEntry';
 import { diagnoseAgent } from '../../src/agents/agentDiagnosis';
-import { entrySecrets, launchConfigFor } from '../../src/vscode/agentLaunch';
+import { entrySecrets, launchConfigFor } from '../../src/vscode/agents/agentLaunch';
 
 const KEY = 'sk-proj-abcdefghijklmnopqrstuvwx';
 const entry: CommandEntry = {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Thread } from '../../src/thread/thread';
-import { feedTerminalMirror } from '../../src/vscode/terminalMirrorFeed';
+import { feedTerminalMirror } from '../../src/vscode/terminals/terminalMirrorFeed';
 
 const CLEAR = '\x1b[2J\x1b[3J\x1b[H';
 const b64 = (text: string) => Buffer.from(text).toString('base64');

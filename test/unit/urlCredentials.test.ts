@@ -17,8 +17,8 @@ import { renderDoctorReport } from '../../src/agents/doctorReport';
 import { renderProblemReport } from '../../src/inspector/problemReport';
 import { exportTranscript } from '../../src/inspector/transcriptExport';
 import { WireStore } from '../../src/inspector/wireStore';
-import { entrySecrets, launchConfigFor } from '../../src/vscode/agentLaunch';
-import { MaskedLog } from '../../src/vscode/maskedLog';
+import { entrySecrets, launchConfigFor } from '../../src/vscode/agents/agentLaunch';
+import { MaskedLog } from '../../src/vscode/core/maskedLog';
 import { testEditorPorts } from '../support/editorPorts';
 import { useHostedExtension } from '../support/hostedExtension';
 

@@ -1,5 +1,5 @@
 /**
- * Terminal emulators open one per frame and not while the log scrolls (webview/terminalLook.ts):
+ * Terminal emulators open one per frame and not while the log scrolls (webview/terminal/terminalLook.ts):
  * opening one measures the font with forced layouts, which a long thread cannot afford for every
  * card it builds during a fast scroll. Until its emulator opens, a card shows the output as text.
  */

@@ -36,8 +36,8 @@ import swift from 'highlight.js/lib/languages/swift';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
-import type { CodeLanguage } from '../codeLanguages';
-import { HIGHLIGHTER_GLOBAL, type Highlighter } from '../highlighterApi';
+import type { CodeLanguage } from '../markdown/codeLanguages';
+import { HIGHLIGHTER_GLOBAL, type Highlighter } from '../markdown/highlighterApi';
 
 const DEFINITIONS: Record<CodeLanguage, Parameters<typeof hljs.registerLanguage>[1]> = {
   typescript,

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { WireRowView } from '../../src/protocol/inspectorMessages';
 import { formatBytes } from '../../src/protocol/displayLanguage';
-import { button, h } from '../dom';
+import { button, h } from '../core/dom';
 import { methodOf, type RowStore } from './rowStore';
 
 /** Lines of pretty JSON shown before "Show all". */

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { WireRowView } from '../../src/protocol/inspectorMessages';
 import { formatBytes } from '../../src/protocol/displayLanguage';
-import { h } from '../dom';
+import { h } from '../core/dom';
 import { methodOf, type RowStore } from './rowStore';
 
 export const ROW_HEIGHT = 22;

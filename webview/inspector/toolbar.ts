@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../../src/protocol/displayLanguage';
-import { button, h } from '../dom';
+import { button, h } from '../core/dom';
 import type { Filters, RowStore } from './rowStore';
 
 /** Typing pause before the text filter runs. */

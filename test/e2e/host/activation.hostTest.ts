@@ -2,7 +2,7 @@
 // without throwing, and registers every command package.json contributes.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { COMMAND_IDS } from '../../../src/vscode/contributions';
+import { COMMAND_IDS } from '../../../src/vscode/settings/contributions';
 
 const extensionId = 'tandem.tandem-acp';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FsHandler } from '../../../src/client/fsHandler';
 import { PathPolicy } from '../../../src/client/pathPolicy';
-import { EditorFileAccess } from '../../../src/vscode/editorFileAccess';
+import { EditorFileAccess } from '../../../src/vscode/editor/editorFileAccess';
 
 function workspaceRoot(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];

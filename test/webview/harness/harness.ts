@@ -69,7 +69,7 @@ async function buildBundle(): Promise<void> {
       absWorkingDir: root,
       bundle: true,
       sourcemap: 'linked',
-      entryPoints: ['webview/main.ts'],
+      entryPoints: ['webview/app/main.ts'],
       outfile: 'dist/webview.js',
       platform: 'browser',
       format: 'iife',
