@@ -63,6 +63,22 @@ export const layerRules = roomRules('src', LAYERS, {
   },
 });
 
+export const frontDoorRule = {
+  // A conversation's parts are its own room's (src/conversation): everyone else asks its intents
+  // and read queries (src/conversation/conversationIntents.ts), so what a click means is sequenced once.
+  files: ['src/**/*.ts'],
+  ignores: ['src/conversation/**'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "MemberExpression[property.name='internals']",
+        message: 'Outside src/conversation a conversation is reached through its intents and queries, not its parts.',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: ['dist/**', 'out/**', 'node_modules/**', '.e2e/**', 'dist-vsix/**', 'bench-results/**', 'test/e2e/server/**', '**/*.d.ts', '**/*.js', '**/*.mjs'],
@@ -92,19 +108,5 @@ export default tseslint.config(
   },
   ...layerRules,
   ...adapterRoomRules,
-  {
-    // A conversation's parts are its own room's (src/conversation): everyone else asks its intents
-    // and read queries (src/conversation/conversationIntents.ts), so what a click means is sequenced once.
-    files: ['src/**/*.ts'],
-    ignores: ['src/conversation/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[property.name='internals']",
-          message: 'Outside src/conversation a conversation is reached through its intents and queries, not its parts.',
-        },
-      ],
-    },
-  },
+  frontDoorRule,
 );

@@ -11,12 +11,18 @@ import tseslint from 'typescript-eslint';
 const root = join(import.meta.dirname, '..', '..');
 
 async function layerErrors(filePath: string, code: string): Promise<string[]> {
-  const config = (await import(join(root, 'eslint.config.mjs'))) as { layerRules: Linter.Config[] };
-  assert.ok(config.layerRules.length > 0, 'eslint.config.mjs exports its layer rules');
+  const config = (await import(join(root, 'eslint.config.mjs'))) as { layerRules: Linter.Config[]; frontDoorRule: Linter.Config };
+  const adapters = (await import(join(root, 'lint', 'adapterRooms.mjs'))) as { adapterRoomRules: Linter.Config[] };
+  assert.ok(config.layerRules.length > 0 && adapters.adapterRoomRules.length > 0, 'the configs export their layer rules');
   const eslint = new ESLint({
     cwd: root,
     overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...config.layerRules],
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
+      ...config.layerRules,
+      ...adapters.adapterRoomRules,
+      config.frontDoorRule,
+    ],
   });
   const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
   return result.messages.map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
@@ -64,5 +70,22 @@ describe('the layer lint', () => {
   test('keeps the thread reducer the thread’s', async () => {
     const errors = await layerErrors('src/runtime/deep/x.ts', "import { reduce } from '../../thread/threadReducer';\nexport const r = reduce;\n");
     assert.match(errors.join('\n'), /Change the thread through Thread/);
+  });
+
+  test('holds the adapter rooms of webview/ and src/vscode/ at every depth', async () => {
+    const up = await layerErrors('webview/core/x.ts', "import { App } from '../app/app';\nexport const a = App;\n");
+    assert.match(up.join('\n'), /webview\/core may not import webview\/app/);
+    const deep = await layerErrors('webview/inspector/deep/x.ts', "import { a } from '../../thread/thread';\nexport const b = a;\n");
+    assert.match(deep.join('\n'), /webview\/inspector may not import webview\/thread/);
+    // src/vscode/review is a sub-room; ../../review is the host's src/review, which the adapters may use.
+    assert.deepEqual(await layerErrors('src/vscode/review/x.ts', "import { a } from '../../review/hunks';\nexport const b = a;\n"), []);
+    const sideways = await layerErrors('src/vscode/review/x.ts', "import { a } from '../host/editorHost';\nexport const b = a;\n");
+    assert.match(sideways.join('\n'), /src\/vscode\/review may not import src\/vscode\/host/);
+  });
+
+  test('keeps a conversation’s parts behind its front door', async () => {
+    const code = 'declare const c: { internals: { link: unknown } };\nexport const l = c.internals.link;\n';
+    assert.match((await layerErrors('src/vscode/host/x.ts', code)).join('\n'), /intents and queries/);
+    assert.deepEqual(await layerErrors('src/conversation/x.ts', code), []);
   });
 });
