@@ -116,6 +116,9 @@ export function openExchange(req: CoreRequest): Promise<Exchange> {
             size += chunk.length;
             if (size > maxBytes) {
               failure = new HttpCoreError('tooLarge', facts({ limit: maxBytes }));
+              // The answer first, quietly: destroyed with the request's error it would emit it with
+              // no listener left (this loop is being left), an uncaught exception.
+              res.destroy();
               r.destroy(failure);
               throw failure;
             }
