@@ -3,9 +3,12 @@
 // proxy that never answers, the redirect policy, and a body cut short of its Content-Length.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HttpCoreError, openExchange, openFollowing, proxyAgentFor, type CoreRequest, type Exchange } from '../../src/util/httpCore';
 import { startConnectProxy } from '../support/registryFixtures';
 
@@ -194,4 +197,36 @@ test('proxyAgentFor: an agent only when the rules pick a proxy', () => {
   assert.equal(picked.proxy, 'http://127.0.0.1:9');
   assert.ok(picked.agent);
   assert.equal(proxyAgentFor('https://a.example/', { env: { HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: 'a.example' } }).agent, undefined);
+});
+
+test('the callers word the core: the registry client in its HttpError, the bridge in its HttpFailure', async () => {
+  const { downloadFile, getText, HttpError } = await import('../../src/agents/httpClient');
+  const { HttpFailure, send } = await import('../../src/hostedAgent/http');
+  const server = await serve((req, res) => {
+    if (req.url === '/big') return res.end('x'.repeat(5000));
+    res.writeHead(200, { 'content-length': '100' });
+    res.write('part');
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-http-core-'));
+  try {
+    const file = join(dir, 'f');
+    await assert.rejects(
+      getText(server.url('/silent'), { env: {}, idleTimeoutMs: 200 }),
+      (err: unknown) => err instanceof HttpError && /^No answer from 127\.0\.0\.1:\d+ \(timed out\)\.$/.test(err.message),
+    );
+    // A download cut off mid-body fails (as the stream's own error) and leaves no partial file.
+    await assert.rejects(downloadFile(server.url('/silent'), file, { env: {}, idleTimeoutMs: 200 }));
+    assert.equal(existsSync(file), false, 'the partial file is removed');
+    await assert.rejects(
+      getText(server.url('/big'), { env: {}, maxBytes: 1000 }),
+      (err: unknown) => err instanceof HttpError && err.message === `${server.url('/big')} is larger than 1000 bytes.`,
+    );
+    await assert.rejects(
+      send({ url: server.url('/silent'), method: 'GET', headers: {}, timeoutMs: 200, maxBytes: 1000, env: {} }).then((r) => r.text()),
+      (err: unknown) => err instanceof HttpFailure && err.kind === 'timeout' && err.message.includes('limit set by --timeout-ms'),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await server.close();
+  }
 });
