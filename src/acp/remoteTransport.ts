@@ -1,9 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { createWebSocketStream, type AcpCookieStore, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import { WebSocket } from 'ws';
-import { proxyFor } from '../util/proxyEnv';
+import { proxyAgentFor } from '../util/httpCore';
 import type { IncomingMessage } from 'node:http';
 import { redirected, RemoteConnectionError } from './remoteFailure';
 
@@ -49,9 +48,10 @@ function openWebSocket(opts: RemoteTransportOptions): RemoteTransport {
   let failure: Error | undefined;
   let closed: string | undefined;
   const { limits } = opts;
-  // The proxy of the environment (HTTPS_PROXY, NO_PROXY) as for the extension's other requests.
-  const proxy = proxyFor(opts.url.replace(/^ws/, 'http'));
-  const agent = proxy ? new HttpsProxyAgent(proxy) : undefined;
+  // The proxy of the environment (HTTPS_PROXY, NO_PROXY) as for the extension's other requests. Only
+  // the agent is shared with src/util/httpCore.ts: the upgrade and its limits are the `ws` library's,
+  // and the Streamable HTTP transport below is the SDK's (over fetch), so neither fits the core's exchange.
+  const { agent } = proxyAgentFor(opts.url.replace(/^ws/, 'http'));
   // The SDK constructs the socket itself: a subclass adds the limits, the heartbeat and the
   // bookkeeping of how it ended, before the SDK attaches its own listeners.
   class BoundedWebSocket extends WebSocket {

@@ -1,18 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-// Node 20's fetch has no proxy support, and VS Code's own proxy patching does not reach every host
-// (remote servers, code-server, a plain Node test). https-proxy-agent (TooTallNate's proxy-agents,
-// the one npm and most of the ecosystem use) tunnels both http and https targets through an
-// http(s) proxy with CONNECT, handles proxy credentials in the URL, and bundles with esbuild — a
-// fraction of undici's size for the one thing we need.
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import { isLoopback } from './registryParse';
-import { proxyFor, proxyForDisplay } from '../util/proxyEnv';
+import { HttpCoreError, openFollowing, type Exchange } from '../util/httpCore';
+import { proxyFor } from '../util/proxyEnv';
 
 // Re-exported: callers and tests import the proxy rules from here.
 export { proxyFor };
@@ -44,17 +37,23 @@ const USER_AGENT = 'tandem-acp (VS Code extension)';
 
 /** GET as text (the registry index). */
 export async function getText(url: string, opts: HttpOptions & { maxBytes?: number } = {}): Promise<string> {
-  const res = await open(url, opts);
+  const exchange = await open(url, opts);
   const chunks: Buffer[] = [];
   let size = 0;
   const max = opts.maxBytes ?? 16 * 1024 * 1024;
-  for await (const chunk of res as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      res.destroy();
-      throw new HttpError(l10n.t('{0} is larger than {1} bytes.', url, max));
+  try {
+    for await (const chunk of exchange.chunks(max)) {
+      size += chunk.length;
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (err) {
+    if (!(err instanceof HttpCoreError)) throw err;
+    if (err.kind === 'tooLarge') throw new HttpError(l10n.t('{0} is larger than {1} bytes.', url, max));
+    // A body cut short of its Content-Length (no socket error to pass on).
+    if (err.kind === 'connectionLost' && err.cause === undefined) {
+      throw new HttpError(l10n.t('The download ended early ({0} of {1} bytes).', size, exchange.response.headers['content-length'] ?? '?'));
+    }
+    throw worded(err);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -75,7 +74,7 @@ export async function downloadFile(
   let bytes = 0;
   const max = opts.maxBytes ?? 2 * 1024 * 1024 * 1024;
   try {
-    const res = await open(url, opts);
+    const { response: res } = await open(url, opts);
     const length = Number(res.headers['content-length']);
     const total = Number.isFinite(length) && length > 0 ? length : undefined;
     const meter = new Transform({
@@ -97,47 +96,61 @@ export async function downloadFile(
 }
 
 /** Resolves with a 200 response, following redirects; rejects with {@link HttpError} otherwise. */
-async function open(url: string, opts: HttpOptions, redirects = 0): Promise<http.IncomingMessage> {
-  const target = new URL(url);
-  // Plain http only to this machine (tests); a redirect cannot downgrade a download either.
-  if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname))) {
-    throw new HttpError(l10n.t('Refusing to download over {0} from {1}: only https is allowed.', target.protocol, target.host));
+async function open(url: string, opts: HttpOptions): Promise<Exchange> {
+  let exchange: Exchange;
+  try {
+    exchange = await openFollowing(
+      {
+        url: new URL(url),
+        method: 'GET',
+        headers: { 'user-agent': USER_AGENT, accept: '*/*' },
+        timeoutMs: opts.idleTimeoutMs ?? 30_000,
+        proxy: opts,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+      { max: MAX_REDIRECTS, allow: httpsOnly },
+    );
+  } catch (err) {
+    throw err instanceof HttpCoreError ? worded(err) : err;
   }
-  opts.signal?.throwIfAborted();
-  const res = await request(target, opts);
+  const { response: res, url: target } = exchange;
   const status = res.statusCode ?? 0;
-  if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
-    res.resume();
-    if (redirects >= MAX_REDIRECTS) throw new HttpError(l10n.t('Too many redirects from {0}.', url));
-    return open(new URL(res.headers.location, target).toString(), opts, redirects + 1);
-  }
   if (status !== 200) {
     res.resume();
     throw new HttpError(l10n.t('{0} answered {1} for {2}.', target.host, `${status} ${res.statusMessage ?? ''}`.trim(), target.pathname), status);
   }
-  return res;
+  return exchange;
 }
 
-function request(target: URL, opts: HttpOptions): Promise<http.IncomingMessage> {
-  const proxy = proxyFor(target.toString(), opts);
-  const get = target.protocol === 'https:' ? https.get : http.get;
-  return new Promise((resolve, reject) => {
-    const req = get(
-      target,
-      { agent: proxy ? new HttpsProxyAgent(proxy) : undefined, headers: { 'user-agent': USER_AGENT, accept: '*/*' }, signal: opts.signal },
-      resolve,
-    );
-    req.setTimeout(opts.idleTimeoutMs ?? 30_000, () => req.destroy(new HttpError(l10n.t('No answer from {0} (timed out).', target.host))));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.name === 'AbortError' || err instanceof HttpError) return reject(err);
-      const why = err.code ?? err.message;
-      reject(
-        new HttpError(
-          proxy
-            ? l10n.t('Could not reach {0} via proxy {1}: {2}.', target.host, proxyForDisplay(proxy) ?? l10n.t('(invalid proxy URL)'), why)
-            : l10n.t('Could not reach {0}: {1}.', target.host, why),
-        ),
+/** Plain http only to this machine (tests); a redirect cannot downgrade a download either. */
+function httpsOnly(target: URL): void {
+  if (target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopback(target.hostname))) {
+    throw new HttpError(l10n.t('Refusing to download over {0} from {1}: only https is allowed.', target.protocol, target.host));
+  }
+}
+
+/** The core's failure in the installer's words. */
+function worded(err: HttpCoreError): Error {
+  const { host, why = '', proxy, url, limit } = err.facts;
+  switch (err.kind) {
+    case 'timeout':
+      return new HttpError(l10n.t('No answer from {0} (timed out).', host));
+    case 'unreachable':
+      return new HttpError(
+        proxy
+          ? l10n.t('Could not reach {0} via proxy {1}: {2}.', host, proxy.display ?? l10n.t('(invalid proxy URL)'), why)
+          : l10n.t('Could not reach {0}: {1}.', host, why),
       );
-    });
-  });
+    case 'redirects':
+      return new HttpError(l10n.t('Too many redirects from {0}.', url));
+    case 'tooLarge':
+      return new HttpError(l10n.t('{0} is larger than {1} bytes.', url, limit ?? 0));
+    case 'connectionLost':
+      // A connection lost mid-answer surfaces as the socket's own error, as it always did.
+      return err.cause instanceof Error ? err.cause : err;
+    default: {
+      const never: never = err.kind;
+      return never;
+    }
+  }
 }
