@@ -1,4 +1,4 @@
-import type { AgentLaunchConfig } from './agentProcess';
+import type { AgentLaunchConfig } from './agentLaunchConfig';
 import { argSecrets } from '../util/secretShapes';
 
 /**

@@ -3,7 +3,8 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { replayTerminalMeta } from '../protocol/replayWire';
 import { Emitter, type IDisposable } from '../util/disposable';
 import { OutputBuffer } from './outputBuffer';
-import { DEFAULT_OUTPUT_BYTE_LIMIT, type TerminalEvent, type TerminalInfo, type TerminalService } from './terminalManager';
+import type { TerminalEvent } from './terminalEvents';
+import { DEFAULT_OUTPUT_BYTE_LIMIT, type TerminalInfo, type TerminalService } from './terminalManager';
 
 interface Shown {
   id: string;

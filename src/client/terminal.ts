@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ProcessTree } from '../util/processTree';
 import { OutputBuffer } from './outputBuffer';
 import type { OutputPipe } from './outputPipe';
-import type { TerminalEvent, TerminalExit } from './terminalManager';
+import type { TerminalEvent, TerminalExit } from './terminalEvents';
 
 /** After the main process exits, how long to wait for its pipes to drain (a background child may hold them). */
 const DRAIN_MS = 200;

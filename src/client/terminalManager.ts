@@ -12,19 +12,10 @@ import { openOutputPipe } from './outputPipe';
 import type { PathPolicy } from './pathPolicy';
 import { mergeEnv, shellInvocation } from './shellInvocation';
 import { Terminal } from './terminal';
+import type { TerminalEvent, TerminalExit } from './terminalEvents';
 
 /** Cap when the agent sets no `outputByteLimit`: output is still bounded, for memory's sake. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 16 * 1024 * 1024;
-
-export type TerminalEvent =
-  | { kind: 'created'; terminalId: string; command: string }
-  | { kind: 'output'; terminalId: string; text: string; truncated: boolean }
-  | { kind: 'exit'; terminalId: string; exitCode: number | null; signal: string | null };
-
-export interface TerminalExit {
-  exitCode: number | null;
-  signal: string | null;
-}
 
 /** A read-only view of one terminal, for the session layer (headers, mirrors, snapshots). */
 export interface TerminalInfo {

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { Checkpoint, CheckpointState } from './checkpointTypes';
+import type { Checkpoint, CheckpointState, FileChange } from './checkpointTypes';
 import { writeFileAtomic } from './fsUtil';
 
 /**
@@ -41,6 +41,12 @@ export type Known =
   | { kind: 'unrecorded'; sig: StatSig }
   /** The checkpoint cannot say (excluded from the capture, or beyond an incomplete scan). */
   | { kind: 'unknown' };
+
+/** A change plus the earlier state it came from (a restore needs the content id). Here, not in diskComparison.ts, so restorePlan.ts can take it without a loop. */
+export interface Compared {
+  change: FileChange;
+  before: Known;
+}
 
 function known(state: StoredState): Known {
   if (state === null) return { kind: 'absent' };

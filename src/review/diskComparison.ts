@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { CheckpointState, FileChange } from './checkpointTypes';
-import type { CheckpointRecord, Known } from './checkpointRecord';
+import type { CheckpointRecord, Compared, Known } from './checkpointRecord';
 import { extraPaths, recordedState } from './checkpointRecord';
 import type { ContentHasher, FileInfo } from './contentHasher';
 import { lstatOrUndefined, mapLimit, toAbs } from './fsUtil';
@@ -20,12 +20,6 @@ export interface ComparisonContext {
   maxFileBytes: number;
   /** Store limit: a recorded file up to this size is still compared (and diffed) with the disk. */
   maxBytes: number;
-}
-
-/** A change plus the earlier state it came from (a restore needs the content id). */
-export interface Compared {
-  change: FileChange;
-  before: Known;
 }
 
 /** The state of a file on disk now. */

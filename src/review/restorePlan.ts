@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import { BINARY_SNIFF_BYTES } from '../client/fsHandler';
 import type { RestoreStep } from './checkpointTypes';
 import { CheckpointError } from './checkpointTypes';
-import type { Compared } from './diskComparison';
+import type { Compared } from './checkpointRecord';
 
 /**
  * Turning stored bytes into restore steps and text, and applying a plan without an editor.

@@ -11,7 +11,8 @@ import { Disposable, Emitter } from '../util/disposable';
 import { errorData } from '../util/errors';
 import type { AccountView } from '../protocol/messages';
 import { parseAccountStatus, sameAccount } from './accountStatus';
-import { clientServices, type ClientServices } from './clientServices';
+import type { ClientServices } from './clientServicePorts';
+import { clientServices } from './clientServices';
 import { SessionRouter } from './sessionRouter';
 import type { SessionEndpoint } from './sessionPort';
 

@@ -1,31 +1,11 @@
 import type { AgentLaunchConfig } from '../acp/agentProcess';
-import { FsHandler, type FileAccess } from '../client/fsHandler';
-import type { PathPolicy } from '../client/pathPolicy';
-import { TerminalManager, type TerminalService } from '../client/terminalManager';
+import { FsHandler } from '../client/fsHandler';
+import { TerminalManager } from '../client/terminalManager';
 import { assertNever } from '../protocol/guards';
-import type { SessionEndpoint } from './sessionPort';
+import type { ClientServices, ClientServicesDeps } from './clientServicePorts';
 import { replaySandbox } from './replaySandbox';
 
-/** What serves one session's `fs/*` requests. */
-export type SessionFiles = Pick<FsHandler, 'readTextFile' | 'writeTextFile'>;
-
-/**
- * What a runtime serves its sessions once SessionRouter has found the session a request names:
- * files and terminals. Chosen once per runtime from the launch config, so a sandboxed agent never
- * gets the live services — there is no TerminalManager (nothing that spawns) in its runtime at all.
- */
-export interface ClientServices {
-  files(endpoint: SessionEndpoint): SessionFiles;
-  /** The terminals of one start of the agent. */
-  terminals(): TerminalService;
-}
-
-export interface ClientServicesDeps {
-  files: FileAccess;
-  /** The runtime's roots, for sessions without a scope of their own. */
-  policy: PathPolicy;
-}
-
+/** The services of one runtime, chosen once from its launch config. */
 export function clientServices(agent: AgentLaunchConfig, deps: ClientServicesDeps): ClientServices {
   const sandbox = agent.sandbox;
   switch (sandbox) {

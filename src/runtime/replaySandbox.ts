@@ -2,7 +2,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { FsHandler } from '../client/fsHandler';
 import { RecordedTerminals } from '../client/recordedTerminals';
 import { SANDBOX_READ_REFUSED } from '../protocol/replayWire';
-import type { ClientServices, ClientServicesDeps } from './clientServices';
+import type { ClientServices, ClientServicesDeps } from './clientServicePorts';
 
 /**
  * The client side of a replay (`AgentLaunchConfig.sandbox: 'replay'`, set only by `Tandem: Replay

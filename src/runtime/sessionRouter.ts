@@ -4,7 +4,7 @@ import type { ClientHandlers } from '../acp/agentPort';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type { TerminalService } from '../client/terminalManager';
 import type { SessionEndpoint } from './sessionPort';
-import type { SessionFiles } from './clientServices';
+import type { SessionFiles } from './clientServicePorts';
 import type { TerminalViewEvent } from '../thread/terminalViews';
 
 /** Updates kept per unknown session id while a session/new is in flight (agents announce commands early). */

@@ -9,7 +9,7 @@ import { OutputBuffer } from '../../src/client/outputBuffer';
 import { PathPolicy } from '../../src/client/pathPolicy';
 import { OUTPUT_EVENT_WINDOW_BYTES } from '../../src/client/terminal';
 import { TerminalManager } from '../../src/client/terminalManager';
-import type { TerminalEvent } from '../../src/client/terminalManager';
+import type { TerminalEvent } from '../../src/client/terminalEvents';
 import { bareClient, rejection } from '../support/bareClient';
 
 const posix = process.platform !== 'win32';

@@ -7,7 +7,7 @@
  */
 import type { Entry } from '../../src/protocol/messages';
 import type { Store } from '../store/store';
-import type { EntryView } from './viewContext';
+import type { EntryView } from './entryView';
 
 /** What a parent card's group does with its children (subagentGroup.ts). */
 export interface ChildGroup {

@@ -1,5 +1,4 @@
 /** What entry views share: the host channel, the store, and the terminal registry. */
-import type { Entry, EntryKind } from '../../src/protocol/messages';
 import type { ColdSections } from './coldSections';
 import type { NestedCards } from './nestedCards';
 import type { Store } from '../store/store';
@@ -16,12 +15,5 @@ export interface ViewContext {
   nested?: NestedCards;
 }
 
-/** One rendered thread entry. `update` gets the new entry for the same id and patches the DOM. */
-export interface EntryView {
-  readonly kind: EntryKind;
-  readonly element: HTMLElement;
-  update(entry: Entry): void;
-  dispose(): void;
-  /** Views created with a deferred body build it here (idempotent). */
-  hydrate?(): void;
-}
+// EntryView lives on its own side (entryView.ts) so nestedCards.ts takes it without importing this file back; re-exported for the entry views.
+export type { EntryView } from './entryView';

@@ -3,20 +3,9 @@ import * as path from 'node:path';
 import { describeEntry, entryHost, parseAgentEntry, type AgentEntry } from '../../agents/agentEntry';
 import type { AgentChoice, AgentPreset } from '../../protocol/messages';
 import { setting, updateUserSetting, userSetting, workspaceSettings } from '../settings/settings';
+import type { AgentServerConfig } from './agentServerConfig';
 import { userAgents } from './userAgentEntries';
 import { Emitter } from '../../util/disposable';
-
-/** A command entry of `tandem.agents` as Tandem writes one (the shape of Zed's and JetBrains' `agent_servers`). */
-export interface AgentServerConfig {
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  /**
-   * Set only by Tandem for agents it makes itself (a transcript replay), never read from settings:
-   * the runtime serves such an agent as a sandbox (see AgentLaunchConfig.sandbox).
-   */
-  sandbox?: 'replay';
-}
 
 /** Problems of entries already reported, so a bad entry is said once per window, not per read. */
 const reported = new Set<string>();

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { AgentEntry } from '../../agents/installPlan';
-import type { AgentServerConfig } from './agentSettings';
+import type { AgentServerConfig } from './agentServerConfig';
 import { updateUserSetting, userSetting } from '../settings/settings';
 
 // The entries `Tandem: Install Agent…` keeps in the user's tandem.agents: named without clobbering

@@ -20,6 +20,7 @@ import { affectsProxy, editorProxySecrets, editorProxySettings } from '../settin
 import { AgentSecrets } from '../agents/agentSecrets';
 import { askAgentSecret } from '../agents/secretPrompt';
 import { AGENT_PRESETS, AgentSettings, onTemporaryAgentsChanged } from '../agents/agentSettings';
+import type { ChatSurface } from './chatSurface';
 import { HostCommands } from './hostCommands';
 import { isEditorCommand, runEditorCommand } from './editorCommands';
 import { RememberedOptions } from '../settings/rememberedOptions';
@@ -41,13 +42,6 @@ import type { OutputLog } from '../core/outputLog';
 import { askOutsideWorkspace } from '../editor/outsideAccess';
 import { TerminalMirror } from '../terminals/terminalMirror';
 import { affects, setting } from '../settings/settings';
-
-/** What the host asks of the chat view (kept as an interface so the host does not own the view). */
-export interface ChatSurface {
-  /** True when the panel is visible and has focus, so a permission prompt needs no notification. */
-  isVisible(): boolean;
-  reveal(): void;
-}
 
 /**
  * The editor side of Tandem: settings, workspace trust, storage and editor-aware file access around

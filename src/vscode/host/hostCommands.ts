@@ -10,7 +10,7 @@ import { searchConversations, type SearchTarget } from '../pickers/searchPicker'
 import type { ConversationSearch } from '../../store/conversationSearch';
 import type { MentionSource } from '../mentions/mentionSource';
 import { manageRules } from '../pickers/rulesPicker';
-import type { ChatSurface } from './editorHost';
+import type { ChatSurface } from './chatSurface';
 import { newConversationInWorktree } from '../../conversation/worktreeLifecycle';
 import { errorMessage } from '../../util/errors';
 import type { EditorWorktrees } from '../worktree/editorWorktrees';
