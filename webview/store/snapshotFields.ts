@@ -74,10 +74,11 @@ export function parseQuota(value: unknown): QuotaView | undefined {
 export function parseReview(value: unknown): ReviewView {
   if (!isRecord(value) || !Array.isArray(value.files)) return { files: [] };
   const files = value.files.filter((f): f is ReviewView['files'][number] => isRecord(f) && typeof f.path === 'string' && typeof f.relPath === 'string');
-  const review: ReviewView = { files };
-  if (value.busy === true) review.busy = true;
-  if (typeof value.error === 'string') review.error = value.error;
-  return review;
+  return {
+    files,
+    ...(value.busy === true ? { busy: true } : {}),
+    ...(typeof value.error === 'string' ? { error: value.error } : {}),
+  };
 }
 
 export function parseTabs(value: unknown): TabView[] {
