@@ -17,6 +17,7 @@ import type {
   UsageView,
 } from '../../src/protocol/messages';
 import { isRecord } from '../../src/protocol/guards';
+import type { Draft } from '../../src/protocol/draft';
 
 /** Keeps only well-formed commands: the list drives the composer's suggestions. */
 export function parseCommands(value: unknown): CommandView[] {
@@ -54,7 +55,7 @@ export function parseUsage(value: unknown): UsageView | undefined {
 
 export function parseAccount(value: unknown): AccountView | undefined {
   if (!isRecord(value) || typeof value.label !== 'string' || value.label === '') return undefined;
-  const account: AccountView = { label: value.label };
+  const account: Draft<AccountView> = { label: value.label };
   if (typeof value.signedIn === 'boolean') account.signedIn = value.signedIn;
   if (typeof value.detail === 'string' && value.detail !== '') account.detail = value.detail;
   return account;
