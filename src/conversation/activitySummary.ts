@@ -15,7 +15,7 @@ export function isWaiting(tab: TabView): boolean {
 }
 
 /** The item's text and tooltip for `tabs`; undefined when nothing works or waits. */
-export function activityText(tabs: TabView[]): { text: string; tooltip: string; waiting: boolean } | undefined {
+export function activityText(tabs: readonly TabView[]): { text: string; tooltip: string; waiting: boolean } | undefined {
   const waiting = tabs.filter(isWaiting);
   const working = tabs.filter((t) => isWorking(t) && !isWaiting(t));
   if (waiting.length === 0 && working.length === 0) return undefined;

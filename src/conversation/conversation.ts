@@ -281,8 +281,8 @@ export class Conversation extends ConversationIntents implements ConversationSta
   }
 
   private conversationChanged(): void {
-    const change: ConversationChange = { type: 'conversationChanged', title: this.meta.title };
-    if (this.meta.sessionId !== undefined) change.sessionId = this.meta.sessionId;
+    const { sessionId } = this.meta;
+    const change: ConversationChange = { type: 'conversationChanged', title: this.meta.title, ...(sessionId !== undefined ? { sessionId } : {}) };
     this.emit([change]);
     this.metaChanges.fire();
   }

@@ -74,10 +74,11 @@ export class ConversationReview {
   }
 
   view(): ReviewView {
-    const view: ReviewView = { files: this.files.map((f) => ({ ...f })) };
-    if (this.busy) view.busy = true;
-    if (this.error !== undefined) view.error = this.error;
-    return view;
+    return {
+      files: this.files.map((f) => ({ ...f })),
+      ...(this.busy ? { busy: true } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    };
   }
 
   /** Records the workspace before a turn; resolves with the checkpoint id (undefined: none taken). */
@@ -153,9 +154,9 @@ export class ConversationReview {
           removed: change.removed,
           binary: change.binary,
           restorable: change.restorable,
+          ...(origin === 'outside' ? { outside: true } : {}),
+          ...(this.openHunks.has(change.path) && !change.binary ? { hunks: (await this.hunksOf(store, baseline, change.path)).map(hunkView) } : {}),
         };
-        if (origin === 'outside') view.outside = true;
-        if (this.openHunks.has(change.path) && !change.binary) view.hunks = (await this.hunksOf(store, baseline, change.path)).map(hunkView);
         files.push(view);
       }
     } catch (err) {

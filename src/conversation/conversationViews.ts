@@ -32,7 +32,13 @@ type SnapshotAccount = ConversationSnapshot['account'];
 export function conversationSnapshot(c: Omit<ViewedConversation, 'attention' | 'activity' | 'agentWaiting'>): ConversationSnapshot {
   const { thread, queue, review, notes, worktree } = c.internals;
   const { session } = thread;
-  const snapshot: ConversationSnapshot = {
+  const usage = session.usage();
+  const suggestion = session.promptSuggestion();
+  const quota = session.quota();
+  const caps = promptCapabilities(c.internals);
+  const account = c.account;
+  // Optional fields only when set, so the snapshot carries no `undefined` keys.
+  return {
     conversationId: c.id,
     title: c.meta.title,
     status: c.status,
@@ -44,21 +50,15 @@ export function conversationSnapshot(c: Omit<ViewedConversation, 'attention' | '
     queue: queue.view(),
     review: review.view(),
     notes: notes.view(),
+    ...(usage ? { usage } : {}),
+    ...(suggestion !== undefined ? { promptSuggestion: suggestion } : {}),
+    ...(quota ? { quota } : {}),
+    ...(c.meta.sessionId !== undefined ? { sessionId: c.meta.sessionId } : {}),
+    ...(caps ? { promptCapabilities: caps } : {}),
+    ...(account ? { account } : {}),
+    ...(c.canSignOut ? { canSignOut: true } : {}),
+    ...(worktree ? { worktree: worktree.view() } : {}),
   };
-  const usage = session.usage();
-  if (usage) snapshot.usage = usage;
-  const suggestion = session.promptSuggestion();
-  if (suggestion !== undefined) snapshot.promptSuggestion = suggestion;
-  const quota = session.quota();
-  if (quota) snapshot.quota = quota;
-  if (c.meta.sessionId !== undefined) snapshot.sessionId = c.meta.sessionId;
-  const caps = promptCapabilities(c.internals);
-  if (caps) snapshot.promptCapabilities = caps;
-  const account = c.account;
-  if (account) snapshot.account = account;
-  if (c.canSignOut) snapshot.canSignOut = true;
-  if (worktree) snapshot.worktree = worktree.view();
-  return snapshot;
 }
 
 /** What the agent takes in a prompt besides text and links; undefined until it initialized. */
@@ -73,21 +73,26 @@ export function promptCapabilities(parts: Pick<ConversationParts, 'link'>): Prom
 export function conversationTab(
   c: Pick<ViewedConversation, 'id' | 'agentName' | 'meta' | 'status' | 'internals' | 'attention' | 'activity' | 'agentWaiting'>,
 ): TabView {
-  const tab: TabView = { id: c.id, title: c.meta.title, agentName: c.agentName, status: c.status.kind };
   // A waiting prompt is a state, not an event: it shows for as long as it waits.
   // The agent's own "waiting on approval" counts too (codex says it before, and besides, its prompt).
   const attention = c.internals.thread.hasPendingPermission || c.agentWaiting ? 'permission' : c.attention;
-  if (c.activity) tab.activity = c.activity;
-  if (attention) tab.attention = attention;
-  if (c.meta.worktree) tab.branch = c.meta.worktree.branch;
-  return tab;
+  return {
+    id: c.id,
+    title: c.meta.title,
+    agentName: c.agentName,
+    status: c.status.kind,
+    ...(c.activity ? { activity: c.activity } : {}),
+    ...(attention ? { attention } : {}),
+    ...(c.meta.worktree ? { branch: c.meta.worktree.branch } : {}),
+  };
 }
 
 export function conversationTranscript(parts: Pick<ConversationParts, 'thread' | 'queue' | 'review' | 'notes'>): ConversationTranscript {
   const transcript: ConversationTranscript = {
     entries: parts.thread.storedEntries(),
     terminals: parts.thread.terminals(),
-    queue: parts.queue.view().items,
+    // The view's items are readonly; the transcript's own list (a shallow copy, small).
+    queue: [...parts.queue.view().items],
     review: parts.review.state(),
   };
   const notes = parts.notes.view();

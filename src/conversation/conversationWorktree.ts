@@ -11,6 +11,7 @@ import type { ConversationReview } from './conversationReview';
 import type { ConversationState } from './ports';
 import { removeWorktree, statusOrMissing } from './worktreeLifecycle';
 import type { WorktreeDecision, WorktreeHost } from './worktreeHost';
+import type { Draft } from '../protocol/draft';
 
 /** What the part uses besides the conversation's state. */
 export interface WorktreeParts {
@@ -77,7 +78,7 @@ export class ConversationWorktree extends Disposable {
 
   view(): WorktreeView {
     const { binding, status } = this;
-    const view: WorktreeView = {
+    const view: Draft<WorktreeView> = {
       branch: binding.branch,
       path: binding.path,
       base: binding.base.slice(0, 7),

@@ -9,6 +9,7 @@ import type { MentionReader } from '../context/promptBlocks';
 import type { PromptLimits } from '../context/promptOutcome';
 import type { MentionChip, MentionSpec, MentionView } from '../protocol/messages';
 import { errorMessage } from '../util/errors';
+import type { Draft } from '../protocol/draft';
 
 /** What a conversation needs to turn the composer's chips into prompt content. */
 export interface PromptContext {
@@ -71,7 +72,7 @@ export async function preparePrompt(
 
 /** The context module's view as the protocol's (the same shape; copied so no extra field leaks). */
 function toView(view: MentionView): MentionView {
-  const out: MentionView = { kind: view.kind, label: view.label, icon: view.icon };
+  const out: Draft<MentionView> = { kind: view.kind, label: view.label, icon: view.icon };
   if (view.detail !== undefined) out.detail = view.detail;
   if (view.uri !== undefined) out.uri = view.uri;
   if (view.range !== undefined) out.range = { ...view.range };

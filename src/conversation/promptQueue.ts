@@ -70,10 +70,12 @@ export class PromptQueue {
   }
 
   edit(id: string, text: string): boolean {
-    const item = this.items.find((i) => i.id === id);
+    const index = this.items.findIndex((i) => i.id === id);
+    const item = this.items[index];
     // Text may be emptied when chips remain: they are the prompt then.
     if (!item || (text.trim() === '' && (item.mentions?.length ?? 0) === 0) || text.length > MAX_QUEUED_TEXT) return false;
-    item.text = text;
+    // The items are readonly views: replace the edited one (view() copies them anyway).
+    this.items[index] = { ...item, text };
     this.notify();
     return true;
   }

@@ -6,63 +6,63 @@
 
 /** A session setting the agent offers: ACP config options, or the older `models`. */
 export interface ConfigOptionView {
-  id: string;
-  name: string;
-  description?: string;
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
   /** `mode`, `model` and `thought_level` get pickers in the header; the rest go in the options menu. */
-  category?: string;
-  type: 'select' | 'boolean';
-  currentValue: string | boolean;
+  readonly category?: string;
+  readonly type: 'select' | 'boolean';
+  readonly currentValue: string | boolean;
   /** select: the choices in order; `group` names the group of grouped choices. */
-  choices?: Array<{ value: string; name: string; description?: string; group?: string }>;
+  readonly choices?: ReadonlyArray<{ readonly value: string; readonly name: string; readonly description?: string; readonly group?: string }>;
 }
 
 /** How full the agent's context is (`usage_update`). */
 export interface UsageView {
-  used: number;
-  size: number;
-  cost?: { amount: number; currency: string };
+  readonly used: number;
+  readonly size: number;
+  readonly cost?: { readonly amount: number; readonly currency: string };
 }
 
 /** An agent the user can pick: configured in `tandem.agents`, or built in. */
 export interface AgentChoice {
-  name: string;
+  readonly name: string;
   /** Command line for display (no env values: they may hold secrets). */
-  commandLine: string;
-  builtIn: boolean;
+  readonly commandLine: string;
+  readonly builtIn: boolean;
   /** Where it runs when not on this machine: a remote endpoint's host, an ssh destination. */
-  host?: string;
+  readonly host?: string;
   /** The workspace's settings define it (or override the user's entry of that name): said in the pickers. */
-  fromWorkspace?: boolean;
+  readonly fromWorkspace?: boolean;
 }
 
 /** A well-known agent that can be added to `tandem.agents` with one click. */
 export interface AgentPreset {
-  id: string;
-  name: string;
-  commandLine: string;
+  readonly id: string;
+  readonly name: string;
+  readonly commandLine: string;
 }
 
 /** A slash command the agent offers (`available_commands_update`); typed as `/name args`. */
 export interface CommandView {
   /** Without the leading slash. */
-  name: string;
-  description: string;
+  readonly name: string;
+  readonly description: string;
   /** What to type after the name, when the command takes input. */
-  hint?: string;
+  readonly hint?: string;
 }
 
 /** A mode the agent can run in (ACP session modes, e.g. "Ask", "Code", "Plan"). */
 export interface ModeView {
-  id: string;
-  name: string;
-  description?: string;
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
 }
 
 /** The agent's modes and the current one; absent when the agent has none. */
 export interface ModesView {
-  currentModeId: string;
-  available: ModeView[];
+  readonly currentModeId: string;
+  readonly available: readonly ModeView[];
 }
 
 /**
@@ -71,9 +71,9 @@ export interface ModesView {
  */
 export interface AccountView {
   /** true: signed in (or an API key, a gateway); false: the agent says nobody is; absent: it does not say. */
-  signedIn?: boolean;
+  readonly signedIn?: boolean;
   /** What the agent calls the identity: "Anthropic API key", an e-mail address, "Not logged in". */
-  label: string;
+  readonly label: string;
   /** More about it: the key's variable, the gateway's host, the organisation. */
-  detail?: string;
+  readonly detail?: string;
 }

@@ -7,36 +7,36 @@
 
 /** An amount against a limit: an exact decimal string and its unit (an ISO 4217 code, `requests`, …). */
 export interface QuotaQuantityView {
-  value: string;
-  unit?: string;
+  readonly value: string;
+  readonly unit?: string;
 }
 
 export interface QuotaMeterView {
-  id: string;
-  label?: string;
+  readonly id: string;
+  readonly label?: string;
   /** Share of the limit used, 0 to 100 (may exceed 100). */
-  usedPercent?: number;
-  used?: QuotaQuantityView;
-  limit?: QuotaQuantityView;
-  remaining?: QuotaQuantityView;
+  readonly usedPercent?: number;
+  readonly used?: QuotaQuantityView;
+  readonly limit?: QuotaQuantityView;
+  readonly remaining?: QuotaQuantityView;
   /** The window's length as an ISO 8601 duration (`PT5H`, `P7D`). */
-  window?: string;
+  readonly window?: string;
   /** When the window resets (RFC 3339). */
-  resetsAt?: string;
+  readonly resetsAt?: string;
   /** The agent's grading: `ok`, `warning`, `exceeded` or a value of its own. */
-  status?: string;
+  readonly status?: string;
 }
 
 export interface QuotaPoolView {
-  id: string;
-  label?: string;
+  readonly id: string;
+  readonly label?: string;
   /** `available`, `exhausted`, `not_enabled`, … (only `available` means usable); absent: unknown. */
-  state?: string;
-  meters: QuotaMeterView[];
+  readonly state?: string;
+  readonly meters: readonly QuotaMeterView[];
 }
 
 export interface QuotaView {
   /** When the agent last obtained these numbers (RFC 3339), for "as of". */
-  updatedAt?: string;
-  pools: QuotaPoolView[];
+  readonly updatedAt?: string;
+  readonly pools: readonly QuotaPoolView[];
 }

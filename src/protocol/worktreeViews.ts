@@ -6,49 +6,49 @@
 
 /** The worktree a conversation works in, as the panel shows it (header, tab, the bar above the composer). */
 export interface WorktreeView {
-  branch: string;
+  readonly branch: string;
   /** The worktree's folder (absolute). */
-  path: string;
+  readonly path: string;
   /** Short id of the commit it started from. */
-  base: string;
+  readonly base: string;
   /** `missing`: its folder was deleted outside Tandem (the bar explains and offers to recreate it). */
-  state: 'ready' | 'missing';
+  readonly state: 'ready' | 'missing';
   /** Files that differ from what was last applied to the workspace (from the start commit before any apply). */
-  unapplied: number;
+  readonly unapplied: number;
   /** Commits made on the branch since the start commit. */
-  commits: number;
+  readonly commits: number;
   /** Set while an action runs: what it is doing ("Applying…"). */
-  busy?: string;
+  readonly busy?: string;
   /** What the last action did ("Applied 2 files; 1 has conflicts to resolve"). */
-  notice?: string;
+  readonly notice?: string;
   /** Why the last action failed, and what to do. */
-  error?: string;
+  readonly error?: string;
 }
 
 /** Whether new conversations can get a worktree here, and why not. */
 export interface WorktreeOffer {
-  available: boolean;
+  readonly available: boolean;
   /** Why not (no git, not a repository, untrusted workspace…); absent when available. */
-  reason?: string;
+  readonly reason?: string;
   /** `tandem.newConversationsInWorktree`: the New Conversation button makes one in a worktree. */
-  byDefault: boolean;
+  readonly byDefault: boolean;
 }
 
 /** A note the user left on a line or range of a diff, for the agent's next prompt. */
 export interface ReviewNoteView {
-  id: string;
+  readonly id: string;
   /** Absolute path of the file (in the conversation's worktree, when it has one). */
-  path: string;
+  readonly path: string;
   /** Path relative to the conversation's folder, for display. */
-  relPath: string;
+  readonly relPath: string;
   /** Lines of the file as changed (1-based, inclusive). */
-  startLine: number;
-  endLine: number;
+  readonly startLine: number;
+  readonly endLine: number;
   /** The diff hunk the note is about, unified (`@@ … @@` then `-`/`+`/` ` lines), capped. */
-  hunk?: string;
-  text: string;
+  readonly hunk?: string;
+  readonly text: string;
   /** `sent`: it went with a prompt (shown resolved). */
-  state: 'pending' | 'sent';
+  readonly state: 'pending' | 'sent';
 }
 
 /** A stored (or received) note with every field of the right type. */
@@ -69,6 +69,12 @@ export function isReviewNoteView(v: unknown): v is ReviewNoteView {
 }
 
 /** A hunk as unified text (`@@ -a,b +c,d @@` then its `-`/`+`/` ` lines), as a note carries it. */
-export function unifiedHunk(hunk: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: readonly string[] }): string {
+export function unifiedHunk(hunk: {
+  readonly oldStart: number;
+  readonly oldLines: number;
+  readonly newStart: number;
+  readonly newLines: number;
+  readonly lines: readonly string[];
+}): string {
   return [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n');
 }

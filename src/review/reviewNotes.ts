@@ -1,4 +1,5 @@
 import { isReviewNoteView, type ReviewNoteView } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 
 /**
  * Review notes: what the user wrote on lines of a diff, kept in the order written, sent to the agent
@@ -25,7 +26,8 @@ export interface NewNote {
 }
 
 export class NoteBook {
-  private notes: ReviewNoteView[] = [];
+  // The notes' own records (changed in place as they are sent or taken back); views are copies of them.
+  private notes: Array<Draft<ReviewNoteView>> = [];
   private next = 1;
 
   /**
@@ -38,7 +40,7 @@ export class NoteBook {
     if (this.pending().length >= MAX_NOTES) return 'full';
     const start = Math.max(1, Math.min(note.startLine, note.endLine));
     const end = Math.max(start, note.startLine, note.endLine);
-    const view: ReviewNoteView = {
+    const view: Draft<ReviewNoteView> = {
       id: `note-${Date.now().toString(36)}-${this.next++}`,
       path: note.path,
       relPath: note.relPath,
@@ -74,7 +76,7 @@ export class NoteBook {
 
   /** The pending notes, now marked sent (in the order written). */
   takePending(): ReviewNoteView[] {
-    const taken = this.pending();
+    const taken = this.notes.filter((n) => n.state === 'pending');
     for (const note of taken) note.state = 'sent';
     return taken.map((n) => ({ ...n }));
   }

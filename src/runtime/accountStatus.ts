@@ -10,6 +10,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AccountView } from '../protocol/messages';
 import { isRecord } from '../protocol/guards';
+import type { Draft } from '../protocol/draft';
 
 const MAX_TEXT = 200;
 
@@ -22,7 +23,7 @@ function fromVendor(status: Record<string, unknown>): AccountView | undefined {
   const kind = text(status.kind);
   const label = text(status.label) ?? kind;
   if (label === undefined) return undefined;
-  const view: AccountView = { label };
+  const view: Draft<AccountView> = { label };
   if (kind !== undefined) view.signedIn = kind !== 'none';
   const detail = text(status.detail);
   if (detail !== undefined && detail !== label) view.detail = detail;

@@ -7,6 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { ConfigOptionView, UsageView } from '../protocol/messages';
 import { isRecord, describe, isAbsent } from '../protocol/guards';
 import { type Warn } from './updateParsing';
+import type { Draft } from '../protocol/draft';
 
 /** The id the older `models` shape gets as a picker (no agent's config option may shadow it). */
 export const LEGACY_MODEL_ID = 'model';
@@ -21,7 +22,7 @@ function clip(text: string): string {
 
 function choice(raw: unknown, group: string | undefined): NonNullable<ConfigOptionView['choices']>[number] | undefined {
   if (!isRecord(raw) || typeof raw.value !== 'string' || raw.value === '') return undefined;
-  const result: NonNullable<ConfigOptionView['choices']>[number] = {
+  const result: Draft<NonNullable<ConfigOptionView['choices']>[number]> = {
     value: raw.value,
     name: typeof raw.name === 'string' && raw.name !== '' ? clip(raw.name) : raw.value,
   };
@@ -33,7 +34,7 @@ function choice(raw: unknown, group: string | undefined): NonNullable<ConfigOpti
 /** Flat options, or groups of options (`{group, name, options}`), as one list with group names. */
 function parseChoices(raw: unknown, warn: Warn, where: string): ConfigOptionView['choices'] {
   if (!Array.isArray(raw)) return undefined;
-  const out: NonNullable<ConfigOptionView['choices']> = [];
+  const out: Draft<NonNullable<ConfigOptionView['choices']>> = [];
   const seen = new Set<string>();
   const add = (item: unknown, group: string | undefined): void => {
     const parsed = choice(item, group);
@@ -54,7 +55,7 @@ function parseOption(raw: unknown, warn: Warn): ConfigOptionView | undefined {
   if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '') return undefined;
   const where = `config option ${describe(raw.id)}`;
   const base = { id: raw.id, name: typeof raw.name === 'string' && raw.name !== '' ? clip(raw.name) : raw.id };
-  const extra: Partial<ConfigOptionView> = {};
+  const extra: Draft<Partial<ConfigOptionView>> = {};
   if (typeof raw.description === 'string' && raw.description !== '') extra.description = clip(raw.description);
   if (typeof raw.category === 'string' && raw.category !== '') extra.category = raw.category;
   if (raw.type === 'boolean') {
@@ -123,7 +124,7 @@ export function parseUsage(update: Record<string, unknown>, warn: Warn): UsageVi
     warn(`Ignored a usage_update without usable numbers (used ${describe(used)}, size ${describe(size)}).`);
     return undefined;
   }
-  const usage: UsageView = { used, size };
+  const usage: Draft<UsageView> = { used, size };
   if (isRecord(cost) && typeof cost.amount === 'number' && Number.isFinite(cost.amount) && typeof cost.currency === 'string')
     usage.cost = { amount: cost.amount, currency: cost.currency.slice(0, 10) };
   return usage;

@@ -11,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import type { QuotaMeterView, QuotaPoolView, QuotaQuantityView, QuotaView } from '../protocol/messages';
 import { isRecord, describe } from '../protocol/guards';
 import { type Warn } from './updateParsing';
+import type { Draft } from '../protocol/draft';
 
 /** Caps so a misbehaving agent cannot flood the header. */
 const MAX_POOLS = 20;
@@ -40,7 +41,7 @@ function parseMeter(value: unknown): QuotaMeterView | undefined {
   if (!isRecord(value)) return undefined;
   const id = text(value.id);
   if (id === undefined) return undefined;
-  const meter: QuotaMeterView = { id };
+  const meter: Draft<QuotaMeterView> = { id };
   const label = text(value.label);
   if (label !== undefined) meter.label = label;
   if (typeof value.usedPercent === 'number' && Number.isFinite(value.usedPercent) && value.usedPercent >= 0) meter.usedPercent = value.usedPercent;
@@ -64,7 +65,7 @@ function parsePool(value: unknown, warn: Warn): QuotaPoolView | undefined {
     warn(`Ignored a quota pool without an id and a meter list (got ${describe(value)}).`);
     return undefined;
   }
-  const pool: QuotaPoolView = { id: text(value.id) as string, meters: [] };
+  const pool: Draft<QuotaPoolView> = { id: text(value.id) as string, meters: [] };
   const label = text(value.label);
   if (label !== undefined) pool.label = label;
   const state = text(value.state);
@@ -83,7 +84,7 @@ export function parseQuotaSnapshot(value: unknown, warn: Warn): QuotaView | unde
     warn(`Ignored a quota snapshot without a pool list (got ${describe(isRecord(value) ? value.pools : value)}).`);
     return undefined;
   }
-  const quota: QuotaView = { pools: [] };
+  const quota: Draft<QuotaView> = { pools: [] };
   const updatedAt = time(value.updatedAt);
   if (updatedAt !== undefined) quota.updatedAt = updatedAt;
   const ids = new Set<string>();
@@ -142,7 +143,7 @@ function claudeMeter(
 ): { place: NonNullable<ReturnType<typeof claudeWindow>>; meter: QuotaMeterView } | undefined {
   const place = claudeWindow(type);
   if (place === undefined) return undefined;
-  const meter: QuotaMeterView = { id: place.meter, label: place.label };
+  const meter: Draft<QuotaMeterView> = { id: place.meter, label: place.label };
   if (place.window) meter.window = place.window;
   // Claude Code reads `utilization` as a fraction (its warning thresholds are 0.75, 0.9).
   if (typeof reading.utilization === 'number' && Number.isFinite(reading.utilization) && reading.utilization >= 0)
@@ -166,7 +167,8 @@ export function quotaFromClaudeRateLimit(info: unknown, previous: QuotaView | un
   if (typeof info.rateLimitType === 'string' && !readings.some(([type]) => type === info.rateLimitType)) readings.push([info.rateLimitType, info]);
   if (typeof info.overageStatus === 'string' && !readings.some(([type]) => type === 'overage'))
     readings.push(['overage', { status: info.overageStatus, resetsAt: info.overageResetsAt }]);
-  const pools: QuotaPoolView[] = structuredClone(previous?.pools ?? []);
+  // A deep copy of the last views, so this one may be changed in place before it is handed out.
+  const pools = structuredClone(previous?.pools ?? []) as Array<Draft<QuotaPoolView>>;
   let changed = false;
   for (const [type, reading] of readings) {
     const found = claudeMeter(type, reading);

@@ -12,6 +12,7 @@ import { LEGACY_MODEL_ID, parseConfigOptions, parseLegacyModels, parseUsage } fr
 import { CLAUDE_RATE_LIMIT_KEY, newerQuota, parseQuotaSnapshot, quotaFromClaudeRateLimit } from './quota';
 import { isRecord, describe, isAbsent } from '../protocol/guards';
 import { type Warn } from './updateParsing';
+import type { Draft } from '../protocol/draft';
 
 /** What the rest of the conversation may read of the session's settings; changing them goes through the Thread. */
 export type SessionInfoReader = Pick<SessionInfo, 'commands' | 'modes' | 'configOptions' | 'configOption' | 'usage' | 'quota' | 'hasMode' | 'promptSuggestion'>;
@@ -250,7 +251,7 @@ function parseCommand(item: unknown): CommandView | undefined {
   // Agents differ on whether the name carries the slash; the panel adds it itself.
   const name = item.name.trim().replace(/^\//, '');
   if (name === '' || /\s/.test(name) || name.length > MAX_TEXT) return undefined;
-  const command: CommandView = { name, description: typeof item.description === 'string' ? clip(item.description) : '' };
+  const command: Draft<CommandView> = { name, description: typeof item.description === 'string' ? clip(item.description) : '' };
   const hint = isRecord(item.input) ? item.input.hint : undefined;
   if (typeof hint === 'string' && hint.trim() !== '') command.hint = clip(hint);
   return command;
@@ -267,7 +268,7 @@ function parseModes(value: unknown, warn: Warn): ModeView[] {
       warn(`Dropped a malformed or repeated session mode (got ${describe(item)}).`);
       continue;
     }
-    const mode: ModeView = { id: item.id, name: typeof item.name === 'string' && item.name.trim() !== '' ? clip(item.name) : item.id };
+    const mode: Draft<ModeView> = { id: item.id, name: typeof item.name === 'string' && item.name.trim() !== '' ? clip(item.name) : item.id };
     if (typeof item.description === 'string' && item.description !== '') mode.description = clip(item.description);
     modes.push(mode);
   }

@@ -20,8 +20,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const makeSession = (script: unknown, opts: ScriptedSessionOptions = {}) => scriptedSession(dir, script, opts);
 
-const kinds = (entries: Entry[]) => entries.map((e) => e.kind);
-const agentText = (entries: Entry[]) =>
+const kinds = (entries: readonly Entry[]) => entries.map((e) => e.kind);
+const agentText = (entries: readonly Entry[]) =>
   entries
     .filter((e) => e.kind === 'agent')
     .map((e) => (e as { text: string }).text)

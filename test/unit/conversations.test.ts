@@ -28,8 +28,8 @@ function persistent(name: string): { store: () => ConversationStore; env: Record
 }
 
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
-const kinds = (entries: Entry[]) => entries.map((e) => e.kind);
-const texts = (entries: Entry[], kind: 'user' | 'agent') => entries.filter((e) => e.kind === kind).map((e) => (e as { text: string }).text);
+const kinds = (entries: readonly Entry[]) => entries.map((e) => e.kind);
+const texts = (entries: readonly Entry[], kind: 'user' | 'agent') => entries.filter((e) => e.kind === kind).map((e) => (e as { text: string }).text);
 const methods = (r: ScriptedSession) =>
   r
     .received()

@@ -56,17 +56,17 @@ function pidsRunning(marker: string): number[] {
   return pids;
 }
 
-const entries = (r: Rig): Entry[] => r.session.snapshotParts().entries;
-const agentText = (list: Entry[]): string =>
+const entries = (r: Rig): readonly Entry[] => r.session.snapshotParts().entries;
+const agentText = (list: readonly Entry[]): string =>
   list
     .filter((e) => e.kind === 'agent')
     .map((e) => (e as { text: string }).text)
     .join('');
-const errors = (list: Entry[]) => list.filter((e) => e.kind === 'error');
+const errors = (list: readonly Entry[]) => list.filter((e) => e.kind === 'error');
 const say = (text: string) => ({ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
 /** No spinner left: every tool call is final and every permission prompt answered. */
-function assertSettled(list: Entry[]): void {
+function assertSettled(list: readonly Entry[]): void {
   for (const e of list) {
     if (e.kind !== 'tool_call') continue;
     assert.ok(!['pending', 'in_progress'].includes(e.status), `tool call ${e.toolCallId} still ${e.status}`);
@@ -79,7 +79,7 @@ function crash(pid: number): void {
   process.kill(pid, 'SIGKILL');
 }
 
-async function restartAndPrompt(r: Rig, before: Entry[]): Promise<void> {
+async function restartAndPrompt(r: Rig, before: readonly Entry[]): Promise<void> {
   // A restarted agent is a fresh process that starts its script from turn 0: give it a healthy one.
   writeFileSync(r.scriptPath, JSON.stringify({ turns: [{ steps: [{ echo: true }] }] }));
   await r.session.restart();

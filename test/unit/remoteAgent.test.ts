@@ -67,7 +67,7 @@ function remoteSession(
   return { ...made, log, dir, agent };
 }
 
-const agentText = (entries: Array<{ kind: string; text?: string }>): string =>
+const agentText = (entries: ReadonlyArray<{ kind: string; text?: string }>): string =>
   entries
     .filter((e) => e.kind === 'agent')
     .map((e) => e.text ?? '')

@@ -85,7 +85,7 @@ test('a mirror replaying the emitted messages always equals commands() and modes
   fc.assert(
     fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
       const { info } = make();
-      let commands: CommandView[] = [];
+      let commands: readonly CommandView[] = [];
       let modes: ModesView | undefined;
       const replay = (messages: HostMessage[] | undefined) => {
         for (const m of messages ?? []) {

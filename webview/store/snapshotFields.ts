@@ -17,6 +17,7 @@ import type {
   UsageView,
 } from '../../src/protocol/messages';
 import { isRecord } from '../../src/protocol/guards';
+import type { Draft } from '../../src/protocol/draft';
 
 /** Keeps only well-formed commands: the list drives the composer's suggestions. */
 export function parseCommands(value: unknown): CommandView[] {
@@ -54,7 +55,7 @@ export function parseUsage(value: unknown): UsageView | undefined {
 
 export function parseAccount(value: unknown): AccountView | undefined {
   if (!isRecord(value) || typeof value.label !== 'string' || value.label === '') return undefined;
-  const account: AccountView = { label: value.label };
+  const account: Draft<AccountView> = { label: value.label };
   if (typeof value.signedIn === 'boolean') account.signedIn = value.signedIn;
   if (typeof value.detail === 'string' && value.detail !== '') account.detail = value.detail;
   return account;
@@ -74,10 +75,11 @@ export function parseQuota(value: unknown): QuotaView | undefined {
 export function parseReview(value: unknown): ReviewView {
   if (!isRecord(value) || !Array.isArray(value.files)) return { files: [] };
   const files = value.files.filter((f): f is ReviewView['files'][number] => isRecord(f) && typeof f.path === 'string' && typeof f.relPath === 'string');
-  const review: ReviewView = { files };
-  if (value.busy === true) review.busy = true;
-  if (typeof value.error === 'string') review.error = value.error;
-  return review;
+  return {
+    files,
+    ...(value.busy === true ? { busy: true } : {}),
+    ...(typeof value.error === 'string' ? { error: value.error } : {}),
+  };
 }
 
 export function parseTabs(value: unknown): TabView[] {

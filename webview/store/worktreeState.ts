@@ -5,6 +5,7 @@
 import type { ConversationSnapshot, HostMessage, PanelSnapshot, ReviewNoteView, WorktreeOffer, WorktreeView } from '../../src/protocol/messages';
 import { isRecord } from '../../src/protocol/guards';
 import { isReviewNoteView } from '../../src/protocol/worktreeViews';
+import type { Draft } from '../../src/protocol/draft';
 
 function parseWorktree(value: unknown): WorktreeView | undefined {
   return isRecord(value) && typeof value.branch === 'string' && typeof value.path === 'string' ? (value as unknown as WorktreeView) : undefined;
@@ -16,7 +17,7 @@ function parseNotes(value: unknown): ReviewNoteView[] {
 
 function parseOffer(value: unknown): WorktreeOffer {
   if (!isRecord(value)) return { available: false, byDefault: false };
-  const offer: WorktreeOffer = { available: value.available === true, byDefault: value.byDefault === true };
+  const offer: Draft<WorktreeOffer> = { available: value.available === true, byDefault: value.byDefault === true };
   if (typeof value.reason === 'string') offer.reason = value.reason;
   return offer;
 }
