@@ -40,6 +40,7 @@ export const ROOMS = {
         "the other entries of the log and what every entry view shares: `ViewContext`, messages, outcomes, the agent's questions, streamed markdown and cold sections, placeholders, nested (subagent) cards",
       files: [
         'viewContext.ts',
+        'entryView.ts',
         'entries.ts',
         'outcomeEntries.ts',
         'agentAsks.ts',
@@ -91,8 +92,8 @@ export const ROOMS = {
   'src/vscode': {
     host: {
       about:
-        '`EditorHost` (builds the `EditorPorts` and owns every adapter below), the commands it registers (`editorCommands.ts`, `hostCommands.ts`), the activity status item',
-      files: ['editorHost.ts', 'editorCommands.ts', 'hostCommands.ts', 'activityStatus.ts'],
+        '`EditorHost` (builds the `EditorPorts` and owns every adapter below), the commands it registers (`editorCommands.ts`, `hostCommands.ts`), the `ChatSurface` it is given (`chatSurface.ts`), the activity status item',
+      files: ['editorHost.ts', 'chatSurface.ts', 'editorCommands.ts', 'hostCommands.ts', 'activityStatus.ts'],
     },
     agents: {
       about:
@@ -100,6 +101,7 @@ export const ROOMS = {
       files: [
         'agentSettings.ts',
         'userAgentEntries.ts',
+        'agentServerConfig.ts',
         'agentInstaller.ts',
         'agentDoctor.ts',
         'agentLaunch.ts',
