@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AuthEntry, AuthMethodView } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 import { errorMessage } from '../util/errors';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { Thread } from '../thread/thread';
@@ -42,7 +43,7 @@ export function parseAuthMethods(value: unknown, warn: Warn): ParsedAuthMethod[]
       continue;
     }
     const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name.slice(0, 200) : raw.id;
-    const method: ParsedAuthMethod = { id: raw.id, name, kind: 'agent' };
+    const method: Draft<ParsedAuthMethod> = { id: raw.id, name, kind: 'agent' };
     if (typeof raw.description === 'string' && raw.description !== '') method.description = raw.description.slice(0, 1000);
     // Only ACP's own form: the older `_meta["terminal-auth"]` names a whole command of the agent's
     // choosing (Tandem never advertises it, and a replayed file could put anything there).

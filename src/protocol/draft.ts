@@ -5,3 +5,9 @@
  * for such a local, never in a signature: it costs nothing at run time, where copying would.
  */
 export type Draft<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer U> ? U[] : T[K] };
+
+/**
+ * A `Draft` whose arrays stay as the view has them: for a builder that sets fields one by one but
+ * hands on arrays it was given (a stored view's hunks), which it must not be able to change.
+ */
+export type FieldDraft<T> = { -readonly [K in keyof T]: T[K] };

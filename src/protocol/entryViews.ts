@@ -7,6 +7,7 @@
 import type { MentionView } from './mentionViews';
 import type { LocationView, PermissionView, ToolContentView, ToolKind, ToolStatus } from './toolCallViews';
 
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface UserEntry {
   kind: 'user';
   id: string;
@@ -22,6 +23,7 @@ export interface UserEntry {
   note?: string;
 }
 
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface AgentMessageEntry {
   kind: 'agent';
   id: string;
@@ -31,6 +33,7 @@ export interface AgentMessageEntry {
   parentId?: string;
 }
 
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface ThoughtEntry {
   kind: 'thought';
   id: string;
@@ -41,11 +44,12 @@ export interface ThoughtEntry {
 }
 
 export interface PlanItemView {
-  content: string;
-  priority: 'high' | 'medium' | 'low';
-  status: 'pending' | 'in_progress' | 'completed';
+  readonly content: string;
+  readonly priority: 'high' | 'medium' | 'low';
+  readonly status: 'pending' | 'in_progress' | 'completed';
 }
 
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface PlanEntry {
   kind: 'plan';
   id: string;
@@ -57,6 +61,7 @@ export interface PlanEntry {
  * A subagent the agent runs as a child session (the ACP subagents RFD): shown on its card, whose
  * nested entries are the child's own messages and tool calls.
  */
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface ChildSessionView {
   /** The child's ACP session id (Stop sends `session/cancel` with it). */
   sessionId: string;
@@ -68,6 +73,7 @@ export interface ChildSessionView {
   cancel: boolean;
 }
 
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface ToolCallEntry {
   kind: 'tool_call';
   id: string;
@@ -102,93 +108,99 @@ export interface ToolCallEntry {
 }
 
 export interface ErrorEntry {
-  kind: 'error';
-  id: string;
+  readonly kind: 'error';
+  readonly id: string;
   /** One sentence saying what happened. */
-  message: string;
+  readonly message: string;
   /** Extra detail such as the agent's stderr tail. */
-  detail?: string;
+  readonly detail?: string;
   /** What the user can do about it; rendered as a button. */
-  action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh' | 'openAgentSettings';
+  readonly action?: 'restart' | 'retry' | 'signIn' | 'showLog' | 'startFresh' | 'openAgentSettings';
   /** The agent could not start: also offer `Tandem: Check Agent` (what is wrong and what to do). */
-  offerCheck?: boolean;
+  readonly offerCheck?: boolean;
 }
 
 /** Something the user should know about the conversation itself (e.g. the agent starts fresh). */
 export interface NoticeEntry {
-  kind: 'notice';
-  id: string;
-  level: 'info' | 'warning' | 'error';
+  readonly kind: 'notice';
+  readonly id: string;
+  readonly level: 'info' | 'warning' | 'error';
   /** One or two sentences (an agent's notice: its title, then its description). */
-  message: string;
+  readonly message: string;
   /** Set for notices the agent sent (`notice` updates), as opposed to Tandem's own. */
-  fromAgent?: boolean;
+  readonly fromAgent?: boolean;
 }
 
 /** A way to sign in to an agent (`authMethods` of `initialize`). */
 export interface AuthMethodView {
-  id: string;
-  name: string;
-  description?: string;
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
   /**
    * `agent`: the agent signs in itself (`authenticate`); `terminal`: Tandem runs the agent's own
    * command in a terminal; `envVar`: the user sets an environment variable (named in `envVar`).
    */
-  kind: 'agent' | 'terminal' | 'envVar';
-  envVar?: string;
+  readonly kind: 'agent' | 'terminal' | 'envVar';
+  readonly envVar?: string;
   /** terminal: the command line the button runs (the agent's own command and the method's args). */
-  commandLine?: string;
+  readonly commandLine?: string;
 }
 
 /** The agent needs the user to sign in before it can go on. */
 export interface AuthEntry {
-  kind: 'auth';
-  id: string;
-  agentName: string;
+  readonly kind: 'auth';
+  readonly id: string;
+  readonly agentName: string;
   /** What the agent said (its auth-required message). */
-  message: string;
-  methods: AuthMethodView[];
-  state: { kind: 'waiting' } | { kind: 'working'; methodId: string } | { kind: 'done'; methodId: string } | { kind: 'failed'; methodId: string; error: string };
+  readonly message: string;
+  readonly methods: readonly AuthMethodView[];
+  readonly state:
+    | { readonly kind: 'waiting' }
+    | { readonly kind: 'working'; readonly methodId: string }
+    | { readonly kind: 'done'; readonly methodId: string }
+    | { readonly kind: 'failed'; readonly methodId: string; readonly error: string };
 }
 
 /** One field of an agent's question (elicitation form mode). */
 export interface QuestionFieldView {
-  name: string;
-  title: string;
-  description?: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
-  required: boolean;
-  default?: string | number | boolean | string[];
+  readonly name: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
+  readonly required: boolean;
+  readonly default?: string | number | boolean | readonly string[];
   /** `choice` / `choices`: the allowed values and their labels. */
-  choices?: Array<{ value: string; title: string }>;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
+  readonly choices?: ReadonlyArray<{ readonly value: string; readonly title: string }>;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
   /** `string`: email, uri, date or date-time (checked before sending). */
-  format?: string;
-  pattern?: string;
+  readonly format?: string;
+  readonly pattern?: string;
 }
 
 /** A question the agent asks (`elicitation/create`), answered in the thread. */
 export interface QuestionEntry {
-  kind: 'question';
-  id: string;
-  message: string;
-  mode: 'form' | 'url';
-  fields?: QuestionFieldView[];
+  readonly kind: 'question';
+  readonly id: string;
+  readonly message: string;
+  readonly mode: 'form' | 'url';
+  readonly fields?: readonly QuestionFieldView[];
   /** url mode: the full URL, its host, and a warning when the host looks deceptive (punycode). */
-  url?: string;
-  host?: string;
-  hostWarning?: string;
+  readonly url?: string;
+  readonly host?: string;
+  readonly hostWarning?: string;
   /** Why the form cannot be filled in here (then it can only be declined). */
-  unsupported?: string;
-  state: { kind: 'pending' } | { kind: 'answered'; action: 'accept' | 'decline' | 'cancel' } | { kind: 'completed' };
+  readonly unsupported?: string;
+  readonly state:
+    { readonly kind: 'pending' } | { readonly kind: 'answered'; readonly action: 'accept' | 'decline' | 'cancel' } | { readonly kind: 'completed' };
   /** Validation problems of the last attempt, by field name. */
-  errors?: Record<string, string>;
+  readonly errors?: Readonly<Record<string, string>>;
 }
 
 /** The agent compacted its context: a divider with the summary. */
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface CompactionEntry {
   kind: 'compaction';
   id: string;
@@ -199,6 +211,7 @@ export interface CompactionEntry {
   error?: string;
 }
 
+// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface TurnEndEntry {
   kind: 'turn_end';
   id: string;

@@ -127,7 +127,7 @@ export interface ConversationSnapshot {
   readonly title: string;
   readonly status: ConversationStatus;
   readonly entries: readonly Entry[];
-  readonly terminals: Record<string, TerminalView>;
+  readonly terminals: Readonly<Record<string, TerminalView>>;
   /**
    * How many entries come before `entries` and follow in an `olderEntries` message: a long thread's
    * first message carries only its last screens, so they paint before the rest has crossed over.
@@ -220,7 +220,12 @@ export type HostMessage =
    * asks (`olderEntriesWanted`) so that its first screen is painted before they arrive; they go
    * before the snapshot's entries.
    */
-  | { readonly type: 'olderEntries'; readonly conversationId: string; readonly entries: readonly Entry[]; readonly terminals: Record<string, TerminalView> }
+  | {
+      readonly type: 'olderEntries';
+      readonly conversationId: string;
+      readonly entries: readonly Entry[];
+      readonly terminals: Readonly<Record<string, TerminalView>>;
+    }
   | ConversationChange
   /** The open conversations (tabs) and which one is shown. */
   | { readonly type: 'tabsChanged'; readonly tabs: readonly TabView[]; readonly activeId: string }

@@ -21,60 +21,60 @@ export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once'
 /** One option of a permission request, as the agent named it. */
 export interface PermissionOptionView {
   /** The agent's option id, sent back verbatim. */
-  optionId: string;
+  readonly optionId: string;
   /** Label shown on the button (the agent's wording). */
-  name: string;
+  readonly name: string;
   /** Styling hint; unknown kinds from the agent are mapped to the nearest of these. */
-  kind: PermissionOptionKind;
+  readonly kind: PermissionOptionKind;
 }
 
 /** A permission request attached to a tool call card. The reply handle stays on the host. */
 export interface PermissionView {
   /** Host-side id of the request (unique per session). */
-  requestId: string;
+  readonly requestId: string;
   /** Options in the agent's order. */
-  options: PermissionOptionView[];
+  readonly options: readonly PermissionOptionView[];
   /** `pending` until answered; then which option was chosen, or `cancelled`. */
-  state: { kind: 'pending' } | { kind: 'selected'; optionId: string } | { kind: 'cancelled' };
+  readonly state: { readonly kind: 'pending' } | { readonly kind: 'selected'; readonly optionId: string } | { readonly kind: 'cancelled' };
   /** Set when a saved rule answered, not the user: the card says which rule. */
-  rule?: { id: string; label: string; decision: 'allow' | 'reject' };
+  readonly rule?: { readonly id: string; readonly label: string; readonly decision: 'allow' | 'reject' };
   /**
    * After the user picked an "always" option: the narrowest rule Tandem offers to save. Nothing is
    * remembered by Tandem until the user saves it (the agent keeps its own "always").
    */
-  proposal?: RuleProposalView;
+  readonly proposal?: RuleProposalView;
 }
 
 /** A rule offered for saving, editable before it is saved. */
 export interface RuleProposalView {
-  decision: 'allow' | 'reject';
+  readonly decision: 'allow' | 'reject';
   /** What the matcher compares (the panel names it: commands starting with, files matching, …). */
-  matcherType: 'commandPrefix' | 'pathGlob' | 'urlHost' | 'toolName';
+  readonly matcherType: 'commandPrefix' | 'pathGlob' | 'urlHost' | 'toolName';
   /** The proposed matcher value, e.g. `npm test` or `src/**\/*.ts`. */
-  value: string;
-  scope: 'conversation' | 'workspace' | 'global';
+  readonly value: string;
+  readonly scope: 'conversation' | 'workspace' | 'global';
   /** Whom the rule is for (the agent's name). */
-  agent: string;
+  readonly agent: string;
   /** e.g. "Allow `npm test` for Claude Code in this workspace". */
-  label: string;
+  readonly label: string;
   /** `offered` until saved or dismissed; `error` says why saving failed. */
-  state: 'offered' | 'saved' | 'dismissed';
-  ruleId?: string;
-  error?: string;
+  readonly state: 'offered' | 'saved' | 'dismissed';
+  readonly ruleId?: string;
+  readonly error?: string;
 }
 
 /** A file location a tool call touches (follow-along). */
 export interface LocationView {
   /** Absolute path as the agent sent it. */
-  path: string;
+  readonly path: string;
   /** 1-based line, when known. */
-  line?: number;
+  readonly line?: number;
   /** False when the path lies outside every workspace folder (shown, never auto-opened). */
-  inWorkspace: boolean;
+  readonly inWorkspace: boolean;
   /** The path in the user's words: workspace-relative inside the workspace, absolute outside it. */
-  shown?: string;
+  readonly shown?: string;
   /** Not sent by the agent: Tandem took it from the call's input (rawInput). */
-  fromInput?: true;
+  readonly fromInput?: true;
 }
 
 /** Most characters of one output item sent to the panel; the whole text stays in Details. */
@@ -85,58 +85,58 @@ export const OUTPUT_VIEW_LIMIT_CHARS = 64 * 1024;
  * as rawOutput): shown preformatted and collapsible, never as markdown paragraphs.
  */
 export interface OutputContentView {
-  type: 'output';
+  readonly type: 'output';
   /** The text as the tool produced it (model-only parts such as `<system-reminder>` removed). */
-  text: string;
+  readonly text: string;
   /** What the output is of, when a call has several (a file, a command, a query). */
-  label?: string;
+  readonly label?: string;
   /** The stream, when the agent told them apart. */
-  stream?: 'stdout' | 'stderr';
+  readonly stream?: 'stdout' | 'stderr';
   /** The command's exit code, when the agent reported one. */
-  exitCode?: number;
+  readonly exitCode?: number;
   /** The text was longer than OUTPUT_VIEW_LIMIT_CHARS: this is its start. */
-  truncated?: true;
+  readonly truncated?: true;
   /** The item failed (a read that did not succeed, an error result). */
-  failed?: true;
+  readonly failed?: true;
 }
 
 /** One item of a tool call's `content`. */
 export type ToolContentView =
   | {
       /** Text or embedded text resource, rendered as sanitised markdown. */
-      type: 'markdown';
-      text: string;
+      readonly type: 'markdown';
+      readonly text: string;
     }
   | {
-      type: 'image';
+      readonly type: 'image';
       /** e.g. image/png; only raster image types are rendered. */
-      mimeType: string;
+      readonly mimeType: string;
       /** base64 data. */
-      data: string;
+      readonly data: string;
     }
   | {
       /** A link to a resource, opened in the editor when clicked. */
-      type: 'resource_link';
-      uri: string;
-      name: string;
+      readonly type: 'resource_link';
+      readonly uri: string;
+      readonly name: string;
     }
   | DiffContentView
   | OutputContentView
   | {
       /** Live output of a terminal; the output itself lives in `PanelSnapshot.terminals`. */
-      type: 'terminal';
-      terminalId: string;
+      readonly type: 'terminal';
+      readonly terminalId: string;
     };
 
 /** One line of an inline diff. */
 export interface DiffLineView {
-  kind: 'context' | 'add' | 'del';
+  readonly kind: 'context' | 'add' | 'del';
   /** The line without its line ending; cut to DIFF_LINE_MAX_CHARS (then `cut` is set). */
-  text: string;
+  readonly text: string;
   /** The line was longer than DIFF_LINE_MAX_CHARS: `text` is its start ("Open diff" shows it whole). */
-  cut?: true;
+  readonly cut?: true;
   /** The last line of its file, which ends without a line break. */
-  noEol?: true;
+  readonly noEol?: true;
 }
 
 /**
@@ -146,21 +146,21 @@ export interface DiffLineView {
  */
 export interface DiffHunkView {
   /** 1-based number of the hunk's first line in the old file (with no old lines: of the line it comes before). */
-  oldStart: number;
+  readonly oldStart: number;
   /** Old lines the hunk covers (context and removed). */
-  oldLines: number;
+  readonly oldLines: number;
   /** 1-based number of the hunk's first line in the new file (with no new lines: of the line it comes before). */
-  newStart: number;
+  readonly newStart: number;
   /** New lines the hunk covers (context and added). */
-  newLines: number;
+  readonly newLines: number;
   /** Row of the hunk's first line in the whole diff. */
-  row: number;
+  readonly row: number;
   /** The hunk's first lines (all of them unless `more` > 0). */
-  lines: DiffLineView[];
+  readonly lines: readonly DiffLineView[];
   /** Lines of the hunk after `lines` not sent (a long hunk, or one past the view's line budget). */
-  more: number;
+  readonly more: number;
   /** Unchanged lines between the previous hunk (or the top of the file) and this one, not sent. */
-  collapsedBefore: number;
+  readonly collapsedBefore: number;
 }
 
 /**
@@ -168,30 +168,30 @@ export interface DiffHunkView {
  * (the host keeps those for "Open diff" and for the lines the panel fetches on demand).
  */
 export interface DiffContentView {
-  type: 'diff';
+  readonly type: 'diff';
   /** Absolute path of the file. */
-  path: string;
+  readonly path: string;
   /** Identifies this diff's content for the host's lifetime: the same id always means the same texts. */
-  diffId: number;
+  readonly diffId: number;
   /** A new file (the agent sent null, nothing or "" as the old text): every line is added. */
-  isNew: boolean;
+  readonly isNew: boolean;
   /** Lines added and removed in the whole file (0 when `tooLarge`). */
-  added: number;
-  removed: number;
+  readonly added: number;
+  readonly removed: number;
   /** Hunks in file order (empty when nothing changed or when `tooLarge`). */
-  hunks: DiffHunkView[];
+  readonly hunks: readonly DiffHunkView[];
   /** Unchanged lines after the last hunk, not sent. */
-  collapsedAfter: number;
+  readonly collapsedAfter: number;
   /**
    * Set when a side is over DIFF_INLINE_MAX_BYTES: no inline diff was computed; "Open diff" (VS
    * Code's diff editor) still shows it.
    */
-  tooLarge?: { bytes: number; limit: number };
+  readonly tooLarge?: { readonly bytes: number; readonly limit: number };
   /**
    * Not sent by the agent: Tandem saw it — `disk`: what changed on disk while the call ran (agents
    * that write the disk themselves); `input`: the old and new text of the call's input.
    */
-  observed?: 'disk' | 'input';
+  readonly observed?: 'disk' | 'input';
 }
 
 /** Largest old or new text (UTF-8 bytes) diffed inline; bigger ones only offer "Open diff". */
@@ -205,23 +205,23 @@ export const DIFF_FETCH_MAX_LINES = 1000;
 
 /** Output of one terminal, shown inside every tool call card that embeds it. */
 export interface TerminalView {
-  terminalId: string;
+  readonly terminalId: string;
   /** The command line, for the header. */
-  command: string;
+  readonly command: string;
   /** Output so far (already bounded by the host). May contain ANSI escapes. */
-  output: string;
+  readonly output: string;
   /** True when earlier output was dropped to respect the byte limit. */
-  truncated: boolean;
+  readonly truncated: boolean;
   /** Set once the process has exited. */
-  exit?: TerminalExitView;
+  readonly exit?: TerminalExitView;
 }
 
 export interface TerminalExitView {
-  exitCode: number | null;
-  signal: string | null;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
   /**
    * The command was still running when the editor that ran it went away (closed, reloaded or
    * crashed), which ended it; how it would have ended is unknown. Set on restored transcripts.
    */
-  lost?: true;
+  readonly lost?: true;
 }

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { isReviewNoteView, type Entry, type ReviewNoteView, type TerminalView } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 import type { ConversationMeta, TitleSource, WorktreeBinding } from './conversationMeta';
 
 /**
@@ -142,7 +143,7 @@ function toTerminal(raw: unknown): TerminalView | undefined {
   if (!isObject(raw)) return undefined;
   const { terminalId, command, output, truncated, exit } = raw;
   if (typeof terminalId !== 'string' || typeof command !== 'string' || typeof output !== 'string' || typeof truncated !== 'boolean') return undefined;
-  const view: TerminalView = { terminalId, command, output, truncated };
+  const view: Draft<TerminalView> = { terminalId, command, output, truncated };
   if (exit !== undefined) {
     if (!isObject(exit)) return undefined;
     const { exitCode, signal } = exit;

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { DiffContentView, DiffHunkView, DiffLineView, ToolContentView } from '../protocol/messages';
+import type { FieldDraft } from '../protocol/draft';
 import { DIFF_FETCH_MAX_LINES, DIFF_INLINE_MAX_BYTES } from '../protocol/messages';
 import { diffLineRuns, LineReader, positionOf, readRows, type LineDiff } from './lineDiff';
 
@@ -51,7 +52,7 @@ export type DiffLinesResult = { lines: DiffLineView[]; oldLine: number; newLine:
 
 /** One diff item of a tool call: its texts, its view, and (once computed) its line diff. */
 export class DiffRecord {
-  readonly view: DiffContentView;
+  readonly view: FieldDraft<DiffContentView>;
   private diff: LineDiff | undefined;
 
   /** `stored`: this diff's view as a transcript kept it (same texts and VIEW_FORMAT), shown again under a new id. */

@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { QuestionFieldView } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 import { isRecord, describe } from '../protocol/guards';
 
 export type AnswerValue = string | number | boolean | string[];
@@ -52,7 +53,7 @@ export function parseRequestedSchema(schema: unknown): { fields: QuestionFieldVi
         ),
       };
     }
-    const field: QuestionFieldView = { name, title, type: 'string', required: required.has(name) };
+    const field: Draft<QuestionFieldView> = { name, title, type: 'string', required: required.has(name) };
     const description = text(raw.description, 1000);
     if (description) field.description = description;
     const choices = choicesOf(raw);

@@ -1,4 +1,5 @@
 import type { ConversationChange, Entry, ErrorEntry, NoticeEntry } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 
 /**
  * A thread's entries in order, with ids that are never reused (`e1`, `e2`, … continuing after a
@@ -64,7 +65,7 @@ export class EntryList {
   }
 
   addError(message: string, detail?: string, action?: ErrorEntry['action'], offerCheck = false): ConversationChange[] {
-    const entry: ErrorEntry = { kind: 'error', id: this.newId(), message };
+    const entry: Draft<ErrorEntry> = { kind: 'error', id: this.newId(), message };
     if (detail !== undefined) entry.detail = detail;
     if (action !== undefined) entry.action = action;
     if (offerCheck) entry.offerCheck = true;

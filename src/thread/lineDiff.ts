@@ -1,5 +1,6 @@
 import { diffArrays } from 'diff';
 import type { DiffLineView } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 import { DIFF_LINE_MAX_CHARS } from '../protocol/messages';
 
 /**
@@ -143,7 +144,7 @@ export class LineReader {
     const stop = end === -1 ? this.text.length : end;
     let textEnd = stop;
     if (end !== -1 && textEnd > this.offset && this.text.charCodeAt(textEnd - 1) === 13) textEnd--;
-    const line: DiffLineView = { kind, text: '' };
+    const line: Draft<DiffLineView> = { kind, text: '' };
     if (textEnd - this.offset > DIFF_LINE_MAX_CHARS) {
       let cutAt = this.offset + DIFF_LINE_MAX_CHARS;
       // Never end inside a surrogate pair.

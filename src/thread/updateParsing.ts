@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { LocationView, PermissionOptionKind, PermissionOptionView, PlanItemView, ToolContentView } from '../protocol/messages';
 import { isRecord, describe, isAbsent } from '../protocol/guards';
+import type { Draft } from '../protocol/draft';
 import type { ParsedToolContent } from './diffContent';
 
 export type Warn = (text: string) => void;
@@ -166,7 +167,7 @@ export function parseLocations(value: unknown, isInWorkspace: (path: string) => 
     } catch {
       // A path the checker cannot handle is treated as outside: it is shown, never opened on its own.
     }
-    const view: LocationView = { path: item.path, inWorkspace };
+    const view: Draft<LocationView> = { path: item.path, inWorkspace };
     if (typeof item.line === 'number' && Number.isInteger(item.line) && item.line >= 1) {
       view.line = item.line;
     } else if (!isAbsent(item.line)) {
