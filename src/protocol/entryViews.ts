@@ -211,14 +211,13 @@ export interface CompactionEntry {
   error?: string;
 }
 
-// Mutable: the thread reducer updates its stored entries in place while they stream.
 export interface TurnEndEntry {
-  kind: 'turn_end';
-  id: string;
+  readonly kind: 'turn_end';
+  readonly id: string;
   /** ACP stop reason (end_turn, max_tokens, max_turn_requests, refusal, cancelled) or another string. */
-  stopReason: string;
+  readonly stopReason: string;
   /** The turn's token usage, when the agent reported it with its answer ("1.2k in · 300 out"). */
-  usage?: string;
+  readonly usage?: string;
 }
 
 export type Entry =

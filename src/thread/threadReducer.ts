@@ -8,6 +8,7 @@
  * copies handed out stay true snapshots; no tool call is pending/in_progress right after `endTurn`.
  */
 import type { ConversationChange, Entry, PermissionView } from '../protocol/messages';
+import type { Draft } from '../protocol/draft';
 import type { CompactionEntry, MentionView, PlanEntry, ToolCallEntry, TurnEndEntry, UserEntry } from '../protocol/messages';
 import { toolCallIdOf, type ToolCallRecord } from './toolCallMerge';
 import { ToolCallBook, type CallObservation } from './toolCallBook';
@@ -204,7 +205,7 @@ export class ThreadReducer extends EntryList {
    */
   endTurn(stopReason: string, usage?: string): ConversationChange[] {
     const messages = this.settleOpenCalls();
-    const entry: TurnEndEntry = { kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) };
+    const entry: Draft<TurnEndEntry> = { kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) };
     if (usage !== undefined) entry.usage = usage;
     messages.push(this.push(entry));
     this.plan = undefined;
