@@ -4,7 +4,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { PermissionBroker } from '../client/permissionBroker';
 import type { PermissionRule, RuleDraft, RuleScope } from '../permissions/permissionRule';
-import { draftProblem } from '../permissions/permissionRule';
+import { draftProblem, matcherValue } from '../permissions/permissionRule';
 import { mergeToolCallFacts, subjectFromToolCall, type PermissionSubject, type ToolCallFacts } from '../permissions/permissionSubject';
 import { evaluateRules, optionForVerdict } from '../permissions/ruleMatching';
 import { proposeRule, ruleLabel } from '../permissions/ruleProposal';
@@ -22,11 +22,6 @@ const ALWAYS: ReadonlySet<string> = new Set(['allow_always', 'reject_always']);
 
 /** The start of the tool call id of a card that proposes a sandboxed agent's write (a replay's). */
 export const PROPOSED_WRITE_PREFIX = 'tandem-proposed-write-';
-
-function matcherValue(draft: RuleDraft): string {
-  const m = draft.matcher;
-  return m.type === 'pathGlob' ? m.glob : m.type === 'commandPrefix' ? m.prefix : m.type === 'urlHost' ? m.host : m.name;
-}
 
 function withValue(draft: RuleDraft, value: string, scope: RuleScope): RuleDraft {
   const m = draft.matcher;
@@ -225,7 +220,7 @@ export class PermissionDesk {
     return {
       decision: draft.decision,
       matcherType: draft.matcher.type,
-      value: matcherValue(draft),
+      value: matcherValue(draft.matcher),
       scope: draft.scope,
       agent: draft.agent,
       label: ruleLabel(draft),

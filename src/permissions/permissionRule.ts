@@ -41,6 +41,20 @@ export type RuleMatcher =
 
 export type RuleMatcherType = RuleMatcher['type'];
 
+/** The one value a matcher holds (its glob, command prefix, host or tool name), whatever its type. */
+export function matcherValue(matcher: RuleMatcher): string {
+  switch (matcher.type) {
+    case 'pathGlob':
+      return matcher.glob;
+    case 'commandPrefix':
+      return matcher.prefix;
+    case 'urlHost':
+      return matcher.host;
+    case 'toolName':
+      return matcher.name;
+  }
+}
+
 /** The `agent` of a rule that applies to every agent. */
 export const ANY_AGENT = '*';
 

@@ -13,7 +13,7 @@ import type { ToolKind } from '../protocol/messages';
 import { quoteShellWord, simpleCommandWords } from './commandLine';
 import { globForPaths } from './pathGlob';
 import type { RuleDecision, RuleDraft, RuleMatcher, RuleScope } from './permissionRule';
-import { ANY_AGENT, draftProblem, matcherTypeFor } from './permissionRule';
+import { ANY_AGENT, draftProblem, matcherTypeFor, matcherValue } from './permissionRule';
 import type { PermissionSubject } from './permissionSubject';
 import { hostOfUrl } from './urlHost';
 
@@ -151,22 +151,9 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-function matcherText(matcher: RuleMatcher): string {
-  switch (matcher.type) {
-    case 'pathGlob':
-      return matcher.glob;
-    case 'commandPrefix':
-      return matcher.prefix;
-    case 'urlHost':
-      return matcher.host;
-    case 'toolName':
-      return matcher.name;
-  }
-}
-
 /** "edits to `x`", "`npm test`", "fetching from `x`": what the rule covers, phrased for its kind. */
 function coverage(kind: ToolKind, matcher: RuleMatcher): string {
-  const span = codeSpan(matcherText(matcher));
+  const span = codeSpan(matcherValue(matcher));
   switch (kind) {
     case 'read':
       return l10n.t('reading {0}', span);

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { PermissionRule, RuleMatcher } from '../../permissions/permissionRule';
-import { matcherProblem } from '../../permissions/permissionRule';
+import { matcherProblem, matcherValue } from '../../permissions/permissionRule';
 import { ruleLabel } from '../../permissions/ruleProposal';
 import { formatDate } from '../../protocol/displayLanguage';
 import type { RuleStore } from '../../permissions/ruleStore';
@@ -16,19 +16,6 @@ function scopeText(scope: PermissionRule['scope']): string {
       return l10n.t('this workspace');
     case 'global':
       return l10n.t('everywhere');
-  }
-}
-
-function matcherValue(matcher: RuleMatcher): string {
-  switch (matcher.type) {
-    case 'pathGlob':
-      return matcher.glob;
-    case 'commandPrefix':
-      return matcher.prefix;
-    case 'urlHost':
-      return matcher.host;
-    case 'toolName':
-      return matcher.name;
   }
 }
 
