@@ -5,6 +5,7 @@ import type { ConversationStatus, Entry, MentionChip, ReviewNoteView } from '../
 import type { ConversationMeta } from '../store/conversationMeta';
 import { Disposable } from '../util/disposable';
 import type { ConversationParts } from './conversationParts';
+import { handoffNotice } from './handoff';
 import type { ConversationPorts } from './ports';
 import type { SignOutOutcome } from './signIn';
 
@@ -86,6 +87,11 @@ export abstract class ConversationIntents extends Disposable {
     if (this.status.kind === 'stopped') await this.restart();
     else turns.pump();
     return true;
+  }
+
+  /** Continue with Another Agent…: this new conversation says which conversation, with which agent, it continues. */
+  continuesFrom(source: Pick<ConversationMeta, 'title' | 'agentName'>): void {
+    this.internals.thread.addNotice('info', handoffNotice(source));
   }
 
   /** A new agent session for this conversation (the old one was lost); the transcript stays. */
