@@ -66,8 +66,9 @@ export class TurnRetry {
     return prompt;
   }
 
-  /** The retry could not go (the agent went away before it was sent): it waits for the next Retry. */
-  giveBack(prompt: SentPrompt): void {
-    this.last = prompt;
+  /** The prompt went back to the queue (it waits for a sign-in): its turn end must not offer it twice. */
+  forget(): void {
+    this.last = undefined;
+    this.waiting = undefined;
   }
 }

@@ -270,6 +270,7 @@ export class TurnRunner extends Disposable {
         // Kept for after the sign-in: it goes again once the user signed in, with its review notes.
         parts.notes.giveBack(reviewNotes);
         queue.unsend(item, l10n.t('Waiting for you to sign in.'));
+        this.retries.forget();
         const runtime = link.agentRuntime;
         if (runtime && runtime.authMethods.length > 0) {
           parts.signIn.show(runtime.authMethods, errorMessage(err), async () => {

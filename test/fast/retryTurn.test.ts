@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Entry, TurnEndEntry } from '../../src/protocol/messages';
+import { AUTH_REQUIRED } from '../../src/runtime/startFailure';
 import { flush, stubSession, type StubRig } from '../support/stubSession';
 
 const prompts = (rig: StubRig) =>
@@ -158,5 +159,18 @@ test('a restored transcript offers no Retry: the prompt as sent is not kept acro
   const end = turnEnds(rig).at(-1);
   assert.equal(end?.retry, undefined, 'the flag is dropped on restore');
   assert.equal(await rig.conversation.retryTurn(end!.id), false);
+  rig.manager.dispose();
+});
+
+test('a prompt refused until the user signs in goes back to the queue: its turn end offers no Retry (it would go twice)', async () => {
+  const rig = stubSession();
+  await started(rig);
+  rig.conversation.prompt('one');
+  await flush();
+  rig.agent.failTurn(new acp.RequestError(AUTH_REQUIRED, 'Authentication required'));
+  await flush();
+  assert.equal(turnEnds(rig).at(-1)?.stopReason, 'error');
+  assert.equal(turnEnds(rig).at(-1)?.retry, undefined);
+  assert.equal(rig.conversation.internals.queue.size, 1, 'the prompt waits in the queue for the sign-in');
   rig.manager.dispose();
 });
