@@ -111,7 +111,13 @@ scenario(e2e, 'Continue with Another Agent…: the second agent’s first prompt
   assert.match(resource?.uri ?? '', /^tandem:\/\/conversation\//);
   assert.equal(resource?.mimeType, 'text/markdown');
   const text = resource?.text ?? '';
-  for (const part of ['It was held with Scripted in Tandem', '## You', 'Make the greeting friendlier', '## Scripted', 'I changed the greeting to Hello, friend.'])
+  for (const part of [
+    'It was held with Scripted in Tandem',
+    '## You',
+    'Make the greeting friendlier',
+    '## Scripted',
+    'I changed the greeting to Hello, friend.',
+  ])
     assert.ok(text.includes(part), `the handed-over document has ${JSON.stringify(part)}:\n${text}`);
   assert.equal(readFileSync(workspace.path('greet.ts'), 'utf8'), "export const greet = 'Hello, friend';\n", 'the files as they are');
 });
