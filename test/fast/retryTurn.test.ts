@@ -174,3 +174,24 @@ test('a prompt refused until the user signs in goes back to the queue: its turn 
   assert.equal(rig.conversation.internals.queue.size, 1, 'the prompt waits in the queue for the sign-in');
   rig.manager.dispose();
 });
+
+test('Retry on a failed turn after the agent then crashed while idle: started again first, then the prompt goes', async () => {
+  const rig = stubSession();
+  const sessionId = await started(rig);
+  rig.conversation.prompt('one');
+  await flush();
+  rig.agent.failTurn(new acp.RequestError(-32603, 'model overloaded'));
+  await flush();
+  const end = turnEnds(rig).at(-1);
+  assert.equal(end?.retry, true);
+  rig.agent.crash('exited with code 1');
+  await flush();
+  assert.equal(rig.conversation.status.kind, 'stopped');
+  assert.equal(turnEnds(rig).length, 1, 'no turn ran: no second turn end');
+  assert.equal(await rig.conversation.retryTurn(end!.id), true);
+  await until('the retry went', () => prompts(rig).length === 2);
+  assert.equal(rig.agent.starts, 2, 'the agent was started again');
+  assert.equal(prompts(rig)[1].sessionId, sessionId);
+  assert.deepEqual(prompts(rig)[1].prompt, [{ type: 'text', text: 'one' }]);
+  rig.manager.dispose();
+});
