@@ -50,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('tandem.replayTranscript', (t) => t.inspector.replayTranscript()),
     command('tandem.restart', (t) => t.host.commands.restart()),
     command('tandem.selectAgent', (t) => t.host.commands.pickAgent()),
+    command('tandem.continueWithAgent', (t) => t.host.commands.continueWithAgent()),
     command('tandem.tryDemo', (t) => t.host.commands.tryDemo()),
     command('tandem.installAgent', (t) => t.installer.run()),
     registerCommand('tandem.checkAgent', (agentName?: unknown) => load().doctor.run(agentName)),

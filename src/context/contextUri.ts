@@ -150,8 +150,17 @@ export function gitDiffUri(root?: string, style: PathStyle = 'posix'): string {
   return `${TANDEM_SCHEME}://git/diff` + (root ? `?root=${encodeURIComponent(fileUri(root, style, { folder: true }))}` : '');
 }
 
+/** `tandem://conversation/<id>`: another conversation, handed over as context. */
+export function conversationUri(conversationId: string): string {
+  return `${TANDEM_SCHEME}://conversation/${encodeSegment(conversationId)}`;
+}
+
 /** What a `tandem://` URI names; undefined for anything else. */
-export type TandemTarget = { kind: 'problems'; file?: string } | { kind: 'terminal'; name: string } | { kind: 'gitDiff'; root?: string };
+export type TandemTarget =
+  | { kind: 'problems'; file?: string }
+  | { kind: 'terminal'; name: string }
+  | { kind: 'gitDiff'; root?: string }
+  | { kind: 'conversation'; conversationId: string };
 
 export function parseTandemUri(uri: string, style: PathStyle = 'posix'): TandemTarget | undefined {
   const m = /^tandem:\/\/([^/?#]+)(\/[^?#]*)?(?:\?([^#]*))?/i.exec(uri);
@@ -167,6 +176,7 @@ export function parseTandemUri(uri: string, style: PathStyle = 'posix'): TandemT
     return file ? { kind: 'problems', file } : { kind: 'problems' };
   }
   if (host === 'terminal' && m[2] && m[2].length > 1) return { kind: 'terminal', name: safeDecode(m[2].slice(1)) };
+  if (host === 'conversation' && m[2] && m[2].length > 1) return { kind: 'conversation', conversationId: safeDecode(m[2].slice(1)) };
   if (host === 'git' && m[2] === '/diff') {
     const root = pathOf('root');
     return root ? { kind: 'gitDiff', root } : { kind: 'gitDiff' };

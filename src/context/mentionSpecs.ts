@@ -4,6 +4,7 @@
  * the thread) and turned into `Mention`s with their content read at send time (`specToMention`).
  * No VS Code import: the editor's sources (diagnostics, terminal output, git) come in as data.
  */
+import * as l10n from '@vscode/l10n';
 import type { LineRangeView, MentionSpec } from '../protocol/messages';
 import { assertNever } from '../protocol/guards';
 export { isMentionSpec } from '../protocol/mentionChecks';
@@ -19,6 +20,8 @@ export interface ContextSources {
   terminalOutput(name: string): string | undefined;
   /** Uncommitted changes of the workspace as a unified diff (`git diff HEAD`). */
   gitDiff(): Promise<{ diff: string; root?: string }>;
+  /** Another conversation as Markdown (a handoff); undefined when it is not there (any more). */
+  conversation?(conversationId: string): Promise<{ preface: string; markdown: string } | undefined>;
 }
 
 function range(view: LineRangeView): LineRange {
@@ -54,6 +57,8 @@ export function specShape(spec: MentionSpec): Mention {
       return { kind: 'image', name: spec.name, mimeType: spec.mimeType, data: spec.data };
     case 'audio':
       return { kind: 'audio', name: spec.name, mimeType: spec.mimeType, data: spec.data };
+    case 'conversation':
+      return { kind: 'conversation', conversationId: spec.conversationId, title: spec.title, agentName: spec.agentName, preface: '', markdown: '' };
     default:
       return assertNever(spec);
   }
@@ -80,6 +85,13 @@ export async function specToMention(spec: MentionSpec, sources: ContextSources):
     case 'gitDiff': {
       const { diff, root } = await sources.gitDiff();
       return root === undefined ? { kind: 'gitDiff', diff } : { kind: 'gitDiff', diff, root };
+    }
+    case 'conversation': {
+      const text = await sources.conversation?.(spec.conversationId);
+      // Thrown, the preparer says the chip was not sent, and why; the prompt still goes.
+      if (text === undefined) throw new Error(l10n.t('that conversation is no longer there'));
+      const { conversationId, title, agentName } = spec;
+      return { kind: 'conversation', conversationId, title, agentName, preface: text.preface, markdown: text.markdown };
     }
     default:
       return specShape(spec);

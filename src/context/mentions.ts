@@ -8,7 +8,7 @@
  * import: the webview uses `MentionView` and these helpers as they are.
  */
 import * as l10n from '@vscode/l10n';
-import { baseName, displayPath, fileUri, gitDiffUri, parseFileUri, parseTandemUri, problemsUri, terminalUri, withRange } from './contextUri';
+import { baseName, conversationUri, displayPath, fileUri, gitDiffUri, parseFileUri, parseTandemUri, problemsUri, terminalUri, withRange } from './contextUri';
 import type { LineRange, PathStyle } from './contextUri';
 import { assertNever } from '../protocol/guards';
 
@@ -96,8 +96,30 @@ export interface AudioMention {
   data: string;
 }
 
+/**
+ * Another conversation handed over to this one's agent: the editor writes it as Markdown when the
+ * prompt goes (`preface` tells the agent what it is reading; `markdown` is the conversation).
+ */
+export interface ConversationMention {
+  kind: 'conversation';
+  conversationId: string;
+  title: string;
+  agentName: string;
+  preface: string;
+  markdown: string;
+}
+
 export type Mention =
-  FileMention | FolderMention | SelectionMention | SymbolMention | ProblemsMention | TerminalMention | GitDiffMention | ImageMention | AudioMention;
+  | FileMention
+  | FolderMention
+  | SelectionMention
+  | SymbolMention
+  | ProblemsMention
+  | TerminalMention
+  | GitDiffMention
+  | ImageMention
+  | AudioMention
+  | ConversationMention;
 
 export type MentionKind = Mention['kind'];
 
@@ -163,6 +185,8 @@ export function mentionUri(mention: Mention, style: PathStyle = 'posix'): string
       return mention.path ? fileUri(mention.path, style) : undefined;
     case 'audio':
       return undefined;
+    case 'conversation':
+      return conversationUri(mention.conversationId);
     default:
       return assertNever(mention);
   }
@@ -191,6 +215,8 @@ export function mentionName(mention: Mention, opts: MentionDisplayOptions = {}):
     case 'image':
     case 'audio':
       return mention.name;
+    case 'conversation':
+      return l10n.t('The conversation with {0}: {1}', mention.agentName, conversationTitle(mention.title));
     default:
       return assertNever(mention);
   }
@@ -226,6 +252,8 @@ export function mentionView(mention: Mention, opts: MentionDisplayOptions = {}):
       return base(mention.name, 'file-media');
     case 'audio':
       return base(mention.name, 'mic');
+    case 'conversation':
+      return base(conversationTitle(mention.title), 'comment-discussion');
     default:
       return assertNever(mention);
   }
@@ -253,9 +281,17 @@ export function mentionViewFromUri(uri: string, opts: MentionDisplayOptions = {}
       return mentionView({ kind: 'terminal', name: target.name, output: '' }, opts);
     case 'gitDiff':
       return mentionView({ kind: 'gitDiff', diff: '', root: target.root }, opts);
+    case 'conversation':
+      // The title and agent are not in the URI: the chip says what it is.
+      return mentionView({ kind: 'conversation', conversationId: target.conversationId, title: '', agentName: '', preface: '', markdown: '' }, opts);
     default:
       return assertNever(target);
   }
+}
+
+/** A conversation's title as its chip shows it (an untitled one still says what it is). */
+function conversationTitle(title: string): string {
+  return title.trim() === '' ? l10n.t('Earlier conversation') : title.trim();
 }
 
 /** `:10`, `:10-20` (columns are left to the tooltip's URI). */

@@ -20,6 +20,9 @@
  * - problems, terminal, gitDiff: with E, a `resource` (`tandem://problems`, `tandem://terminal/<name>`,
  *   `tandem://git/diff`); without, a `text` block: a heading, then the body fenced.
  * - image, audio: a media block when the agent advertises `image` / `audio`; else not sent.
+ * - conversation (a handoff from another agent): with E, a `resource` (`tandem://conversation/<id>`,
+ *   `text/markdown`); without, a `text` block, headed. Over the block limit it keeps its end (where
+ *   the conversation stands), and its preface, which says what the agent is reading, stays first.
  *
  * Limits (`PromptLimits`): a mention's text over `maxBlockBytes` is cut (terminal output keeps its
  * end, everything else its start) and ends with a notice saying so, so the model never takes a
@@ -36,7 +39,7 @@ import { gitDiffBody, gitDiffHeading, headedText, problemsBody, problemsHeading,
 import { mentionName, mentionUri, mentionView } from './mentions';
 import type { AudioMention, FileMention, ImageMention, Mention } from './mentions';
 import type { SelectionMention, SymbolMention } from './mentions';
-import type { GitDiffMention, ProblemsMention, TerminalMention } from './mentions';
+import type { ConversationMention, GitDiffMention, ProblemsMention, TerminalMention } from './mentions';
 import { fileTypeOf } from './mimeTypes';
 import type { FileType } from './mimeTypes';
 import { DEFAULT_IMAGE_TYPES, DEFAULT_PROMPT_LIMITS, describeOutcome, readFailure } from './promptOutcome';
@@ -150,6 +153,8 @@ function add(b: Build, m: Mention): Promise<Result> | Result {
     case 'image':
     case 'audio':
       return addMedia(b, m);
+    case 'conversation':
+      return addConversation(b, m);
     default:
       return assertNever(m);
   }
@@ -233,6 +238,19 @@ function addContextText(b: Build, m: ProblemsMention | TerminalMention | GitDiff
   const bytes = utf8Length(text);
   if (b.textBytes + bytes > b.limits.maxPromptBytes) return { sentAs: 'notSent', reason: overBudget(b) };
   if (b.embed) b.blocks.push({ type: 'resource', resource: { uri: mentionUri(m, b.style) ?? '', mimeType, text } });
+  else b.blocks.push({ type: 'text', text });
+  b.textBytes += bytes;
+  const sentAs = b.embed ? 'embedded' : 'text';
+  return capped.reason ? { sentAs, reason: capped.reason } : { sentAs };
+}
+
+function addConversation(b: Build, m: ConversationMention): Result {
+  const capped = capText(b, m.markdown, 'end', 'the earlier part of the conversation is left out');
+  const body = `${m.preface}\n\n${capped.text}`;
+  const text = b.embed ? body : headedText(mentionName(m), body, 'markdown');
+  const bytes = utf8Length(text);
+  if (b.textBytes + bytes > b.limits.maxPromptBytes) return { sentAs: 'notSent', reason: overBudget(b) };
+  if (b.embed) b.blocks.push({ type: 'resource', resource: { uri: mentionUri(m, b.style) ?? '', mimeType: 'text/markdown', text } });
   else b.blocks.push({ type: 'text', text });
   b.textBytes += bytes;
   const sentAs = b.embed ? 'embedded' : 'text';

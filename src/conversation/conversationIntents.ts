@@ -5,6 +5,7 @@ import type { ConversationStatus, Entry, MentionChip, ReviewNoteView } from '../
 import type { ConversationMeta } from '../store/conversationMeta';
 import { Disposable } from '../util/disposable';
 import type { ConversationParts } from './conversationParts';
+import { handoffNotice } from './handoff';
 import type { ConversationPorts } from './ports';
 import type { SignOutOutcome } from './signIn';
 
@@ -68,6 +69,29 @@ export abstract class ConversationIntents extends Disposable {
     this.internals.queue.resume();
     if (this.status.kind === 'ready') this.internals.turns.pump();
     else await this.internals.link.connect();
+  }
+
+  /**
+   * **Retry** on a turn end: the same prompt and context, as they were sent, again in the same
+   * session. An agent that went away (its process ended) is started again first, as Restart does;
+   * the queue goes on after it. False when that turn end offers no Retry (any more).
+   */
+  async retryTurn(entryId: string): Promise<boolean> {
+    const { thread, turns, queue } = this.internals;
+    if (!thread.offersRetry(entryId) || turns.busy) return false;
+    const kept = turns.retries.request();
+    thread.withdrawRetry();
+    if (!kept) return false;
+    // The user chose to go on: what was queued after the failed turn follows the retry.
+    queue.resume();
+    if (this.status.kind === 'stopped') await this.restart();
+    else turns.pump();
+    return true;
+  }
+
+  /** Continue with Another Agent…: this new conversation says which conversation, with which agent, it continues. */
+  continuesFrom(source: Pick<ConversationMeta, 'title' | 'agentName'>): void {
+    this.internals.thread.addNotice('info', handoffNotice(source));
   }
 
   /** A new agent session for this conversation (the old one was lost); the transcript stays. */

@@ -33,6 +33,12 @@ export class ConversationKeeper {
     conversation.restore(transcript);
   }
 
+  /** What is stored of a conversation that is not open (its entries and terminals), if anything. */
+  async transcript(id: string): Promise<Pick<ConversationTranscript, 'entries' | 'terminals'> | undefined> {
+    const stored = await this.store?.loadTranscript(id);
+    return stored ? { entries: stored.entries, terminals: stored.terminals } : undefined;
+  }
+
   /**
    * The conversation changed: its transcript is saved after a quiet period. Streaming calls this per
    * update, so unless `now` is set the store's timer is re-armed at most every 100 ms.

@@ -13,6 +13,8 @@ import { TabStrip } from './tabStrip';
 import { forgetWorktree } from './worktreeLifecycle';
 import { canDeleteAgentSession, deleteAgentSession, titleAgentSession, type AgentSessionPorts } from './agentSessions';
 import { clientCapabilities, conversationPorts, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
+import { launchSecrets } from '../acp/launchSecrets';
+import { handoffDocument, handoffSource, handoffSpec } from './handoff';
 
 /**
  * Owns the conversations open as tabs, the agent runtimes they share (one process per agent), and
@@ -45,7 +47,9 @@ export class ConversationManager extends Disposable {
     const { files, policy } = deps.editor;
     this.keeper = new ConversationKeeper(deps.store);
     const extraCapabilities = clientCapabilities(deps.editor.runSignInTerminal !== undefined);
-    this.promptContext = editorPromptContext(deps.editor);
+    const context = editorPromptContext(deps.editor);
+    // A handed-over conversation is written when the prompt it is attached to goes (handoff.ts).
+    this.promptContext = { ...context, sources: { ...context.sources, conversation: (id) => this.handoffDocument(id) } };
     this.runtimes = this.register(
       new RuntimePool({ launchConfig: (name) => deps.agents.launchConfig(name), log, clientInfo, files, policy, extraCapabilities, connector: deps.connector }),
     );
@@ -109,6 +113,19 @@ export class ConversationManager extends Disposable {
     this.fireTabs();
     this.saveIndex();
     if (conversation.status.kind === 'idle' && conversation.agentName !== '') void conversation.connect();
+  }
+
+  /**
+   * Continue with Another Agent…: a new conversation with `agentName`, shown, that says it continues
+   * conversation `sourceId`; the chip to put in its composer is returned (the panel adds it), so the
+   * conversation so far goes with its first prompt. Undefined when there is nothing to continue.
+   */
+  continueWithAgent(sourceId: string, agentName: string): { conversation: Conversation; chips: MentionChip[] } | undefined {
+    const source = this.strip.get(sourceId);
+    if (!source?.hasHistory || this.deps.agents.launchConfig(agentName) === undefined) return undefined;
+    const conversation = this.newConversation(agentName);
+    conversation.continuesFrom(source.meta);
+    return { conversation, chips: this.chips([handoffSpec(source.meta)]) };
   }
 
   /** Opens a conversation from the history (restoring its transcript) and shows it. */
@@ -180,6 +197,18 @@ export class ConversationManager extends Disposable {
       this.stopUnusedRuntimes();
     }
     return deleted;
+  }
+
+  /** A conversation, open or closed, as the handoff's Markdown; undefined when it is gone. */
+  private async handoffDocument(id: string): Promise<{ preface: string; markdown: string } | undefined> {
+    const open = this.strip.get(id);
+    const meta = open?.meta ?? this.closed.find((m) => m.id === id);
+    if (!meta) return undefined;
+    const transcript = open ? open.transcript() : await this.keeper.transcript(id);
+    if (!transcript) return undefined;
+    // Masked as an export is: what the agents were started with never travels in a conversation.
+    const agent = this.deps.agents.launchConfig(meta.agentName);
+    return handoffDocument(handoffSource(meta, transcript, open?.changedFiles()), agent ? launchSecrets(agent) : []);
   }
 
   private get agentSessions(): AgentSessionPorts {

@@ -70,6 +70,7 @@ export function wireParts(host: PartsHost, ports: ConversationPorts): Conversati
     titled: (title) => host.setTitle(title, 'agent'),
     changes: (paths) => p.review.agentChanges(paths),
     activity: (activity) => host.activityChanged(activity),
+    offersRetry: (stopReason) => p.turns.retries.offers(stopReason),
   });
   p.queue = new PromptQueue((queue) => emit([{ type: 'queueChanged', queue }]));
   const reviewChanged = (review: ReviewView) => {

@@ -5,7 +5,7 @@ import { launchSecrets } from '../acp/launchSecrets';
 import { lazyRedactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { RuntimePoolDeps } from '../runtime/runtimePool';
-import type { ConversationStatus } from '../protocol/messages';
+import type { ConversationStatus, MentionSpec } from '../protocol/messages';
 import type { ConversationMeta } from '../store/conversationMeta';
 import type { ConversationStore } from '../store/conversationStore';
 import type { ConversationPorts, EditorPorts } from './ports';
@@ -63,10 +63,15 @@ export function conversationPorts(meta: ConversationMeta, deps: ConversationMana
     follow: (path, line) => {
       if (hooks.isShown(meta.id)) editor.follow(path, line);
     },
-    promptContext: rebase ? { ...editorPromptContext(editor), rebase } : hooks.promptContext,
+    promptContext: rebase ? worktreePromptContext(editorPromptContext(editor), rebase, hooks.promptContext) : hooks.promptContext,
     cancelGraceMs: deps.cancelGraceMs ?? 10_000,
     blocked: () => (meta.agentName === '' ? (editor.blocked() ?? { kind: 'no_agent' }) : (editor.blocked() ?? worktreeMissing(meta, editor))),
   };
+}
+
+/** A worktree's prompt context: its own files and git diff, the manager's handed-over conversations. */
+function worktreePromptContext(own: PromptContext, rebase: (spec: MentionSpec) => MentionSpec, manager: PromptContext): PromptContext {
+  return { ...own, rebase, sources: { ...own.sources, conversation: manager.sources.conversation } };
 }
 
 /** A conversation whose worktree was deleted by hand cannot start its agent there: stopped, saying why. */

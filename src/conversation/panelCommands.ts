@@ -62,6 +62,9 @@ const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
   rewind: async (m, { conversation, warn }) => {
     if (!(await conversation?.rewind(m.entryId))) warn('Nothing was recorded before that turn, so its files cannot be restored.');
   },
+  retryTurn: async (m, { conversation, warn }) => {
+    if (conversation && !(await conversation.retryTurn(m.entryId))) warn('That turn cannot be retried: its prompt is no longer kept, or a turn is running.');
+  },
   setConfigOption: (m, { conversation }) => conversation?.setConfigOption(m.configId, m.value),
   authenticate: (m, { conversation }) => conversation?.authenticate(m.methodId),
   answerQuestion: (m, { conversation }) => conversation?.answerQuestion(m.entryId, m.action, m.content),

@@ -288,6 +288,8 @@ export class SessionLink extends Disposable {
       if (this.reconnect.active) return void this.reconnect.failed(new RemoteConnectionError('closed', exit.description));
       return this.reconnect.lost(exit.description, wasRunning);
     }
+    // The turn it ran is over: its end says so (and offers Retry, which starts the agent again).
+    if (wasRunning) parts.thread.endTurn('exited');
     c.fail({
       message: stopped,
       detail: exit.stderrTail || undefined,

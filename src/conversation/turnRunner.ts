@@ -18,6 +18,7 @@ import type { QuestionDesk } from './questionDesk';
 import type { ReviewNoteDesk } from './reviewNoteDesk';
 import type { SessionLink } from './sessionLink';
 import type { SignIn } from './signIn';
+import { TurnRetry, type SentPrompt } from './turnRetry';
 
 /** What the runner uses besides the conversation's state. */
 export interface TurnParts {
@@ -76,6 +77,8 @@ export class TurnRunner extends Disposable {
   private sendNowPending = false;
   /** A prompt was taken and is being prepared (checkpoint): nothing else may be taken meanwhile. */
   private preparing = false;
+  /** The last turn's prompt as sent, for Retry on its end. */
+  readonly retries = new TurnRetry();
 
   constructor(
     private readonly c: ConversationState,
@@ -98,9 +101,12 @@ export class TurnRunner extends Disposable {
   /** Sends the next queued prompt when the conversation can take it; connects an idle one first. */
   pump(): void {
     const { c, parts } = this;
-    if (parts.queue.size === 0 || parts.queue.paused || this.preparing) return;
+    // A retry the user asked for goes first, paused queue or not.
+    const again = this.retries.pending;
+    if (this.preparing || (again === undefined && (parts.queue.size === 0 || parts.queue.paused))) return;
     switch (c.status.kind) {
       case 'ready': {
+        if (again) return void this.send(again.item, this.retries.take());
         const next = parts.queue.takeNext();
         if (next) void this.send(next);
         return;
@@ -185,7 +191,8 @@ export class TurnRunner extends Disposable {
     super.dispose();
   }
 
-  private async send(item: QueuedPromptView): Promise<void> {
+  /** Sends a queued prompt, or (`again`) a prompt sent before, with the very blocks it had. */
+  private async send(item: Pick<QueuedPromptView, 'text' | 'mentions'>, again?: SentPrompt): Promise<void> {
     const { c, parts } = this;
     const { queue, link, thread } = parts;
     const text = item.text;
@@ -206,7 +213,7 @@ export class TurnRunner extends Disposable {
     let checkpoint: string | undefined;
     try {
       const capabilities = link.agentRuntime?.initializeResult?.agentCapabilities?.promptCapabilities;
-      prepared = await preparePrompt(text, chips, capabilities, parts.ports.promptContext);
+      prepared = again ? again.prepared : await preparePrompt(text, chips, capabilities, parts.ports.promptContext);
       checkpoint = await parts.review.beginTurn(text);
     } catch (err) {
       this.preparing = false;
@@ -220,10 +227,11 @@ export class TurnRunner extends Disposable {
       void parts.review.endTurn();
       return;
     }
-    // Review notes go only with a prompt that is sent (then they are marked sent).
-    const reviewNotes = prepared.blocks.length > 0 ? parts.notes.take() : undefined;
-    const told = parts.review.takeNotes();
-    const note = [told, reviewNotes?.summary].filter((n) => n !== undefined).join('\n') || undefined;
+    // Review notes go only with a prompt that is sent (then they are marked sent). A retry's went
+    // with it the first time, in its blocks; what is new waits for the next prompt.
+    const reviewNotes = again === undefined && prepared.blocks.length > 0 ? parts.notes.take() : undefined;
+    const told = again === undefined ? parts.review.takeNotes() : undefined;
+    const note = again ? again.note : [told, reviewNotes?.summary].filter((n) => n !== undefined).join('\n') || undefined;
     const extras = { checkpoint, note, mentions: prepared.mentions, contextNotes: prepared.notes };
     if (prepared.blocks.length === 0) {
       // Only chips, none of which the agent takes (an image to a text-only agent): nothing to send.
@@ -238,11 +246,14 @@ export class TurnRunner extends Disposable {
     thread.addUserMessage(text, extras);
     parts.named(text || (prepared.mentions[0]?.label ?? ''));
     c.touch();
-    const blocks: acp.ContentBlock[] = [
-      ...(told === undefined ? [] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${told}` }]),
-      ...(reviewNotes ? [{ type: 'text' as const, text: reviewNotes.prompt }] : []),
-      ...prepared.blocks,
-    ];
+    const blocks: acp.ContentBlock[] = again
+      ? structuredClone([...again.blocks])
+      : [
+          ...(told === undefined ? [] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${told}` }]),
+          ...(reviewNotes ? [{ type: 'text' as const, text: reviewNotes.prompt }] : []),
+          ...prepared.blocks,
+        ];
+    this.retries.sending({ item: { text, mentions: chips }, prepared, note, blocks: structuredClone(blocks) });
     try {
       const response = await conn.prompt(sessionId, blocks);
       if (token === this.token) thread.promptMetaReceived((response as { _meta?: unknown })._meta);
@@ -259,6 +270,7 @@ export class TurnRunner extends Disposable {
         // Kept for after the sign-in: it goes again once the user signed in, with its review notes.
         parts.notes.giveBack(reviewNotes);
         queue.unsend(item, l10n.t('Waiting for you to sign in.'));
+        this.retries.forget();
         const runtime = link.agentRuntime;
         if (runtime && runtime.authMethods.length > 0) {
           parts.signIn.show(runtime.authMethods, errorMessage(err), async () => {

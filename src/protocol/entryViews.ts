@@ -218,6 +218,12 @@ export interface TurnEndEntry {
   readonly stopReason: string;
   /** The turn's token usage, when the agent reported it with its answer ("1.2k in · 300 out"). */
   readonly usage?: string;
+  /**
+   * Retry is offered here (`retryTurn`): the turn was cancelled, refused, failed or cut off by the
+   * agent going away, and the host still keeps its prompt as it was sent. Only the last such turn
+   * end of a thread has it; a new turn withdraws it.
+   */
+  readonly retry?: boolean;
 }
 
 export type Entry =

@@ -52,6 +52,8 @@ export function isMentionSpec(value: unknown): value is MentionSpec {
       return isName(value.name);
     case 'gitDiff':
       return true;
+    case 'conversation':
+      return isName(value.conversationId) && typeof value.title === 'string' && value.title.length <= MAX_NAME && isName(value.agentName);
     case 'image':
     case 'audio':
       return (

@@ -13,7 +13,7 @@ export interface LineRangeView {
 
 /** Something the user points the agent at, as a chip shows it (composer and user entry). */
 export interface MentionView {
-  readonly kind: 'file' | 'folder' | 'selection' | 'symbol' | 'problems' | 'terminal' | 'gitDiff' | 'image' | 'audio';
+  readonly kind: 'file' | 'folder' | 'selection' | 'symbol' | 'problems' | 'terminal' | 'gitDiff' | 'image' | 'audio' | 'conversation';
   /** Short text for the chip: `app.ts`, `app.ts:10-20`, `parse`, `Problems`, `bash`, `screenshot.png`. */
   readonly label: string;
   /** Longer text for a tooltip. */
@@ -39,7 +39,12 @@ export type MentionSpec =
   | { readonly kind: 'terminal'; readonly name: string }
   | { readonly kind: 'gitDiff' }
   /** Pasted or dropped media: base64 without a `data:` prefix. */
-  | { readonly kind: 'image' | 'audio'; readonly name: string; readonly mimeType: string; readonly data: string };
+  | { readonly kind: 'image' | 'audio'; readonly name: string; readonly mimeType: string; readonly data: string }
+  /**
+   * Another conversation, handed over to this one's agent (Continue with Another Agent…): the host
+   * writes it as Markdown when the prompt goes. `title` and `agentName` are for the chip.
+   */
+  | { readonly kind: 'conversation'; readonly conversationId: string; readonly title: string; readonly agentName: string };
 
 /** What an agent takes in a prompt besides text and links (ACP `promptCapabilities`). */
 export interface PromptCapabilitiesView {

@@ -96,6 +96,8 @@ export const WEBVIEW_MESSAGES = {
   worktreeRecreate: conversation('core', {}),
   /** Restore the files to before the turn of this user entry (after a preview). */
   rewind: conversation('core', { entryId: str }),
+  /** Retry on a turn end: the same prompt and context again, in the same session (the agent restarted first if it went away). */
+  retryTurn: conversation('core', { entryId: str }),
   /** Change a session setting (config option, or the older model / mode). */
   setConfigOption: conversation('core', { configId: str, value: either(str, bool) }),
   /** Sign in with one of the agent's methods (from the sign-in card). */

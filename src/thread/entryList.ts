@@ -41,6 +41,11 @@ export class EntryList {
     return this.list.map((entry) => ({ ...entry }));
   }
 
+  /** The entry with this id as it is kept (not a copy: read it, do not change it). */
+  find(id: string): Readonly<Entry> | undefined {
+    return this.list.find((e) => e.id === id);
+  }
+
   /** Number of entries, without copying them. */
   get size(): number {
     return this.list.length;

@@ -42,6 +42,8 @@ export interface ThreadPorts {
   changes?(paths: string[]): void;
   /** The agent said what it is doing (`session_info_update`, agentActivity.ts): working, waiting for the user, idle. */
   activity?(activity: AgentActivity): void;
+  /** A turn ends so: may its end offer Retry (the conversation still has its prompt as sent)? */
+  offersRetry?(stopReason: string): boolean;
 }
 
 /**
@@ -59,6 +61,8 @@ export class Thread {
   private readonly terminalOutput = new Emitter<{ terminalId: string; text: string; replaced: boolean }>();
   private readonly observedDiffs: ObservedDiffs;
   private readonly agentTerminals: AgentTerminals;
+  /** The turn end showing Retry (only the last failed turn's does). */
+  private retryOffer: string | undefined;
 
   constructor(private readonly ports: ThreadPorts) {
     this.shown = this.newView();
@@ -168,7 +172,8 @@ export class Thread {
   // --- what the conversation says --------------------------------------------------------------
 
   addUserMessage(text: string, extras?: Parameters<ThreadView['reducer']['addUserMessage']>[1]): void {
-    // A turn starts: the prediction for it is spent (the agent predicts again when it ends).
+    // A turn starts: the prediction for it is spent (the agent predicts again when it ends); so is an older turn's Retry.
+    this.withdrawRetry();
     this.ports.emit([...this.sessionInfo.setPromptSuggestion(undefined), ...this.shown.reducer.addUserMessage(text, extras)]);
   }
 
@@ -195,7 +200,33 @@ export class Thread {
   }
 
   endTurn(stopReason: string, usage?: string): void {
-    this.ports.emit(this.shown.reducer.endTurn(stopReason, usage));
+    this.withdrawRetry();
+    const retry = this.ports.offersRetry?.(stopReason) === true;
+    const changes = this.shown.reducer.endTurn(stopReason, usage, retry);
+    const added = changes.at(-1);
+    if (retry && added?.type === 'entryUpserted') this.retryOffer = added.entry.id;
+    this.ports.emit(changes);
+  }
+
+  /** True when this entry is the turn end that offers Retry now. */
+  offersRetry(entryId: string): boolean {
+    return entryId === this.retryOffer && this.offersRetryOn(entryId);
+  }
+
+  /** The turn end offering Retry stops offering it (a new turn began, or the prompt is no longer kept). */
+  withdrawRetry(): void {
+    const id = this.retryOffer;
+    this.retryOffer = undefined;
+    if (id === undefined || !this.offersRetryOn(id)) return;
+    const entry = this.shown.reducer.find(id);
+    if (entry?.kind !== 'turn_end') return;
+    const { retry: _withdrawn, ...rest } = entry;
+    this.ports.emit(this.shown.reducer.replaceEntry(rest));
+  }
+
+  private offersRetryOn(id: string): boolean {
+    const entry = this.shown.reducer.find(id);
+    return entry?.kind === 'turn_end' && entry.retry === true;
   }
 
   /** Stop, or the agent went away: no open tool call or prompt keeps its spinner. */
@@ -220,6 +251,7 @@ export class Thread {
   /** Shows a stored transcript (after a restart): nothing in it is live any more. */
   restore(entries: readonly Entry[], terminals: Record<string, TerminalView>): void {
     this.replay.abandon();
+    this.retryOffer = undefined;
     this.agentTerminals.clear();
     this.ports.emit(this.shown.terminals.restore(terminals));
     this.ports.emit(this.shown.reducer.restore(entries));

@@ -203,10 +203,11 @@ export class ThreadReducer extends EntryList {
    * The prompt turn finished: unfinished tool calls become `cancelled` (no spinner outlives its turn),
    * pending prompts are cancelled, and a turn_end entry shows the stop reason. Later updates still apply.
    */
-  endTurn(stopReason: string, usage?: string): ConversationChange[] {
+  endTurn(stopReason: string, usage?: string, retry = false): ConversationChange[] {
     const messages = this.settleOpenCalls();
     const entry: Draft<TurnEndEntry> = { kind: 'turn_end', id: this.newId(), stopReason: typeof stopReason === 'string' ? stopReason : describe(stopReason) };
     if (usage !== undefined) entry.usage = usage;
+    if (retry) entry.retry = true;
     messages.push(this.push(entry));
     this.plan = undefined;
     return messages;
@@ -232,6 +233,8 @@ export class ThreadReducer extends EntryList {
       const entry = { ...raw } as Entry;
       this.adopt(entry);
       if (entry.kind === 'tool_call') this.toolCalls.restore(entry);
+      // Retry needs the prompt as it was sent, which only the host that sent it kept.
+      if (entry.kind === 'turn_end' && 'retry' in entry) delete (entry as Draft<TurnEndEntry>).retry;
       if (entry.kind === 'tool_call' && entry.childSession !== undefined) {
         // A restored child is no longer live: nothing runs, nothing to stop. A stored file is
         // untrusted too: a malformed view is dropped (the card stays, without Stop).

@@ -26,7 +26,9 @@ export interface StubRig {
   readonly conversation: Conversation;
 }
 
-export function stubSession(opts: { cancelGraceMs?: number; editor?: Partial<EditorPorts>; launch?: Partial<AgentLaunchConfig> } = {}): StubRig {
+export function stubSession(
+  opts: { cancelGraceMs?: number; editor?: Partial<EditorPorts>; launch?: Partial<AgentLaunchConfig>; otherAgents?: readonly string[] } = {},
+): StubRig {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-stub-'));
   const agent = new StubAgent();
   const log = new MemoryProtocolLog();
@@ -34,7 +36,11 @@ export function stubSession(opts: { cancelGraceMs?: number; editor?: Partial<Edi
   // `launch` changes how the agent is configured (a replay's sandbox flag, a remote target, its args).
   const launch: AgentLaunchConfig = { name: 'Stub', command: 'stub', args: [], env: {}, cwd: dir, ...opts.launch };
   const manager = new ConversationManager({
-    agents: { launchConfig: (name) => (name === 'Stub' ? launch : undefined), defaultName: () => 'Stub' },
+    // `otherAgents`: more configured agents, each its own runtime, all answered by the one stub.
+    agents: {
+      launchConfig: (name) => (name === 'Stub' ? launch : opts.otherAgents?.includes(name) ? { ...launch, name } : undefined),
+      defaultName: () => 'Stub',
+    },
     store: undefined,
     cwd: dir,
     log,

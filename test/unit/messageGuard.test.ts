@@ -69,6 +69,7 @@ const MINIMAL: { [T in Type]: Extract<WebviewMessage, { type: T }> } = {
   reviewHunks: { type: 'reviewHunks', path: '/w/a.ts', open: true },
   reviewHunk: { type: 'reviewHunk', path: '/w/a.ts', index: 2, action: 'reject' },
   rewind: { type: 'rewind', entryId: 'e1' },
+  retryTurn: { type: 'retryTurn', entryId: 'e1' },
   setConfigOption: { type: 'setConfigOption', configId: 'model', value: false },
   authenticate: { type: 'authenticate', methodId: 'm' },
   answerQuestion: { type: 'answerQuestion', entryId: 'e1', action: 'decline' },

@@ -32,6 +32,8 @@ export function kindName(kind: string): string {
       return l10n.t('image');
     case 'audio':
       return l10n.t('audio');
+    case 'conversation':
+      return l10n.t('earlier conversation');
     default:
       return kind;
   }

@@ -97,27 +97,52 @@ export function stopReasonText(reason: string): string {
       return l10n.t('Stopped: the agent refused');
     case 'interrupted':
       return l10n.t('Interrupted: the connection to the agent dropped');
+    case 'exited':
+      return l10n.t('Stopped: the agent exited');
+    case 'error':
+      return l10n.t('Stopped: the turn failed');
     default:
       return l10n.t('Stopped: {0}', reason);
   }
 }
 
-/** A finished turn: a quiet line, not an article (it is not content). */
+/**
+ * A finished turn: a quiet line, not an article (it is not content). A turn that did not finish
+ * (cancelled, refused, failed, cut off) has **Retry** while the host still keeps its prompt.
+ */
 export class TurnEndView implements EntryView {
   readonly kind = 'turn_end' as const;
   readonly element: HTMLElement;
 
-  constructor(entry: Entry) {
+  constructor(
+    entry: Entry,
+    private readonly ctx: ViewContext,
+  ) {
     this.element = h('div', { class: 'turn-end' });
     this.update(entry);
   }
 
   update(entry: Entry): void {
     if (entry.kind !== 'turn_end') return;
-    const reason = String((entry as TurnEndEntry).stopReason);
-    const usage = (entry as TurnEndEntry).usage;
+    const e = entry as TurnEndEntry;
+    const reason = String(e.stopReason);
+    const line = e.usage ? `${stopReasonText(reason)} · ${e.usage}` : stopReasonText(reason);
     this.element.setAttribute('data-stop-reason', reason);
-    this.element.textContent = usage ? `${stopReasonText(reason)} · ${usage}` : stopReasonText(reason);
+    const text = h('span', { class: 'turn-end-text' }, line);
+    if (e.retry !== true) {
+      this.element.replaceChildren(text);
+      return;
+    }
+    const retry = button(
+      l10n.t('Retry'),
+      (event) => {
+        // One click sends once: the host withdraws the offer, which rebuilds this line without it.
+        (event.currentTarget as HTMLButtonElement).disabled = true;
+        this.ctx.host.post({ type: 'retryTurn', entryId: e.id });
+      },
+      { cls: 'secondary turn-end-retry', icon: 'refresh', title: l10n.t('Send the same prompt and context again') },
+    );
+    this.element.replaceChildren(text, ' ', retry);
   }
 
   dispose(): void {}

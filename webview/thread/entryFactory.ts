@@ -29,7 +29,7 @@ function createView(entry: Entry, ctx: ViewContext, deferBody: boolean): EntryVi
     case 'compaction':
       return new CompactionView(entry);
     case 'turn_end':
-      return new TurnEndView(entry);
+      return new TurnEndView(entry, ctx);
     default:
       return assertNever(entry);
   }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ConversationManager } from '../../conversation/conversationManager';
 import { servedBy, type HostMessage, type ServedBy, type WebviewMessage, type WebviewMessageOf } from '../../protocol/messages';
 import type { AgentSettings } from '../agents/agentSettings';
+import { parseTandemUri } from '../../context/contextUri';
 import { copyCode, insertCodeAtCursor, openCodeInNewFile } from '../editor/codeBlockActions';
 import type { DiffEditor } from '../editor/diffEditor';
 import type { HostCommands } from './hostCommands';
@@ -94,9 +95,13 @@ const HANDLERS: { [K in ServedBy<'editor'>]: Handler<K> } = {
     const chips = await mentions.chipsForUris(m.uris);
     if (conversation && chips.length > 0) reply({ type: 'mentionsAdded', conversationId: conversation.id, chips });
   },
-  openMention: (m, { mentions, links }) =>
+  openMention: (m, { mentions, links, commands }) => {
+    // A handed-over conversation's chip opens that conversation (from the history if it is closed).
+    const target = parseTandemUri(m.uri);
+    if (target?.kind === 'conversation') return commands.openAt({ conversationId: target.conversationId, entryId: '', query: '' });
     // A chip's line comes with it when its URI has no `#L…` range of its own.
-    mentions.open(m.uri, (uri) => links.openLink(m.line !== undefined && !uri.includes('#') ? `${uri}#L${m.line}` : uri)),
+    return mentions.open(m.uri, (uri) => links.openLink(m.line !== undefined && !uri.includes('#') ? `${uri}#L${m.line}` : uri));
+  },
 };
 
 export function isEditorCommand(message: WebviewMessage): message is EditorCommand {

@@ -164,12 +164,38 @@ export class HostCommands {
   }
 
   async pickAgent(): Promise<void> {
-    const current = this.host.manager.active?.agentName;
+    const picked = await this.agentPick(l10n.t('Select the ACP agent to chat with'), this.host.manager.active?.agentName);
+    if (picked) await this.host.manager.selectAgent(picked);
+  }
+
+  /** The configured agents in a quick pick (the current one marked); the picked agent's name. */
+  private async agentPick(placeHolder: string, current: string | undefined): Promise<string | undefined> {
     const picked = await vscode.window.showQuickPick(
       this.host.settings.choices().map((c) => ({ label: c.name, description: choiceDescription(c), picked: c.name === current })),
-      { placeHolder: l10n.t('Select the ACP agent to chat with') },
+      { placeHolder },
     );
-    if (picked) await this.host.manager.selectAgent(picked.label);
+    return picked?.label;
+  }
+
+  /**
+   * `Tandem: Continue with Another Agent…` (also in the panel's … menu): the shown conversation goes
+   * on in a new one with the agent picked, which gets the conversation so far as context with its
+   * first prompt (a chip in its composer the user can remove) and says what it continues. The files
+   * stay as they are.
+   */
+  async continueWithAgent(): Promise<void> {
+    await this.host.init();
+    const source = this.host.manager.active;
+    if (!source?.hasHistory) {
+      void vscode.window.showInformationMessage(l10n.t('Tandem: this conversation has nothing to continue yet.'));
+      return;
+    }
+    const agentName = await this.agentPick(l10n.t('Continue “{0}” with which agent?', source.meta.title || source.agentName), source.agentName);
+    if (!agentName) return;
+    const handed = this.host.manager.continueWithAgent(source.id, agentName);
+    if (!handed) return;
+    this.host.post({ type: 'mentionsAdded', conversationId: handed.conversation.id, chips: handed.chips });
+    this.host.surface()?.reveal();
   }
 
   /**

@@ -21,6 +21,7 @@ export const COMMAND_IDS = [
   'tandem.reportProblem',
   'tandem.restart',
   'tandem.selectAgent',
+  'tandem.continueWithAgent',
   'tandem.tryDemo',
   'tandem.installAgent',
   'tandem.checkAgent',
