@@ -23,8 +23,8 @@ export const ROOMS = {
       files: ['main.ts', 'app.ts', 'announcements.ts', 'tabs.ts'],
     },
     header: {
-      about: 'the header row: account, where the agent runs, quota, the session controls (model, mode, options)',
-      files: ['header.ts', 'accountRow.ts', 'agentLocation.ts', 'quotaMeter.ts', 'sessionControls.ts'],
+      about: 'the header row: account, where the agent runs, quota, the session controls (model, mode, options), the "approves its own actions" badge',
+      files: ['header.ts', 'accountRow.ts', 'agentLocation.ts', 'quotaMeter.ts', 'selfApproval.ts', 'selfApprovalBadge.ts', 'sessionControls.ts'],
     },
     thread: {
       about:
