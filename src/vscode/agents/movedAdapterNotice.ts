@@ -115,6 +115,31 @@ export class MovedAdapterNotice extends Disposable {
     }
     if (fresh.length === 0) return;
     void this.memento.update(MOVED_NOTICE_KEY, [...told]);
-    for (const { name, moved } of fresh) void offerUpdate(name, moved);
+    // One toast, however many entries: several at once would push each other out of sight.
+    if (fresh.length === 1) void offerUpdate(fresh[0].name, fresh[0].moved);
+    else void offerUpdates(fresh);
   }
+}
+
+/** Several entries at once: one notice naming each, and one Update for those it can rewrite. */
+async function offerUpdates(found: ReadonlyArray<{ name: string; moved: MovedAdapter }>): Promise<void> {
+  const list = found.map(({ name, moved }) => l10n.t('"{0}" ({1} → {2})', name, moved.from, moved.to)).join(', ');
+  const rewritable = found.filter((f) => f.moved.rewritable);
+  const text = l10n.t('{0} agents run adapters that moved: {1}.', found.length, list);
+  if (rewritable.length === 0) {
+    void vscode.window.showWarningMessage(`${text} ${l10n.t('Install the new packages on those machines and point the entries at them.')}`);
+    return;
+  }
+  const update = l10n.t('Update');
+  const answer = await vscode.window.showWarningMessage(`${text} ${l10n.t('Update the entries in your settings to the new packages?')}`, update);
+  if (answer !== update) return;
+  const updated: string[] = [];
+  for (const { name } of rewritable) if ((await updateMovedEntry(name)).length > 0) updated.push(name);
+  const missed = found.filter((f) => !updated.includes(f.name)).map((f) => f.name);
+  if (updated.length > 0)
+    void vscode.window.showInformationMessage(
+      l10n.t('Updated {0}. New conversations with them start the new adapters.', updated.map((n) => `"${n}"`).join(', ')),
+    );
+  if (missed.length > 0)
+    void vscode.window.showWarningMessage(l10n.t('Not updated: {0}. Edit tandem.agents to run the new packages.', missed.map((n) => `"${n}"`).join(', ')));
 }
