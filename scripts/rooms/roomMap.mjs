@@ -97,13 +97,14 @@ export const ROOMS = {
     },
     agents: {
       about:
-        'agent entries in settings, installs, Check Agent, the launch (proxy, environment), stored sign-in values and their prompt, MCP servers from settings',
+        'agent entries in settings, installs, Check Agent, the notice (and Update) for entries running an adapter that moved, the launch (proxy, environment), stored sign-in values and their prompt, MCP servers from settings',
       files: [
         'agentSettings.ts',
         'userAgentEntries.ts',
         'agentServerConfig.ts',
         'agentInstaller.ts',
         'agentDoctor.ts',
+        'movedAdapterNotice.ts',
         'agentLaunch.ts',
         'agentDestination.ts',
         'agentSecrets.ts',
