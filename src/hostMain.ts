@@ -6,6 +6,7 @@ import { AgentDoctor } from './vscode/agents/agentDoctor';
 import { AgentInstaller } from './vscode/agents/agentInstaller';
 import { describeEntry } from './agents/agentEntry';
 import { AgentSettings } from './vscode/agents/agentSettings';
+import { MovedAdapterNotice } from './vscode/agents/movedAdapterNotice';
 import { Inspector } from './vscode/inspector/inspector';
 import { configureLocalization } from './vscode/core/localization';
 import { OutputLog } from './vscode/core/outputLog';
@@ -48,6 +49,10 @@ export function createTandem(context: vscode.ExtensionContext): Tandem {
     },
   });
   context.subscriptions.push(provider, host, inspector, log);
+  // Entries still running a @zed-industries/* adapter: said once per entry, with an Update.
+  const moved = new MovedAdapterNotice(context.globalState);
+  context.subscriptions.push(moved);
+  moved.check();
   const doctor = new AgentDoctor({ context, log, conformance: (name) => inspector.conformance(name), launchConfig: (name) => host.launchConfig(name) });
   return { log, host, provider, installer: new AgentInstaller(context, log), doctor, inspector };
 }

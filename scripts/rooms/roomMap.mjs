@@ -23,8 +23,8 @@ export const ROOMS = {
       files: ['main.ts', 'app.ts', 'announcements.ts', 'tabs.ts'],
     },
     header: {
-      about: 'the header row: account, where the agent runs, quota, the session controls (model, mode, options)',
-      files: ['header.ts', 'accountRow.ts', 'agentLocation.ts', 'quotaMeter.ts', 'sessionControls.ts'],
+      about: 'the header row: account, where the agent runs, quota, the session controls (model, mode, options), the "approves its own actions" badge',
+      files: ['header.ts', 'accountRow.ts', 'agentLocation.ts', 'quotaMeter.ts', 'selfApproval.ts', 'selfApprovalBadge.ts', 'sessionControls.ts'],
     },
     thread: {
       about:
@@ -97,13 +97,14 @@ export const ROOMS = {
     },
     agents: {
       about:
-        'agent entries in settings, installs, Check Agent, the launch (proxy, environment), stored sign-in values and their prompt, MCP servers from settings',
+        'agent entries in settings, installs, Check Agent, the notice (and Update) for entries running an adapter that moved, the launch (proxy, environment), stored sign-in values and their prompt, MCP servers from settings',
       files: [
         'agentSettings.ts',
         'userAgentEntries.ts',
         'agentServerConfig.ts',
         'agentInstaller.ts',
         'agentDoctor.ts',
+        'movedAdapterNotice.ts',
         'agentLaunch.ts',
         'agentDestination.ts',
         'agentSecrets.ts',

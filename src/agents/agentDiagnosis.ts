@@ -15,6 +15,7 @@ import { captureWire, checkWire, type WireLine } from '../inspector/handshakeChe
 import type { RemoteFailureKind } from '../acp/remoteFailure';
 import { checkRuntimes } from './runtimeCheck';
 import type { RuntimeCheck } from './runtimeCheck';
+import type { MovedAdapter } from './movedAdapters';
 
 /**
  * The agent doctor's core: is the command there, are its runtimes there, does it start and answer
@@ -104,6 +105,8 @@ export interface DoctorReport {
   proxy?: ShownProxy;
   /** An agent on another machine, reached over ACP's WebSocket or Streamable HTTP transport. */
   remote?: { url: string; transport: 'WebSocket' | 'Streamable HTTP'; headerNames: string[]; clientTools: boolean; tokenStored: boolean };
+  /** The entry runs an adapter that moved (movedAdapters.ts; filled in by the editor, which reads the entry as written). */
+  moved?: MovedAdapter;
 }
 
 /** What the report says of the agent's proxy: never the address's user or password. */

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { formatNumber } from '../protocol/displayLanguage';
 import type { DoctorReport } from './agentDiagnosis';
+import type { MovedAdapter } from './movedAdapters';
 import { code, fence, text } from '../util/markdownText';
 import { conformanceLines } from '../inspector/problemReport';
 import { hostedLines } from './hostedReport';
@@ -16,6 +17,8 @@ import { remoteSteps, remoteTable } from './remoteReport';
 /** What to do next, most useful first. Empty when there is nothing to do. */
 export function nextSteps(report: DoctorReport): string[] {
   const steps: string[] = [];
+  // First: whatever else the check finds, the agent it ran is an old one.
+  if (report.moved) steps.push(movedStep(report.moved));
   const missing = report.runtimes.filter((r) => r.required && !r.path);
   for (const runtime of missing) steps.push(l10n.t('{0} is missing. {1}', runtime.name, runtime.hint));
   const { start } = report;
@@ -83,6 +86,17 @@ export function nextSteps(report: DoctorReport): string[] {
   return steps;
 }
 
+/** The adapter moved: what the entry runs, its successor, and how to update. */
+export function movedStep(moved: MovedAdapter): string {
+  const stopped = moved.lastVersion
+    ? l10n.t('This entry runs {0}, which stopped at {1}: the adapter moved to {2}.', code(moved.from), moved.lastVersion, code(moved.to))
+    : l10n.t('This entry runs {0}, which is no longer updated: the adapter moved to {1}.', code(moved.from), code(moved.to));
+  const how = moved.rewritable
+    ? l10n.t('Choose **Update** in the notice beside this report to rewrite the entry (its other fields are kept).')
+    : l10n.t('Install {0} on that machine and point the entry at it.', code(moved.to));
+  return `${stopped} ${how}`;
+}
+
 /** The proxy the agent got, without its credentials (shownProxy), and where it came from. */
 function proxyCell(proxy: DoctorReport['proxy']): string {
   if (proxy?.elsewhere) return l10n.t('not passed: the agent runs on another machine through ssh (set the proxy there)');
@@ -147,6 +161,7 @@ export function renderDoctorReport(report: DoctorReport): string {
   } else {
     out.push(`❌ ${text(start.message)}`, '');
   }
+  if (report.moved) out.push(`⚠️ ${l10n.t('An old adapter: {0} moved to {1} (see what to do next).', code(report.moved.from), code(report.moved.to))}`, '');
 
   if (report.hosted) out.push(...hostedLines(report.hosted).lines);
 

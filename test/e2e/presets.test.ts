@@ -25,6 +25,11 @@ scenario(e2e, 'with nothing configured, presets add an agent with one click and 
     for (const name of ['Claude Code', 'Codex', 'Gemini CLI', 'OpenCode', 'Goose', 'Qwen Code', 'Tandem Demo']) {
       assert.equal(await notice.getByText(name, { exact: true }).count(), 1, `preset ${name} is offered`);
     }
+    // Claude Code and Codex run the adapters' current packages, not the @zed-industries ones that stopped in June.
+    const commandOf = (name: string) => notice.locator('li.preset', { has: chat.frame.getByText(name, { exact: true }) }).locator('.preset-command');
+    assert.equal(await commandOf('Claude Code').textContent(), 'npx @agentclientprotocol/claude-agent-acp');
+    assert.equal(await commandOf('Codex').textContent(), 'npx @agentclientprotocol/codex-acp');
+    assert.doesNotMatch((await notice.textContent()) ?? '', /@zed-industries/);
     // A preset whose command is not installed: added to the settings, and the failure says what to do.
     await chat.button('Add Gemini CLI').click();
     const error = chat.entries('error').first();

@@ -161,6 +161,7 @@ export class App {
       if (changes.agents || changes.tabs || changes.conversation) this.header.renderAgents();
       if (changes.modes) this.header.renderModes();
       if (changes.options) this.header.controls.renderOptions();
+      if (changes.modes || changes.options) this.header.approval.render();
       if (changes.account || changes.status) this.header.account.render();
       if (changes.usage) {
         this.header.controls.renderUsage();

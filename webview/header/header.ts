@@ -12,6 +12,7 @@ import { readableSelectWidth } from '../core/readableWidth';
 import { AccountRow } from './accountRow';
 import { QuotaMeter } from './quotaMeter';
 import { SessionControls } from './sessionControls';
+import { SelfApprovalBadge } from './selfApprovalBadge';
 import type { Store } from '../store/store';
 import type { Host } from '../core/vscodeApi';
 
@@ -91,6 +92,8 @@ export class Header {
   readonly account: AccountRow;
   /** Where the agent runs, and its connection. */
   private readonly location: AgentLocation;
+  /** "Approves its own actions": the current mode lets the agent approve itself (no prompts appear). */
+  readonly approval: SelfApprovalBadge;
   /** How much of the status a narrow row has room for (SessionControls' fitting decides). */
   private statusLevel: 'full' | 'short' | 'hidden' = 'full';
 
@@ -129,6 +132,11 @@ export class Header {
     this.quota = new QuotaMeter(() => this.controls.renderOptions());
     this.account = new AccountRow(store, host, () => this.controls.renderOptions());
     this.location = new AgentLocation(store);
+    this.approval = new SelfApprovalBadge(
+      store,
+      () => this.controls.focusModePicker(),
+      () => this.controls.renderOptions(),
+    );
     this.element = h(
       'header',
       { class: 'header' },
@@ -136,6 +144,7 @@ export class Header {
       this.location.element,
       this.status,
       this.branch,
+      this.approval.element,
       this.controls.meter,
       this.quota.element,
       h('span', { class: 'spacer' }),

@@ -110,6 +110,18 @@ export class SessionControls {
     this.modePicker = { select, name };
   }
 
+  /** The keyboard to the mode picker (the agent's modes or its mode option), in the row or in the options menu. */
+  focusModePicker(): void {
+    const mode = this.modePicker && !this.modePicker.select.hidden ? this.modePicker.select : undefined;
+    const target =
+      (mode?.isConnected ? mode : undefined) ??
+      this.pickers.querySelector<HTMLElement>('.config-picker.category-mode') ??
+      this.menu.querySelector<HTMLElement>('.config-picker.category-mode');
+    if (!target) return;
+    if (this.menu.contains(target)) this.toggleMenu(true);
+    target.focus();
+  }
+
   renderOptions(): void {
     const row = this.row;
     if (row === undefined || this.fitting || row.clientWidth === 0) return this.paint();

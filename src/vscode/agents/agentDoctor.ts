@@ -10,6 +10,7 @@ import { renderDoctorReport } from '../../agents/doctorReport';
 import { diagnoseRemote } from '../../agents/remoteDiagnosis';
 import { errorMessage } from '../../util/errors';
 import { AgentSettings, choiceDescription } from './agentSettings';
+import { movedAdapterOf, offerUpdate } from './movedAdapterNotice';
 
 /** What the doctor needs from the extension. */
 export interface AgentDoctorDeps {
@@ -64,7 +65,12 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
     },
   );
   if (report.conformance && live) report.conformance.live = live;
+  // Read from the entry as written (each scope's own part), where Update will rewrite it.
+  const moved = movedAdapterOf(name);
+  if (moved) report.moved = moved;
   await showReport(renderDoctorReport(report));
+  // Every check says it (the one-time notice may have been dismissed): the report and the Update offer.
+  if (moved) void offerUpdate(name, moved);
   return report;
 }
 

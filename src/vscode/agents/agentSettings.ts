@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { describeEntry, entryHost, parseAgentEntry, type AgentEntry } from '../../agents/agentEntry';
+import { AGENT_PRESETS, DEMO_AGENT_NAME } from '../../agents/agentPresets';
 import type { AgentChoice, AgentPreset } from '../../protocol/messages';
 import { setting, updateUserSetting, userSetting, workspaceSettings } from '../settings/settings';
 import type { AgentServerConfig } from './agentServerConfig';
@@ -10,28 +11,13 @@ import { Emitter } from '../../util/disposable';
 /** Problems of entries already reported, so a bad entry is said once per window, not per read. */
 const reported = new Set<string>();
 
-export const DEMO_AGENT_NAME = 'Tandem Demo';
-
 /** What the built-in demo agent runs, in words (read when shown, so it is in the display language). */
 function builtInNote(): string {
   return l10n.t('built in (no model needed)');
 }
 
-/** Well-known ACP agents offered with one click when nothing is configured. */
-export const AGENT_PRESETS: ReadonlyArray<AgentPreset & { config: AgentServerConfig }> = [
-  {
-    id: 'claude',
-    name: 'Claude Code',
-    commandLine: 'npx @zed-industries/claude-agent-acp',
-    config: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] },
-  },
-  { id: 'codex', name: 'Codex', commandLine: 'npx @zed-industries/codex-acp', config: { command: 'npx', args: ['-y', '@zed-industries/codex-acp'] } },
-  { id: 'gemini', name: 'Gemini CLI', commandLine: 'gemini --acp', config: { command: 'gemini', args: ['--acp'] } },
-  { id: 'opencode', name: 'OpenCode', commandLine: 'opencode acp', config: { command: 'opencode', args: ['acp'] } },
-  { id: 'goose', name: 'Goose', commandLine: 'goose acp', config: { command: 'goose', args: ['acp'] } },
-  { id: 'qwen', name: 'Qwen Code', commandLine: 'qwen --acp', config: { command: 'qwen', args: ['--acp'] } },
-  { id: 'demo', name: DEMO_AGENT_NAME, commandLine: 'built in (no model needed)', config: { command: '' } },
-];
+// The presets' table is vscode-free (src/agents/agentPresets.ts); its users import it from here as before.
+export { AGENT_PRESETS, DEMO_AGENT_NAME };
 
 /**
  * Agents that exist only in this window, never in settings (a transcript replay): listed with the

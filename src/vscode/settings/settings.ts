@@ -34,3 +34,18 @@ export async function updateUserSetting<K extends SettingKey>(key: K, value: Tan
 export function affects(event: vscode.ConfigurationChangeEvent, ...keys: SettingKey[]): boolean {
   return keys.some((key) => event.affectsConfiguration(`tandem.${key}`));
 }
+
+/** Where a setting's value is written: the user's settings, or the workspace's (`.vscode/settings.json`, a `.code-workspace`). */
+export type SettingScope = 'user' | 'workspace';
+
+/** The value in one scope only (user: global; workspace: the workspace's own, not its folders'). */
+export function scopedSetting<K extends SettingKey>(key: K, scope: SettingScope): TandemSettings[K] | undefined {
+  const inspected = vscode.workspace.getConfiguration('tandem').inspect<TandemSettings[K]>(key);
+  return scope === 'user' ? inspected?.globalValue : inspected?.workspaceValue;
+}
+
+/** Writes the setting in one scope (a rewrite of what that scope says, as `scopedSetting` read it). */
+export async function updateScopedSetting<K extends SettingKey>(key: K, value: TandemSettings[K] | undefined, scope: SettingScope): Promise<void> {
+  const target = scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  await vscode.workspace.getConfiguration('tandem').update(key, value, target);
+}

@@ -281,6 +281,27 @@ export const STATES: AuditState[] = [
     },
   },
   {
+    // The header's "Approves its own actions" badge (Claude Code's auto mode) in its warning colour.
+    name: 'a mode that approves its own actions',
+    async enter(panel) {
+      await panel.post({
+        type: 'snapshot',
+        snapshot: snapshot({
+          status: ready,
+          modes: {
+            currentModeId: 'auto',
+            available: [
+              { id: 'default', name: 'Manual' },
+              { id: 'acceptEdits', name: 'Accept edits' },
+              { id: 'auto', name: 'Auto' },
+            ],
+          },
+        }),
+      });
+      await panel.page.locator('button.self-approval').waitFor();
+    },
+  },
+  {
     // The header's host note in its warning colour, an interrupted turn and the reconnect notice.
     name: 'a remote agent reconnecting after an interrupted turn',
     async enter(panel) {
