@@ -6,6 +6,7 @@ import type { ConversationMeta } from '../store/conversationMeta';
 import { Disposable } from '../util/disposable';
 import type { ConversationParts } from './conversationParts';
 import type { ConversationPorts } from './ports';
+import { MAX_QUEUED_TEXT } from './promptQueue';
 import type { SignOutOutcome } from './signIn';
 
 /** A review note as the user wrote it (the panel's gutter or the editor's comment thread). */
@@ -85,9 +86,17 @@ export abstract class ConversationIntents extends Disposable {
 
   // --- turns and the queue ---------------------------------------------------------------------
 
-  /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
+  /**
+   * The user wrote a prompt: while a turn runs and the agent advertises steering, it goes into that
+   * turn (queued instead if the agent does not take it); otherwise it is queued, and sent as soon as
+   * the conversation can.
+   */
   prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
-    const { notes, queue, turns } = this.internals;
+    const { notes, queue, turns, steering } = this.internals;
+    if (steering.available && (text.trim() !== '' || mentions.length > 0) && text.length <= MAX_QUEUED_TEXT) {
+      void steering.steer(text, mentions);
+      return true;
+    }
     // Review notes alone are a prompt too: the agent is asked to address them.
     const said = text.trim() === '' && mentions.length === 0 && notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
     if (queue.add(said, mentions) === undefined) {
