@@ -134,9 +134,18 @@ export abstract class ConversationIntents extends Disposable {
     return this.internals.queue.move(itemId, offset);
   }
 
-  /** A queued prompt goes now (the running turn is stopped for it). */
+  /**
+   * A queued prompt goes now: into the running turn when the agent takes steering (nothing is
+   * stopped), else the running turn is stopped for it.
+   */
   sendNow(itemId: string): void {
-    this.internals.turns.sendNow(itemId);
+    const { queue, steering, turns } = this.internals;
+    const item = steering.available ? queue.view().items.find((i) => i.id === itemId) : undefined;
+    if (item && queue.remove(itemId)) {
+      void steering.steer(item.text, item.mentions ?? []);
+      return;
+    }
+    turns.sendNow(itemId);
   }
 
   clearQueue(): void {

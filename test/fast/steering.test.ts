@@ -225,3 +225,24 @@ test('steering is only for a running turn: when idle a prompt is a normal prompt
   assert.deepEqual(prompts(rig), ['idle prompt']);
   rig.manager.dispose();
 });
+
+test('Send now on a queued prompt steers it into the running turn for an agent that takes steering: nothing is stopped', async () => {
+  const answers = [{ outcome: 'promptRequired', reason: 'noRunningTurn' }, { outcome: 'injected' }];
+  const rig = await running(EXTENSION_INIT, () => answers.shift());
+  rig.conversation.prompt('held back');
+  await flush();
+  assert.deepEqual(queued(rig), ['held back']);
+  const [item] = rig.conversation.snapshot().queue?.items ?? [];
+  rig.conversation.sendNow(item!.id);
+  await flush();
+  assert.equal(steers(rig).length, 2);
+  assert.deepEqual(queued(rig), []);
+  assert.equal(users(rig).at(-1)?.text, 'held back');
+  assert.equal(users(rig).at(-1)?.steered, true);
+  assert.equal(rig.conversation.status.kind, 'running');
+  assert.ok(!rig.agent.methods().includes('session/cancel'), 'Send now stopped nothing');
+  rig.agent.endTurn('end_turn');
+  await flush();
+  assert.deepEqual(prompts(rig), ['first']);
+  rig.manager.dispose();
+});

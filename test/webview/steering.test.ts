@@ -2,8 +2,9 @@
  * Steering in the panel, in real Chromium: a user message steered into the running turn is an
  * article marked `data-steered="true"` with a visible "steered into the turn" label (a plain prompt
  * has neither, also when it arrives as a change); and while a turn runs for an agent that takes
- * steering, the composer's placeholder and Send title say that Enter steers — for an agent that does
- * not, they keep saying the prompt is queued.
+ * steering, the composer's placeholder and Send title say that Enter steers and a queued prompt's
+ * Send now steers it — for an agent that does not, they keep saying the prompt is queued and Send now
+ * stops the turn first.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -54,6 +55,11 @@ test('while a turn runs, the composer says Enter steers it — only for an agent
   await panel.page.waitForFunction(() => document.querySelector('textarea')?.getAttribute('placeholder')?.includes('steers'));
   assert.match((await box.getAttribute('placeholder')) ?? '', /^Enter steers the running turn/);
   assert.match((await send.getAttribute('title')) ?? '', /Send into the running turn/);
+  // A prompt left in the queue (the agent did not take it): its Send now steers, stopping nothing.
+  await panel.post({ type: 'queueChanged', queue: { items: [{ id: 'q1', text: 'held back' }] } });
+  const sendNow = panel.page.locator('[data-queued="true"]').getByRole('button', { name: 'Send now' });
+  assert.equal(await sendNow.getAttribute('title'), 'Send this prompt into the running turn now (nothing is stopped)');
+  await panel.post({ type: 'queueChanged', queue: { items: [] } });
   await box.fill('use the helper');
   await panel.clearPosted();
   await box.press('Enter');
@@ -72,4 +78,9 @@ test('while a turn runs, the composer says Enter steers it — only for an agent
   await panel.page.locator('.composer-buttons button.secondary:not([hidden])').waitFor();
   assert.equal(await box.getAttribute('placeholder'), usual);
   assert.match((await send.getAttribute('title')) ?? '', /the prompt is queued/);
+  await panel.post({ type: 'queueChanged', queue: { items: [{ id: 'q2', text: 'waits' }] } });
+  assert.equal(
+    await panel.page.locator('[data-queued="true"]').getByRole('button', { name: 'Send now' }).getAttribute('title'),
+    'Send this prompt now (stops the running turn first)',
+  );
 });
