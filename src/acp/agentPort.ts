@@ -67,6 +67,8 @@ export interface AgentConnection {
   /** The older `session/set_model`. */
   setModel(sessionId: string, modelId: string): Promise<void>;
   logout(): Promise<void>;
+  /** An extension request (a `_`-prefixed vendor method such as `_session/steering`), answered as the agent likes. */
+  extension(method: string, params?: Record<string, unknown>): Promise<unknown>;
   /** Sends `session/cancel`. Never throws. */
   cancel(sessionId: string): Promise<void>;
   /** The last lines the agent wrote to stderr (redacted), for error messages. */

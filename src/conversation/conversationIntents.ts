@@ -7,6 +7,7 @@ import { Disposable } from '../util/disposable';
 import type { ConversationParts } from './conversationParts';
 import { handoffNotice } from './handoff';
 import type { ConversationPorts } from './ports';
+import { MAX_QUEUED_TEXT } from './promptQueue';
 import type { SignOutOutcome } from './signIn';
 
 /** A review note as the user wrote it (the panel's gutter or the editor's comment thread). */
@@ -109,9 +110,17 @@ export abstract class ConversationIntents extends Disposable {
 
   // --- turns and the queue ---------------------------------------------------------------------
 
-  /** The user wrote a prompt: it is queued, and sent as soon as the conversation can. */
+  /**
+   * The user wrote a prompt: while a turn runs and the agent advertises steering, it goes into that
+   * turn (queued instead if the agent does not take it); otherwise it is queued, and sent as soon as
+   * the conversation can.
+   */
   prompt(text: string, mentions: readonly MentionChip[] = []): boolean {
-    const { notes, queue, turns } = this.internals;
+    const { notes, queue, turns, steering } = this.internals;
+    if (steering.available && (text.trim() !== '' || mentions.length > 0) && text.length <= MAX_QUEUED_TEXT) {
+      void steering.steer(text, mentions);
+      return true;
+    }
     // Review notes alone are a prompt too: the agent is asked to address them.
     const said = text.trim() === '' && mentions.length === 0 && notes.pendingCount > 0 ? l10n.t('Please address my review notes.') : text;
     if (queue.add(said, mentions) === undefined) {
@@ -149,9 +158,18 @@ export abstract class ConversationIntents extends Disposable {
     return this.internals.queue.move(itemId, offset);
   }
 
-  /** A queued prompt goes now (the running turn is stopped for it). */
+  /**
+   * A queued prompt goes now: into the running turn when the agent takes steering (nothing is
+   * stopped), else the running turn is stopped for it.
+   */
   sendNow(itemId: string): void {
-    this.internals.turns.sendNow(itemId);
+    const { queue, steering, turns } = this.internals;
+    const item = steering.available ? queue.view().items.find((i) => i.id === itemId) : undefined;
+    if (item && queue.remove(itemId)) {
+      void steering.steer(item.text, item.mentions ?? []);
+      return;
+    }
+    turns.sendNow(itemId);
   }
 
   clearQueue(): void {

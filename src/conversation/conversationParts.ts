@@ -13,6 +13,7 @@ import { ReviewNoteDesk } from './reviewNoteDesk';
 import { SessionLink } from './sessionLink';
 import { SessionSettings } from './sessionSettings';
 import { SignIn } from './signIn';
+import { Steering } from './steering';
 import { TurnRunner } from './turnRunner';
 
 /**
@@ -33,6 +34,8 @@ export interface ConversationParts {
   readonly questions: QuestionDesk;
   readonly permissions: PermissionDesk;
   readonly settings: SessionSettings;
+  /** Messages written during a turn, into that turn (for an agent that advertises steering). */
+  readonly steering: Steering;
 }
 
 /** What the conversation lends its parts besides its state: where their news goes. */
@@ -125,6 +128,7 @@ export function wireParts(host: PartsHost, ports: ConversationPorts): Conversati
       },
     }),
   );
+  p.steering = new Steering(c, { thread: p.thread, queue: p.queue, link: p.link, turns: p.turns, ports });
   return p;
 }
 

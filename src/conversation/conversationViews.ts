@@ -66,7 +66,8 @@ export function promptCapabilities(parts: Pick<ConversationParts, 'link'>): Prom
   const init = parts.link.agentRuntime?.initializeResult;
   if (!init) return undefined;
   const p = init.agentCapabilities?.promptCapabilities;
-  return { image: p?.image === true, audio: p?.audio === true, embeddedContext: p?.embeddedContext === true };
+  const view = { image: p?.image === true, audio: p?.audio === true, embeddedContext: p?.embeddedContext === true };
+  return parts.link.agentRuntime?.steering !== undefined ? { ...view, steering: true } : view;
 }
 
 /** One conversation as its tab shows it. */

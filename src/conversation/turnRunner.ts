@@ -92,6 +92,11 @@ export class TurnRunner extends Disposable {
     return this.preparing || this.active;
   }
 
+  /** Changes when a turn starts and when it ends: a steer that began in one turn can tell it is over. */
+  get turnNumber(): number {
+    return this.token;
+  }
+
   /** True while a turn runs or is being cancelled. */
   get active(): boolean {
     const kind = this.c.status.kind;

@@ -21,6 +21,8 @@ export interface UserEntry {
   checkpoint?: string;
   /** What Tandem told the agent along with this prompt (rejected hunks, restored files). */
   note?: string;
+  /** Sent into the running turn (steering) rather than as a turn of its own. */
+  steered?: true;
 }
 
 // Mutable: the thread reducer updates its stored entries in place while they stream.

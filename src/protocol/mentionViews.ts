@@ -51,6 +51,8 @@ export interface PromptCapabilitiesView {
   readonly image: boolean;
   readonly audio: boolean;
   readonly embeddedContext: boolean;
+  /** A prompt written while a turn runs is steered into it (the agent advertises steering). */
+  readonly steering?: true;
 }
 
 /** A chip: what to send, and how to show it. */

@@ -14,6 +14,7 @@ import { parseAccountStatus, sameAccount } from './accountStatus';
 import type { ClientServices } from './clientServicePorts';
 import { clientServices } from './clientServices';
 import { SessionRouter } from './sessionRouter';
+import { readSteeringSupport, type SteeringSupport } from './steeringSupport';
 import type { SessionEndpoint } from './sessionPort';
 
 export interface AgentRuntimeDeps {
@@ -111,6 +112,11 @@ export class AgentRuntime extends Disposable {
       delete: Boolean(extra.delete),
       title: Boolean(extra.title),
     };
+  }
+
+  /** How the agent takes a message into its running turn (see steeringSupport.ts); undefined: it does not. */
+  get steering(): SteeringSupport | undefined {
+    return this.alive ? readSteeringSupport(this.initializeResult) : undefined;
   }
 
   /** Who the agent last said it is signed in as; undefined: it has not said (or cannot tell). */

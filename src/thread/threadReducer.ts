@@ -149,10 +149,15 @@ export class ThreadReducer extends EntryList {
     return record === undefined ? undefined : { ...record.entry };
   }
 
-  /** The user's prompt from the composer: starts a turn (new plan); agent echoes never extend it. */
-  addUserMessage(text: string, extras: { checkpoint?: string; note?: string; mentions?: MentionView[]; contextNotes?: string[] } = {}): ConversationChange[] {
-    this.plan = undefined;
+  /** The user's prompt from the composer: starts a turn (new plan), unless steered into the running one; agent echoes never extend it. */
+  addUserMessage(
+    text: string,
+    extras: { checkpoint?: string; note?: string; mentions?: MentionView[]; contextNotes?: string[]; steered?: boolean } = {},
+  ): ConversationChange[] {
+    // A steered message joins the running turn: its plan goes on.
+    if (!extras.steered) this.plan = undefined;
     const entry: UserEntry = { kind: 'user', id: this.newId(), text };
+    if (extras.steered) entry.steered = true;
     if (extras.mentions && extras.mentions.length > 0) entry.mentions = extras.mentions;
     if (extras.contextNotes && extras.contextNotes.length > 0) entry.contextNotes = extras.contextNotes;
     if (extras.checkpoint !== undefined) entry.checkpoint = extras.checkpoint;

@@ -1,5 +1,6 @@
 // Conversations in real VS Code (code-server) with a scripted agent as a real process: prompts
-// typed while the agent starts or works are queued (never dropped) and sent in order; two
+// typed while the agent starts or works are queued (never dropped) and sent in order (this agent
+// advertises no steering, so none is steered into the running turn); two
 // conversations run turns with permission prompts at the same time, each in its own tab.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -77,6 +78,9 @@ scenario(e2e, 'Enter during a turn queues the prompt above the composer; it can 
     .map((m) => m.params?.prompt?.[0]?.text);
   assert.deepEqual(texts, ['first', 'second', 'third']);
   assert.equal(await queued(chat).count(), 0);
+  // This agent advertises no steering: nothing was steered, each prompt was a turn of its own.
+  assert.ok(!received(agent.logFile).some((m) => m.method === '_session/steering'));
+  assert.equal(await chat.frame.locator('[role="article"][data-steered]').count(), 0);
 });
 
 scenario(e2e, 'two conversations in tabs run turns with permission prompts at the same time; the background one shows a badge', async (s) => {

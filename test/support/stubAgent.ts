@@ -30,6 +30,8 @@ export interface StubBehaviour {
   honourCancel: boolean;
   /** The next connects fail with these, one each, in order (a remote agent that does not answer yet). */
   connectFailures?: unknown[];
+  /** Answers extension requests (`_session/steering` …); absent: method not found. May throw or never settle. */
+  extension?: (method: string, params: Record<string, unknown>) => unknown;
 }
 
 export class StubAgent {
@@ -95,6 +97,14 @@ export class StubAgent {
     const prompt = this.prompts.shift();
     if (!prompt) throw new Error('no prompt is waiting');
     prompt.resolve({ stopReason });
+  }
+
+  /** The agent answers a later prompt (a steered one, sent while the first still runs) at `index` in the waiting list. */
+  answerPrompt(index: number, answer: acp.PromptResponse | acp.RequestError): void {
+    const [prompt] = this.prompts.splice(index, 1);
+    if (!prompt) throw new Error(`no prompt is waiting at ${index}`);
+    if (answer instanceof acp.RequestError) prompt.reject(answer);
+    else prompt.resolve(answer);
   }
 
   /** The agent answers the running prompt with an error. */
@@ -172,6 +182,12 @@ export class StubAgent {
       setConfigOption: (sessionId, configId, value) => this.record('session/set_config_option', { sessionId, configId, value }, () => ({ configOptions: [] })),
       setModel: (sessionId, modelId) => this.record('session/set_model', { sessionId, modelId }, () => undefined),
       logout: () => this.record('logout', {}, () => undefined),
+      extension: (method, params = {}) =>
+        this.record(method, params, () => {
+          const answer = this.behaviour.extension;
+          if (!answer) throw acp.RequestError.methodNotFound(method);
+          return answer(method, params);
+        }),
       cancel: async (sessionId) => {
         this.received.push({ method: 'session/cancel', params: { sessionId } });
         if (stub.behaviour.honourCancel && this.prompts[0]?.sessionId === sessionId) this.endTurn('cancelled');

@@ -3,7 +3,8 @@
  * runs; `/` at the start suggests the agent's slash commands (CommandMenu), `@` suggests context to
  * mention (MentionPicker), and picks, drops, pastes and the host's "Add … to Conversation" become
  * chips above the textarea (ChipTray). Enter always takes the prompt: while the agent starts or
- * works it is queued (shown above) and sent when it can be. Draft and chips are saved per
+ * works it is queued (shown above) and sent when it can be — unless the agent takes steering: then
+ * a prompt written while a turn runs goes into that turn (the placeholder says so). Draft and chips are saved per
  * conversation on every change so hiding the view or switching tabs loses nothing; focus is never
  * taken. The agent's predicted next prompt shows as ghost text while it is empty (PromptGhost).
  */
@@ -21,6 +22,10 @@ import type { Host } from '../core/vscodeApi';
 
 /** How long a "not added" message stays (it also goes when something is added or sent). */
 const MESSAGE_MS = 10_000;
+
+/** The composer's usual placeholder and Send title (functions: l10n is set up after the module loads). */
+const PLACEHOLDER = (): string => l10n.t('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)');
+const SEND_TITLE = (): string => l10n.t('Send (Enter); while the agent works, the prompt is queued');
 
 export class Composer {
   readonly element: HTMLElement;
@@ -50,7 +55,7 @@ export class Composer {
       class: 'composer-input',
       'aria-label': l10n.t('Message'),
       rows: 3,
-      placeholder: l10n.t('Ask the agent… (@ to add context, Enter to send, Shift+Enter for a new line)'),
+      placeholder: PLACEHOLDER(),
     });
     this.textarea.value = host.draft;
     this.ghost = new PromptGhost(this.textarea, () => this.store.promptSuggestion);
@@ -78,7 +83,7 @@ export class Composer {
     this.send = button(l10n.t('Send'), () => this.submit(), {
       cls: 'primary',
       icon: 'send',
-      title: l10n.t('Send (Enter); while the agent works, the prompt is queued'),
+      title: SEND_TITLE(),
     });
     this.stop = button(l10n.t('Stop'), () => host.post({ type: 'cancel' }), { cls: 'secondary', icon: 'debug-stop', title: l10n.t('Stop the agent (Esc)') });
     this.warning = h('div', { class: 'composer-warning', 'aria-live': 'polite' });
@@ -124,6 +129,7 @@ export class Composer {
     this.tray.refresh();
     this.renderWarning();
     this.renderButtons();
+    this.renderSteering();
   }
 
   /** The review notes changed (added, sent, discarded). */
@@ -246,6 +252,14 @@ export class Composer {
     this.stop.hidden = !busy;
     this.stop.disabled = kind === 'cancelling';
     this.renderButtons();
+    this.renderSteering();
+  }
+
+  /** While a turn runs and the agent takes steering, Enter sends into that turn: the hints say so. */
+  private renderSteering(): void {
+    const steers = this.store.status.kind === 'running' && this.store.promptCapabilities?.steering === true;
+    this.ghost.setPlaceholder(steers ? l10n.t('Enter steers the running turn (@ to add context, Shift+Enter for a new line)') : PLACEHOLDER());
+    this.send.title = steers ? l10n.t('Send into the running turn (Enter): the agent takes it without stopping') : SEND_TITLE();
   }
 
   private renderButtons(): void {

@@ -13,7 +13,7 @@ const HINT_ID = 'composer-suggestion';
 export class PromptGhost {
   /** Read by assistive technology only: what is suggested and how to take it. */
   readonly hint: HTMLElement;
-  private readonly placeholder: string;
+  private placeholder: string;
   private shown: string | undefined;
 
   constructor(
@@ -34,6 +34,13 @@ export class PromptGhost {
     this.hint.textContent = text === undefined ? '' : l10n.t('Suggested prompt: {0}. Press Tab to use it.', text);
     if (text === undefined) this.textarea.removeAttribute('aria-describedby');
     else this.textarea.setAttribute('aria-describedby', HINT_ID);
+  }
+
+  /** The usual placeholder changed (a running turn that Enter steers): shown unless a suggestion is. */
+  setPlaceholder(text: string): void {
+    if (text === this.placeholder) return;
+    this.placeholder = text;
+    if (this.shown === undefined) this.textarea.placeholder = text;
   }
 
   /** Tab on the empty composer while a suggestion shows: it becomes the draft (true: the key was used). */

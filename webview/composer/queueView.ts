@@ -1,7 +1,7 @@
 /**
  * Prompts written but not sent yet, above the composer: typed while the agent started or while a
  * turn ran. Each is a user entry marked `data-queued="true"` that can be edited, removed, moved, or
- * sent now (which stops the running turn first). When the queue is paused (a turn failed or was
+ * sent now (which stops the running turn first — or, for an agent that takes steering, goes into it). When the queue is paused (a turn failed or was
  * cancelled) it says why and waits for Resume.
  */
 import * as l10n from '@vscode/l10n';
@@ -88,7 +88,7 @@ export class QueueView {
     const actions = h(
       'div',
       { class: 'queued-actions' },
-      this.action(l10n.t('Send now'), 'send', 'send', () => post('queueSendNow'), l10n.t('Send this prompt now (stops the running turn first)')),
+      this.action(l10n.t('Send now'), 'send', 'send', () => post('queueSendNow'), this.sendNowTitle()),
       this.action(l10n.t('Edit'), 'edit', 'edit', () => this.startEdit(item)),
       this.action(l10n.t('Move up'), 'arrow-up', 'up', () => this.host.post({ type: 'queueMove', itemId: item.id, offset: -1 }), undefined, index === 0),
       this.action(
@@ -103,6 +103,13 @@ export class QueueView {
     );
     article.append(h('div', { class: 'entry-author' }, icon('clock'), l10n.t('You (not sent yet)')), body, actions);
     return article;
+  }
+
+  /** What Send now does: steer into the running turn (the agent takes steering), or stop it first. */
+  private sendNowTitle(): string {
+    return this.store.status.kind === 'running' && this.store.promptCapabilities?.steering === true
+      ? l10n.t('Send this prompt into the running turn now (nothing is stopped)')
+      : l10n.t('Send this prompt now (stops the running turn first)');
   }
 
   private action(label: string, iconName: string, name: string, run: () => void, title = label, disabled = false): HTMLButtonElement {

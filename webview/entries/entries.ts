@@ -10,7 +10,7 @@ import type { EntryView, ViewContext } from './viewContext';
  * User or agent message: markdown that may grow through `textAppended`. A user message shows the
  * chips sent with it (a click opens what one points at) and what happened to context that could not
  * be sent whole; one whose turn has a checkpoint offers "Restore files to before this turn"; a note
- * Tandem sent along is shown. Either offers Copy as Markdown (the host formats and masks it, then
+ * Tandem sent along is shown; one steered into a running turn says so. Either offers Copy as Markdown (the host formats and masks it, then
  * answers `messageCopied`, which the announcer says).
  */
 export class MessageView implements EntryView {
@@ -30,6 +30,11 @@ export class MessageView implements EntryView {
     this.element = article(kind, author);
     // The name is the article's label already; the row is read only for its Copy as Markdown button.
     const head = h('div', { class: 'entry-author' }, h('span', { 'aria-hidden': 'true' }, author));
+    // Sent into the running turn (steering), not a turn of its own: said once, it never changes.
+    if (entry.kind === 'user' && entry.steered === true) {
+      this.element.dataset.steered = 'true';
+      head.append(h('span', { class: 'entry-steered' }, icon('debug-step-into'), l10n.t('steered into the turn')));
+    }
     if (ctx) {
       const host = ctx.host;
       const entryId = entry.id;

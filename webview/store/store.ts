@@ -81,8 +81,8 @@ export class Store {
   account: AccountView | undefined;
   /** The agent advertised `logout`: the signed-in row offers Sign out. */
   canSignOut = false;
-  /** What the agent accepts besides text and links (images, audio, embedded files). */
-  promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean } | undefined;
+  /** What the agent accepts besides text and links (images, audio, embedded files), and whether it takes steering. */
+  promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean; steering?: true } | undefined;
   /** Chips the host asked to add to the shown conversation's composer (taken by the composer). */
   pendingChips: MentionChip[] = [];
   /** A prompt to land on once it is shown (revealPrompt), until the time given. */

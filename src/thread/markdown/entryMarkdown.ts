@@ -154,6 +154,8 @@ export function entryBlocks(entry: Entry, ctx: EntryContext): string[] {
       const blocks = [prose(entry.text, ctx)];
       const labels = (Array.isArray(entry.mentions) ? entry.mentions : []).map((m) => inlineCode(ctx.mask(String(m.label ?? '')))).filter((l) => l !== '');
       if (labels.length > 0) blocks.push(l10n.t('*Context:* {0}', labels.join(', ')));
+      // Said during the agent's turn, not as a turn of its own: a reader (or the next agent) should know.
+      if (entry.steered === true) blocks.push(l10n.t('*(steered into the running turn)*'));
       return blocks.filter((b) => b !== '');
     }
     case 'agent': {
