@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import type { ConversationChange, HostMessage, MentionChip, MentionSpec, TabView } from '../protocol/messages';
 import { chipsFor, type PromptContext } from './promptPreparer';
@@ -153,7 +154,8 @@ export class ConversationManager extends Disposable {
     if (!from) return false;
     const kind = from.status.kind;
     if (kind === 'running' || kind === 'cancelling') {
-      this.deps.log.warn('A branch switch waits for the running turn: stop it first.');
+      // Its session closes when another branch takes the tab: the turn would be lost.
+      from.internals.thread.addNotice('info', l10n.t('Stop the running turn before switching to another version of a prompt.'));
       return false;
     }
     const target = versionAt(nodesOf(this.all().map((c) => c.meta)), fromId, entryId, offset);

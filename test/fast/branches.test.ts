@@ -225,3 +225,20 @@ test('an edit while a turn runs is refused with a notice, and an unknown entry i
   assert.equal(await rig.conversation.editPrompt(first.id, '   '), 'empty');
   rig.manager.dispose();
 });
+
+test('a branch switch while a turn runs is refused with a notice (the turn would be lost with its session)', async () => {
+  const rig = stubSession();
+  await twoTurns(rig, true);
+  const second = users(rig)[1] ?? assert.fail('the second prompt');
+  assert.equal(await rig.conversation.editPrompt(second.id, 'second, edited'), 'branched');
+  await until(() => rig.agent.pendingPrompt !== undefined, 'the edited prompt');
+  const edited = users(rig)[1] ?? assert.fail('the edited prompt');
+  const branch = rig.conversation.id;
+  assert.equal(await rig.conversation.switchBranch(edited.id, -1), false);
+  assert.equal(rig.conversation.id, branch);
+  assert.ok(entries(rig).some((e) => e.kind === 'notice' && /Stop the running turn before switching/.test(e.message)));
+  rig.agent.endTurn('end_turn');
+  await flush();
+  assert.equal(await rig.conversation.switchBranch(edited.id, -1), true, 'once it ended');
+  rig.manager.dispose();
+});
