@@ -38,9 +38,13 @@ export function appendChunk(kind: TextEntry['kind'], update: Record<string, unkn
     return [target.upserted(user)];
   }
   if (open) {
-    // The agent's message id names where a fork may start (src/conversation/forkPoint.ts); kept on the entry.
-    if (messageId !== undefined && open.kind === 'agent' && open.messageId === undefined) open.messageId = messageId;
     open.text += text ?? '';
+    // The agent's message id names where a fork may start (src/conversation/forkPoint.ts); kept on the
+    // entry. Named only now (its first chunks had none): the panel gets the entry whole, id and all.
+    if (messageId !== undefined && open.kind === 'agent' && open.messageId === undefined) {
+      open.messageId = messageId;
+      return [target.upserted(open)];
+    }
     return [{ type: 'textAppended', id: open.id, text: text ?? '' }];
   }
   const id = target.newId();
