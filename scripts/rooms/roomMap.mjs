@@ -37,7 +37,7 @@ export const ROOMS = {
     },
     entries: {
       about:
-        "the other entries of the log and what every entry view shares: `ViewContext`, messages, outcomes, the agent's questions, streamed markdown and cold sections, placeholders, nested (subagent) cards",
+        "the other entries of the log and what every entry view shares: `ViewContext`, messages (a prompt's Edit and its versions' switch), outcomes, the agent's questions, streamed markdown and cold sections, placeholders, nested (subagent) cards",
       files: [
         'viewContext.ts',
         'entryView.ts',
@@ -48,6 +48,8 @@ export const ROOMS = {
         'coldSections.ts',
         'entryPlaceholder.ts',
         'nestedCards.ts',
+        'promptEdit.ts',
+        'branchSwitch.ts',
       ],
     },
     composer: {

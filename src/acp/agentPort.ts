@@ -54,6 +54,17 @@ export interface AgentConnection {
   loadSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[], additionalDirectories?: string[]): Promise<acp.LoadSessionResponse>;
   /** `session/resume`: the session continues without a replay. */
   resumeSession(sessionId: string, cwd: string, mcpServers?: acp.McpServer[], additionalDirectories?: string[]): Promise<acp.ResumeSessionResponse>;
+  /**
+   * `session/fork`, for an agent that advertised `sessionCapabilities.fork`: a new session with the
+   * source's history (answered like `session/new`); `_meta` says where to cut it (`jetbrains.air.fork`, see src/conversation/forkPoint.ts).
+   */
+  forkSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers?: acp.McpServer[],
+    additionalDirectories?: string[],
+    meta?: Record<string, unknown>,
+  ): Promise<acp.NewSessionResponse>;
   /** One page of `session/list`. */
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse>;
   closeSession(sessionId: string): Promise<void>;

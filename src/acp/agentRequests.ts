@@ -139,6 +139,19 @@ export abstract class AgentRequests implements Omit<AgentConnection, 'stderrTail
     return this.call(() => this.conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers, ...roots(additionalDirectories) }));
   }
 
+  /** `session/fork`: a new session with the source's history (cut where `meta` says, when the agent reads it). */
+  forkSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: acp.McpServer[] = [],
+    additionalDirectories: string[] = [],
+    meta?: Record<string, unknown>,
+  ): Promise<acp.NewSessionResponse> {
+    // Unstable in the SDK (not in its stable method table): sent untyped; its answer has session/new's fields.
+    const params = { sessionId, cwd, mcpServers, ...roots(additionalDirectories), ...(meta ? { _meta: meta } : {}) };
+    return this.call(() => this.conn.agent.request<acp.NewSessionResponse, typeof params>('session/fork', params));
+  }
+
   /** One page of `session/list`. */
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {
     return this.call(() => this.conn.agent.request(acp.methods.agent.session.list, cursor ? { cwd, cursor } : { cwd }));

@@ -8,6 +8,7 @@ import type { ConversationParts } from './conversationParts';
 import { handoffNotice } from './handoff';
 import type { ConversationPorts } from './ports';
 import { MAX_QUEUED_TEXT } from './promptQueue';
+import { editPrompt, type BranchSpec, type EditOutcome } from './promptEditing';
 import type { SignOutOutcome } from './signIn';
 
 /** A review note as the user wrote it (the panel's gutter or the editor's comment thread). */
@@ -265,6 +266,29 @@ export abstract class ConversationIntents extends Disposable {
     if (entry?.kind !== 'user' || entry.checkpoint === undefined) return false;
     await this.internals.review.rewind(entry.checkpoint, entry.text);
     return true;
+  }
+
+  /**
+   * Sends an earlier prompt again, edited: its turn's files restored (previewed; a No stops it), the
+   * conversation goes on from there in a new branch shown in this tab; this one is kept (promptEditing.ts).
+   */
+  editPrompt(entryId: string, text: string): Promise<EditOutcome> {
+    return editPrompt({ id: this.meta.id, agentName: this.agentName, status: this.status, meta: this.meta }, this.internals, this.ports, entryId, text);
+  }
+
+  /** Shows another version of an edited prompt (`‹ 1/2 ›`): its branch takes this tab; false when there is none that way. */
+  async switchBranch(entryId: string, offset: number): Promise<boolean> {
+    return (await this.ports.branches?.switchTo(this.meta.id, entryId, offset)) ?? false;
+  }
+
+  /** This conversation is a new branch (the manager made it for an edit): the history before the edited prompt, how its session starts, and the prompt. */
+  startBranch(spec: BranchSpec): void {
+    const { thread, review, branchStart } = this.internals;
+    thread.restore(spec.entries, spec.terminals);
+    review.restore(spec.review);
+    branchStart.arm(spec.plan);
+    if (spec.restoreFailed) thread.addNotice('warning', l10n.t('The files could not be restored to before that turn; they stay as they are.'));
+    this.prompt(spec.text);
   }
 
   addNote(note: NoteInput): Promise<ReviewNoteView | undefined> {

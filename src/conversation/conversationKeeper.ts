@@ -14,6 +14,8 @@ const RESCHEDULE_MS = 100;
  */
 export class ConversationKeeper {
   private readonly lastScheduled = new Map<string, number>();
+  /** Without a store: the transcripts of conversations that left their tab (a branch switched away), so a switch back finds them. */
+  private readonly memory = new Map<string, ConversationTranscript>();
 
   constructor(private readonly store: ConversationStore | undefined) {}
 
@@ -23,6 +25,8 @@ export class ConversationKeeper {
 
   /** Shows the stored transcript in `conversation` (with a notice when older entries were not kept). */
   async restore(conversation: Conversation): Promise<void> {
+    const kept = this.store ? undefined : this.memory.get(conversation.id);
+    if (kept) return conversation.restore(kept);
     const stored = await this.store?.loadTranscript(conversation.id);
     if (!stored) return;
     const transcript: ConversationTranscript = { entries: stored.entries, terminals: stored.terminals, queue: stored.queue, review: stored.review };
@@ -44,7 +48,11 @@ export class ConversationKeeper {
    * update, so unless `now` is set the store's timer is re-armed at most every 100 ms.
    */
   transcriptChanged(conversation: Conversation, now = false): void {
-    if (!this.store) return;
+    if (!this.store) {
+      // `now` is a conversation leaving its tab (closed, or a branch switched away): kept in memory instead.
+      if (now) this.memory.set(conversation.id, conversation.transcript());
+      return;
+    }
     const time = Date.now();
     if (!now && time - (this.lastScheduled.get(conversation.id) ?? 0) < RESCHEDULE_MS) return;
     this.lastScheduled.set(conversation.id, time);
@@ -57,6 +65,7 @@ export class ConversationKeeper {
 
   async delete(id: string): Promise<void> {
     this.lastScheduled.delete(id);
+    this.memory.delete(id);
     await this.store?.deleteConversation(id);
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import type { ConversationChange, HostMessage, MentionChip, MentionSpec, TabView } from '../protocol/messages';
 import { chipsFor, type PromptContext } from './promptPreparer';
@@ -15,6 +16,8 @@ import { canDeleteAgentSession, deleteAgentSession, titleAgentSession, type Agen
 import { clientCapabilities, conversationPorts, editorPromptContext, type ConversationManagerDeps } from './conversationWiring';
 import { launchSecrets } from '../acp/launchSecrets';
 import { handoffDocument, handoffSource, handoffSpec } from './handoff';
+import { editedEntryIn, nodesOf, staleMarks, versionAt } from './branches';
+import type { BranchPorts, BranchSpec } from './promptEditing';
 
 /**
  * Owns the conversations open as tabs, the agent runtimes they share (one process per agent), and
@@ -106,6 +109,8 @@ export class ConversationManager extends Disposable {
   show(id: string): void {
     const conversation = this.strip.get(id);
     if (!conversation) return;
+    // Its edited prompts show which version they are (other branches may have come or gone since it was saved).
+    this.markBranches(conversation);
     this.strip.show(id);
     conversation.clearAttention();
     this.messages.fire({ type: 'conversationShown', conversation: conversation.snapshot() });
@@ -137,6 +142,75 @@ export class ConversationManager extends Disposable {
     const conversation = this.adopt(meta);
     await this.keeper.restore(conversation);
     this.show(id);
+  }
+
+  /**
+   * An edited prompt's branch (promptEditing.ts): a new conversation with the entries before the
+   * prompt takes the tab of `fromId` and sends the edit; once its session is open (a fork needs the
+   * source session still there), the conversation it came from goes to History, kept.
+   */
+  async openBranch(fromId: string, spec: BranchSpec): Promise<void> {
+    const from = this.strip.get(fromId);
+    if (!from) return;
+    // A title the old prompt gave is the new prompt's to give.
+    const titleSource = from.meta.titleSource === 'prompt' ? 'none' : from.meta.titleSource;
+    const meta: ConversationMeta = { ...newMeta(randomUUID(), from.agentName, from.meta.cwd), title: from.meta.title, titleSource, branch: spec.link };
+    const branch = this.adopt(meta);
+    this.strip.replace(fromId, branch);
+    // In History from now on (its versions count), though it is let go only once the branch's session is open.
+    this.closed.push(from.meta);
+    branch.startBranch(spec);
+    this.show(branch.id);
+    await branch.connect();
+    await this.retire(from);
+  }
+
+  /** `‹ 1/2 ›`: the version `offset` places away of prompt `entryId` takes the tab of `fromId` (which goes to History). */
+  async switchBranch(fromId: string, entryId: string, offset: number): Promise<boolean> {
+    const from = this.strip.get(fromId);
+    if (!from) return false;
+    const kind = from.status.kind;
+    if (kind === 'running' || kind === 'cancelling') {
+      // Its session closes when another branch takes the tab: the turn would be lost.
+      from.internals.thread.addNotice('info', l10n.t('Stop the running turn before switching to another version of a prompt.'));
+      return false;
+    }
+    const target = versionAt(nodesOf(this.all().map((c) => c.meta)), fromId, entryId, offset);
+    if (!target || target.conversation === fromId) return false;
+    if (this.strip.has(target.conversation)) {
+      this.show(target.conversation);
+      return true;
+    }
+    const meta = this.closed.find((m) => m.id === target.conversation);
+    if (!meta) return false;
+    this.closed = this.closed.filter((m) => m !== meta);
+    const to = this.adopt(meta);
+    this.strip.replace(fromId, to);
+    this.closed.push(from.meta);
+    await this.keeper.restore(to);
+    this.show(to.id);
+    await this.retire(from);
+    return true;
+  }
+
+  /** A conversation a branch took the tab of (already listed in History): its session closed, kept with its transcript. */
+  private async retire(conversation: Conversation): Promise<void> {
+    this.keeper.transcriptChanged(conversation, true);
+    await conversation.disconnect();
+    conversation.dispose();
+    this.stopUnusedRuntimes();
+    this.fireTabs();
+    this.saveIndex();
+  }
+
+  /** Sets the `‹ i/n ›` of the conversation's prompts that have other versions (and clears it where they went). */
+  private markBranches(conversation: Conversation): void {
+    const nodes = nodesOf(this.all().map((c) => c.meta));
+    for (const entry of staleMarks(nodes, conversation.id, conversation.internals.thread.entries())) conversation.internals.thread.replaceEntry(entry);
+  }
+
+  private get branchPorts(): BranchPorts {
+    return { open: (from, spec) => this.openBranch(from, spec), switchTo: (from, entryId, offset) => this.switchBranch(from, entryId, offset) };
   }
 
   /** Opens a session the agent knows but Tandem never saw (from `session/list`). */
@@ -317,6 +391,7 @@ export class ConversationManager extends Disposable {
         isShown: (id) => this.strip.isShown(id),
         stopRuntime: (name, runtime) => this.runtimes.stop(name, runtime ?? this.runtimes.peek(name)),
         promptContext: this.promptContext,
+        branches: this.branchPorts,
       }),
     );
     conversation.onChange((changes) => this.forward(conversation, changes));
@@ -339,6 +414,14 @@ export class ConversationManager extends Disposable {
     }
     // A permission prompt appearing or being answered changes the tab's badge.
     if (this.strip.waitingChanged(conversation)) tabs = true;
+    // A branch's edited prompt reached its thread: it is a version of the prompt it replaced.
+    const link = conversation.meta.branch;
+    const edited = link && editedEntryIn(link, changes);
+    if (link && edited !== undefined) {
+      link.entry = edited;
+      this.saveIndex();
+      this.markBranches(conversation);
+    }
     if (tabs) this.fireTabs();
     this.events.changed(conversation, changes);
     this.keeper.transcriptChanged(conversation);

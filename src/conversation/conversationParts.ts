@@ -3,6 +3,7 @@ import type { ConversationMeta, TitleSource } from '../store/conversationMeta';
 import type { AgentActivity } from '../thread/agentActivity';
 import { Thread } from '../thread/thread';
 import type { IDisposable } from '../util/disposable';
+import { BranchStart } from './branchStart';
 import { ConversationReview } from './conversationReview';
 import { ConversationWorktree } from './conversationWorktree';
 import { PermissionDesk } from './permissionDesk';
@@ -36,6 +37,8 @@ export interface ConversationParts {
   readonly settings: SessionSettings;
   /** Messages written during a turn, into that turn (for an agent that advertises steering). */
   readonly steering: Steering;
+  /** How it starts when it is a branch of an edited prompt (a fork, else the transcript). */
+  readonly branchStart: BranchStart;
 }
 
 /** What the conversation lends its parts besides its state: where their news goes. */
@@ -89,6 +92,11 @@ export function wireParts(host: PartsHost, ports: ConversationPorts): Conversati
     refused: (message) => p.thread.addNotice('warning', message),
   });
   p.worktree = worktreePart(host, ports, p);
+  p.branchStart = new BranchStart({
+    agentName: () => c.agentName,
+    notice: (level, message) => p.thread.addNotice(level, message),
+    warn: (text) => c.log.warn(text),
+  });
   p.questions = new QuestionDesk(c, p.thread, (url) => editor.openExternal(url));
   p.permissions = own(new PermissionDesk(c, p.thread, editor.rules, (notice) => editor.permissionRequested(c.id, notice)));
   p.link = own(
@@ -108,6 +116,7 @@ export function wireParts(host: PartsHost, ports: ConversationPorts): Conversati
       exited: () => p.turns.abandon(),
       accountChanged: (account) => host.accountChanged(account),
       followLive,
+      branch: p.branchStart,
     }),
   );
   p.settings = new SessionSettings(c, p.thread, p.link, editor);
@@ -123,6 +132,7 @@ export function wireParts(host: PartsHost, ports: ConversationPorts): Conversati
       questions: p.questions,
       signIn: p.signIn,
       ports,
+      preface: p.branchStart,
       named: (text) => {
         if (c.meta.titleSource === 'none') host.setTitle(text, 'prompt');
       },

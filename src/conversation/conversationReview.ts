@@ -215,18 +215,23 @@ export class ConversationReview {
   }
 
   /** Restores the files to how they were before the turn that took `checkpoint` (after a preview). */
-  async rewind(checkpoint: string, prompt: string): Promise<void> {
+  /** Resolves with what happened: restored, nothing to restore, the user said no to the preview, or it failed (the strip says why). */
+  async rewind(checkpoint: string, prompt: string): Promise<'restored' | 'unchanged' | 'declined' | 'failed'> {
+    let outcome: 'restored' | 'unchanged' | 'declined' | 'failed' = 'failed';
     await this.run(async (store) => {
       if (!store.get(checkpoint))
         throw new Error(l10n.t("this turn's checkpoint is no longer kept (older checkpoints are dropped to stay within the size limit)"));
       const plan = await store.restorePlan(checkpoint, { to: 'start' });
-      if (plan.length === 0 || !(await this.host!.confirmRewind(plan))) return;
+      if (plan.length === 0) return void (outcome = 'unchanged');
+      if (!(await this.host!.confirmRewind(plan))) return void (outcome = 'declined');
       await this.host!.apply(plan, l10n.t('Restore files to before this turn'));
+      outcome = 'restored';
       const quoted = prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt;
       this.notes.push(
         `The user restored ${plan.length} file(s) (${plan.map((s) => s.relPath).join(', ')}) to how they were before their message "${quoted}"; your changes since then are gone.`,
       );
     });
+    return outcome;
   }
 
   /** The file's text at the review baseline (the left side of "Open diff"); undefined: it did not exist. */

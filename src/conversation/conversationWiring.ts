@@ -10,6 +10,7 @@ import type { ConversationMeta } from '../store/conversationMeta';
 import type { ConversationStore } from '../store/conversationStore';
 import type { ConversationPorts, EditorPorts } from './ports';
 import type { PromptContext } from './promptPreparer';
+import type { BranchPorts } from './promptEditing';
 import { terminalSignInOffered } from './terminalSignIn';
 import { conversationEditor } from './worktreePorts';
 
@@ -44,6 +45,8 @@ export interface ManagerHooks {
   /** Stops the agent's process (`runtime`: the one a conversation is attached to, else the pool's). */
   stopRuntime(agentName: string, runtime?: AgentRuntime): Promise<void>;
   promptContext: PromptContext;
+  /** Branches of edited prompts. */
+  branches?: BranchPorts;
 }
 
 /** One conversation's ports: the editor's, bound to it, and the manager's own services. */
@@ -65,6 +68,7 @@ export function conversationPorts(meta: ConversationMeta, deps: ConversationMana
     },
     promptContext: rebase ? worktreePromptContext(editorPromptContext(editor), rebase, hooks.promptContext) : hooks.promptContext,
     cancelGraceMs: deps.cancelGraceMs ?? 10_000,
+    branches: hooks.branches,
     blocked: () => (meta.agentName === '' ? (editor.blocked() ?? { kind: 'no_agent' }) : (editor.blocked() ?? worktreeMissing(meta, editor))),
   };
 }

@@ -65,6 +65,13 @@ const HANDLERS: { [K in ServedBy<'core'>]: Handler<K> } = {
   retryTurn: async (m, { conversation, warn }) => {
     if (conversation && !(await conversation.retryTurn(m.entryId))) warn('That turn cannot be retried: its prompt is no longer kept, or a turn is running.');
   },
+  editPrompt: async (m, { conversation, warn }) => {
+    const outcome = await conversation?.editPrompt(m.entryId, m.text);
+    if (outcome === 'unknown' || outcome === 'empty') warn(`Edit of ${m.entryId} ignored: it is not a prompt of this conversation, or the text is empty.`);
+  },
+  switchBranch: async (m, { conversation, warn }) => {
+    if (!(await conversation?.switchBranch(m.entryId, m.offset))) warn(`No other branch of ${m.entryId} that way, or the conversation is busy.`);
+  },
   setConfigOption: (m, { conversation }) => conversation?.setConfigOption(m.configId, m.value),
   authenticate: (m, { conversation }) => conversation?.authenticate(m.methodId),
   answerQuestion: (m, { conversation }) => conversation?.answerQuestion(m.entryId, m.action, m.content),

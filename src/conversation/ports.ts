@@ -11,6 +11,7 @@ import type { ReviewHost } from './conversationReview';
 import type { Failure } from './failure';
 import type { McpDropped, McpServerSpec } from './mcpServers';
 import type { PromptContext } from './promptPreparer';
+import type { BranchPorts } from './promptEditing';
 import type { WorktreeHost } from './worktreeHost';
 
 /** What the desk needs besides its conversation: the rules, and where they apply. */
@@ -107,6 +108,8 @@ export interface ConversationPorts {
   cancelGraceMs: number;
   /** Why no agent may be started now (untrusted workspace, no agent chosen); undefined: it may. */
   blocked(): ConversationStatus | undefined;
+  /** Branches of edited prompts (the manager's); undefined: prompts cannot be edited here. */
+  branches?: BranchPorts;
 }
 
 /**

@@ -7,6 +7,7 @@ import { RemoteConnectionError } from '../acp/remoteFailure';
 import type { AccountView } from '../protocol/messages';
 import type { Thread } from '../thread/thread';
 import { Disposable, type IDisposable } from '../util/disposable';
+import type { BranchStart } from './branchStart';
 import type { ConversationReview } from './conversationReview';
 import { exitMessage, isSessionLost, reportStartFailure, sessionLostFailure } from './linkFailures';
 import { offerMcpServers } from './mcpServers';
@@ -56,6 +57,8 @@ export interface LinkParts {
   accountChanged(account: AccountView | undefined): void;
   /** A file the agent read or wrote for this session (follow-along during live turns). */
   followLive(path: string, line: number | undefined): void;
+  /** A branch's first session: how it starts (a fork, else a new session with the transcript), once. */
+  branch?: Pick<BranchStart, 'opening'>;
 }
 
 /**
@@ -204,6 +207,8 @@ export class SessionLink extends Disposable {
         mcp,
         roots,
         live,
+        // Only a session Tandem opens anew (no previous one to resume) may be a branch's fork.
+        branch: previous === undefined ? parts.branch?.opening() : undefined,
         starting: (detail) => this.starting(detail),
         attached: (sessionId, isNew) => {
           this.attached = sessionId;

@@ -3,6 +3,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { SessionEndpoint } from '../runtime/sessionPort';
 import type { Thread } from '../thread/thread';
+import type { BranchOpening } from './branchStart';
+import { forkMeta } from './forkPoint';
 import type { ConversationState } from './ports';
 
 /** What one connect attempt opens its session with (SessionLink.open gathers it). */
@@ -22,6 +24,8 @@ export interface SessionOpening {
   starting(detail: string): void;
   /** The session is attached (`created`: a new one, whose id the conversation keeps). */
   attached(sessionId: string, created: boolean): void;
+  /** The conversation is a branch of an edited prompt opening its first session (branchStart.ts): a fork, else a new session. */
+  branch?: BranchOpening;
 }
 
 /**
@@ -52,12 +56,30 @@ export async function openSession(o: SessionOpening): Promise<{ created: boolean
     return { created: false };
   }
   const spoken = thread.entries().some((e) => e.kind === 'user' || e.kind === 'agent');
+  const branch = o.branch;
+  let forkError: unknown;
+  if (branch?.fork && support.fork) {
+    o.starting(l10n.t('Going on from the edited message…'));
+    try {
+      const forked = await runtime.forkSession(branch.fork.sessionId, c.meta.cwd, o.endpoint, o.mcp, o.roots, forkMeta(branch.fork.messageId));
+      if (!o.live()) return undefined;
+      o.attached(forked.sessionId, true);
+      thread.sessionOpened(forked);
+      branch.forked();
+      return { created: false };
+    } catch (err) {
+      if (!o.live()) return undefined;
+      // The agent could not cut there (a message it no longer knows): the transcript carries the conversation instead.
+      forkError = err;
+    }
+  }
   o.starting(l10n.t('Opening a session…'));
   const result = await runtime.newSession(c.meta.cwd, o.endpoint, o.mcp, o.roots);
   if (!o.live()) return undefined;
   o.attached(result.sessionId, true);
   thread.sessionOpened(result);
-  if (spoken && !o.fresh)
+  if (branch) branch.startedFresh(forkError);
+  else if (spoken && !o.fresh)
     thread.addNotice('warning', l10n.t('{0} cannot restore earlier sessions, so it starts fresh: it does not remember the conversation above.', c.agentName));
   return { created: true };
 }

@@ -56,6 +56,19 @@ export class TabStrip {
     return { wasShown: this.activeIdValue === id, next: this.order[Math.min(index, this.order.length - 1)] };
   }
 
+  /** `conversation` takes the tab of `oldId` (its place and, when shown, the front); the old one leaves the strip. */
+  replace(oldId: string, conversation: Conversation): void {
+    const order = this.order.filter((id) => id !== conversation.id);
+    const at = order.indexOf(oldId);
+    if (at >= 0) order[at] = conversation.id;
+    else order.push(conversation.id);
+    this.order = order;
+    this.open.delete(oldId);
+    this.waiting.delete(oldId);
+    this.open.set(conversation.id, conversation);
+    if (this.activeIdValue === oldId) this.activeIdValue = conversation.id;
+  }
+
   show(id: string): void {
     this.activeIdValue = id;
   }

@@ -9,6 +9,7 @@ import { quotaFailureMessage } from './quotaFailure';
 import type { Thread } from '../thread/thread';
 import { Disposable } from '../util/disposable';
 import { errorCode, errorData, errorMessage } from '../util/errors';
+import type { BranchStart } from './branchStart';
 import type { ConversationReview } from './conversationReview';
 import type { PermissionDesk } from './permissionDesk';
 import type { ConversationPorts, ConversationState } from './ports';
@@ -34,6 +35,8 @@ export interface TurnParts {
   ports: Pick<ConversationPorts, 'cancelGraceMs' | 'promptContext'>;
   /** A prompt went out: it names the conversation until the agent or the user gives it a title. */
   named(text: string): void;
+  /** What goes before the first prompt of a branch's new session: the transcript (branchStart.ts). */
+  preface?: Pick<BranchStart, 'takePreface'>;
 }
 
 /**
@@ -256,6 +259,7 @@ export class TurnRunner extends Disposable {
       : [
           ...(told === undefined ? [] : [{ type: 'text' as const, text: `[Note from Tandem, the user's editor] ${told}` }]),
           ...(reviewNotes ? [{ type: 'text' as const, text: reviewNotes.prompt }] : []),
+          ...(parts.preface?.takePreface(link.agentRuntime?.initializeResult?.agentCapabilities?.promptCapabilities?.embeddedContext === true) ?? []),
           ...prepared.blocks,
         ];
     this.retries.sending({ item: { text, mentions: chips }, prepared, note, blocks: structuredClone(blocks) });

@@ -23,6 +23,11 @@ export interface UserEntry {
   note?: string;
   /** Sent into the running turn (steering) rather than as a turn of its own. */
   steered?: true;
+  /**
+   * This prompt was edited (or is an edit): which of its versions this is, 1-based, of how many.
+   * Each version is a branch of the conversation; `switchBranch` shows another.
+   */
+  branch?: { index: number; count: number };
 }
 
 // Mutable: the thread reducer updates its stored entries in place while they stream.
@@ -31,6 +36,8 @@ export interface AgentMessageEntry {
   id: string;
   /** Accumulated markdown; grows through `textAppended`. */
   text: string;
+  /** The agent's own id of the message (ACP `messageId`), when it sends one: where a fork can start. */
+  messageId?: string;
   /** Said by a subagent: the entry id of its parent tool call card (the panel shows it inside). */
   parentId?: string;
 }

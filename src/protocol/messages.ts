@@ -7,7 +7,7 @@
  * Bump PROTOCOL_VERSION when a shape changes so a stale webview can tell.
  */
 
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 export * from './agentViews';
 export * from './quotaViews';

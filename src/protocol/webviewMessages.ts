@@ -98,6 +98,13 @@ export const WEBVIEW_MESSAGES = {
   rewind: conversation('core', { entryId: str }),
   /** Retry on a turn end: the same prompt and context again, in the same session (the agent restarted first if it went away). */
   retryTurn: conversation('core', { entryId: str }),
+  /**
+   * Send an earlier prompt again, edited: the files go back to before its turn (after a preview), and
+   * the conversation goes on from there in a new branch; the old branch is kept.
+   */
+  editPrompt: conversation('core', { entryId: str, text: str }),
+  /** The `‹ 1/2 ›` of an edited prompt: show the branch `offset` places away (its thread and session). */
+  switchBranch: conversation('core', { entryId: str, offset: int }),
   /** Change a session setting (config option, or the older model / mode). */
   setConfigOption: conversation('core', { configId: str, value: either(str, bool) }),
   /** Sign in with one of the agent's methods (from the sign-in card). */

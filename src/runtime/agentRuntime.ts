@@ -48,6 +48,8 @@ export interface SessionSupport {
   delete: boolean;
   /** `session/set_title` (codex-acp 2.6). */
   title: boolean;
+  /** `session/fork` (both adapters; at a message through `_meta.jetbrains.air.fork`). */
+  fork: boolean;
 }
 
 /**
@@ -111,6 +113,7 @@ export class AgentRuntime extends Disposable {
       close: Boolean(session?.close),
       delete: Boolean(extra.delete),
       title: Boolean(extra.title),
+      fork: Boolean(extra.fork),
     };
   }
 
@@ -198,6 +201,24 @@ export class AgentRuntime extends Disposable {
     const conn = this.connection();
     return this.router.whileCreating(async () => {
       const result = await conn.newSession(cwd, mcpServers, this.additional(roots));
+      this.router.attach(result.sessionId, endpoint);
+      return result;
+    });
+  }
+
+  /** `session/fork` of `sessionId` (cut where `meta` says); the endpoint gets the new session's updates, as for session/new. */
+  async forkSession(
+    sessionId: string,
+    cwd: string,
+    endpoint: SessionEndpoint,
+    mcpServers: acp.McpServer[] = [],
+    roots: string[] = [],
+    meta?: Record<string, unknown>,
+  ): Promise<acp.NewSessionResponse> {
+    const conn = this.connection();
+    return this.router.whileCreating(async () => {
+      const result = await conn.forkSession(sessionId, cwd, mcpServers, this.additional(roots), meta);
+      if (typeof result?.sessionId !== 'string' || result.sessionId === '') throw new Error('session/fork answered without a sessionId.');
       this.router.attach(result.sessionId, endpoint);
       return result;
     });

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { isReviewNoteView, type Entry, type ReviewNoteView, type TerminalView } from '../protocol/messages';
 import type { Draft } from '../protocol/draft';
-import type { ConversationMeta, TitleSource, WorktreeBinding } from './conversationMeta';
+import type { BranchLink, ConversationMeta, TitleSource, WorktreeBinding } from './conversationMeta';
 
 /**
  * The on-disk shapes of saved conversations and how to read them back defensively.
@@ -85,7 +85,7 @@ function checkVersion(value: unknown, what: string): string | undefined {
 /** Reads one index record; undefined when a required field is missing or mistyped. */
 function toMeta(raw: unknown): ConversationMeta | undefined {
   if (!isObject(raw)) return undefined;
-  const { id, agentName, sessionId, title, titleSource, cwd, createdAt, updatedAt, worktree } = raw;
+  const { id, agentName, sessionId, title, titleSource, cwd, createdAt, updatedAt, worktree, branch } = raw;
   if (!isValidConversationId(id) || typeof agentName !== 'string' || typeof title !== 'string' || typeof cwd !== 'string') return undefined;
   if (typeof titleSource !== 'string' || !TITLE_SOURCES.includes(titleSource as TitleSource)) return undefined;
   if (sessionId !== undefined && typeof sessionId !== 'string') return undefined;
@@ -94,7 +94,19 @@ function toMeta(raw: unknown): ConversationMeta | undefined {
   if (sessionId !== undefined) meta.sessionId = sessionId;
   const binding = toWorktree(worktree);
   if (binding) meta.worktree = binding;
+  const link = toBranch(branch);
+  if (link) meta.branch = link;
   return meta;
+}
+
+/** A stored branch link; undefined when absent or damaged (the conversation then stands alone). */
+function toBranch(raw: unknown): BranchLink | undefined {
+  if (!isObject(raw)) return undefined;
+  const { of, at, entry, shared } = raw;
+  if (!isValidConversationId(of) || typeof at !== 'string' || !Array.isArray(shared) || !shared.every((s) => typeof s === 'string')) return undefined;
+  const link: BranchLink = { of, at, shared: [...(shared as string[])] };
+  if (typeof entry === 'string') link.entry = entry;
+  return link;
 }
 
 /** A stored worktree binding; undefined when absent or damaged (the conversation then uses the folder it names as cwd). */

@@ -20,6 +20,8 @@ export interface ConversationMeta {
   cwd: string;
   /** The git worktree the conversation works in (its own branch), when it has one. */
   worktree?: WorktreeBinding;
+  /** It began as an edit of an earlier prompt of another conversation (src/conversation/branches.ts). */
+  branch?: BranchLink;
   /** ms since the epoch. */
   createdAt: number;
   updatedAt: number;
@@ -50,6 +52,22 @@ export interface WorktreeBinding {
   applied?: string;
   /** The branch still has the name it was created with (renamed once, after the conversation's title). */
   provisional?: boolean;
+}
+
+/**
+ * Where a branch came from: the user edited prompt `at` of conversation `of`, and this conversation
+ * goes on from there. The entries before `at` were copied with their ids, so a prompt among them
+ * is the same prompt in both (`shared`).
+ */
+export interface BranchLink {
+  /** The conversation it branched from. */
+  of: string;
+  /** The user entry of `of` that was edited. */
+  at: string;
+  /** This conversation's user entry that replaced it (set once the edited prompt is in the thread). */
+  entry?: string;
+  /** The ids of the user entries copied from `of` (before `at`). */
+  shared: string[];
 }
 
 const RANK: Record<TitleSource, number> = { none: 0, prompt: 1, agent: 2, user: 3 };

@@ -39,11 +39,18 @@ export function appendChunk(kind: TextEntry['kind'], update: Record<string, unkn
   }
   if (open) {
     open.text += text ?? '';
+    // The agent's message id names where a fork may start (src/conversation/forkPoint.ts); kept on the
+    // entry. Named only now (its first chunks had none): the panel gets the entry whole, id and all.
+    if (messageId !== undefined && open.kind === 'agent' && open.messageId === undefined) {
+      open.messageId = messageId;
+      return [target.upserted(open)];
+    }
     return [{ type: 'textAppended', id: open.id, text: text ?? '' }];
   }
   const id = target.newId();
   const entry: TextEntry = mention ? { kind: 'user', id, text: '', mentions: [mention] } : ({ kind, id, text: text ?? '' } as TextEntry);
   if (parentId !== undefined && entry.kind !== 'user') entry.parentId = parentId;
+  if (messageId !== undefined && entry.kind === 'agent') entry.messageId = messageId;
   const message = target.add(entry);
   target.stream.started(entry, messageId);
   return [message];

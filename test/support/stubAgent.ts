@@ -28,6 +28,8 @@ export interface StubBehaviour {
   replay?: { before: Array<Record<string, unknown>>; after: Array<Record<string, unknown>> };
   /** Answer session/cancel by ending the running turn `cancelled` (true), or ignore it (false). */
   honourCancel: boolean;
+  /** session/fork fails with this (an agent that cannot find the fork point). */
+  forkError?: acp.RequestError;
   /** The next connects fail with these, one each, in order (a remote agent that does not answer yet). */
   connectFailures?: unknown[];
   /** Answers extension requests (`_session/steering` …); absent: method not found. May throw or never settle. */
@@ -168,6 +170,12 @@ export class StubAgent {
           return {};
         }),
       resumeSession: (sessionId, cwd) => this.record('session/resume', { sessionId, cwd }, () => ({})),
+      forkSession: (sessionId, cwd, _mcp, _dirs, meta) =>
+        this.record('session/fork', meta ? { sessionId, cwd, _meta: meta } : { sessionId, cwd }, () => {
+          const error = this.behaviour.forkError;
+          if (error) throw error;
+          return { sessionId: `stub-${this.nextSession++}` };
+        }),
       listSessions: (cwd) => this.record('session/list', { cwd }, () => ({ sessions: [] })),
       closeSession: (sessionId) => this.record('session/close', { sessionId }, () => undefined),
       deleteSession: (sessionId) => this.record('session/delete', { sessionId }, () => undefined),

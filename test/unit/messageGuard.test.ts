@@ -70,6 +70,8 @@ const MINIMAL: { [T in Type]: Extract<WebviewMessage, { type: T }> } = {
   reviewHunk: { type: 'reviewHunk', path: '/w/a.ts', index: 2, action: 'reject' },
   rewind: { type: 'rewind', entryId: 'e1' },
   retryTurn: { type: 'retryTurn', entryId: 'e1' },
+  editPrompt: { type: 'editPrompt', entryId: 'e1', text: 'again, differently' },
+  switchBranch: { type: 'switchBranch', entryId: 'e1', offset: -1 },
   setConfigOption: { type: 'setConfigOption', configId: 'model', value: false },
   authenticate: { type: 'authenticate', methodId: 'm' },
   answerQuestion: { type: 'answerQuestion', entryId: 'e1', action: 'decline' },

@@ -9,6 +9,7 @@ import { Announcer } from '../core/announcer';
 import { setCodeBlockActions } from '../markdown/codeBlock';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
 import { ColdSections } from '../entries/coldSections';
+import { editLastPrompt } from '../entries/promptEdit';
 import { Composer } from '../composer/composer';
 import { receiveDiffLines } from '../review/diffRequests';
 import { h } from '../core/dom';
@@ -54,6 +55,7 @@ export class App {
     this.header = new Header(this.store, this.host, this.root);
     this.thread = new Thread(ctx);
     this.composer = new Composer(this.store, this.host);
+    this.composer.editLastPrompt = () => editLastPrompt(this.store);
     this.tabs = new Tabs(this.store, this.host);
     this.queue = new QueueView(this.store, this.host);
     this.notes = new NoteBoard(this.host, () => this.store.worktrees.notes);

@@ -45,6 +45,8 @@ export class Composer {
   private readonly ghost: PromptGhost;
   /** Enter was pressed before the panel had its snapshot: the prompt goes out once it has. */
   private sendOnConnect = false;
+  /** Up arrow in the empty composer edits the last prompt (set by the app: the thread's entries are not the composer's); true when it did. */
+  editLastPrompt: (() => boolean) | undefined;
   private messageTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -173,6 +175,8 @@ export class Composer {
       // Esc interrupts the agent, as in terminal agents; the draft is kept.
       event.preventDefault();
       this.host.post({ type: 'cancel' });
+    } else if (event.key === 'ArrowUp' && plain && this.textarea.value === '' && this.tray.isEmpty && this.editLastPrompt?.()) {
+      event.preventDefault();
     } else if (event.key === 'Backspace' && plain && this.textarea.selectionStart === 0 && this.textarea.selectionEnd === 0 && !this.tray.isEmpty) {
       // Nothing before the caret to delete: the chip just before the text goes, as in a token field.
       event.preventDefault();

@@ -3,7 +3,9 @@ import * as l10n from '@vscode/l10n';
 import type { Entry, MentionView, PlanEntry, PlanItemView } from '../../src/protocol/messages';
 import { threadChip } from '../composer/chips';
 import { article, button, h, icon } from '../core/dom';
+import { branchSwitch } from './branchSwitch';
 import { MarkdownStream } from './markdownStream';
+import { PromptEdit } from './promptEdit';
 import type { EntryView, ViewContext } from './viewContext';
 
 /**
@@ -20,6 +22,10 @@ export class MessageView implements EntryView {
   private readonly extras = h('div', { class: 'entry-extras' });
   /** The mentions last rendered (as JSON): text appended to the entry does not rebuild the chips. */
   private renderedMentions = '';
+  /** A user entry's Edit (promptEdit.ts) and its `‹ i/n ›` (branchSwitch.ts). */
+  private readonly edit: PromptEdit | undefined;
+  private readonly branchSlot = h('span', { class: 'branch-slot' });
+  private renderedBranch = '';
 
   constructor(
     readonly kind: 'user' | 'agent',
@@ -50,13 +56,24 @@ export class MessageView implements EntryView {
     this.element.append(head);
     this.body = new MarkdownStream('markdown', ctx?.cold);
     this.mentions.hidden = true;
-    this.element.append(this.mentions, this.body.element, this.extras);
+    this.element.append(this.mentions, this.body.element);
+    if (kind === 'user' && ctx) {
+      this.edit = new PromptEdit(entry.id, ctx.host, ctx.store, (shown) => {
+        this.body.element.hidden = !shown;
+        this.extras.hidden = !shown || this.extras.childElementCount === 0;
+      });
+      head.append(this.branchSlot, this.edit.button);
+      this.element.append(this.edit.form);
+    }
+    this.element.append(this.extras);
     this.update(entry);
   }
 
   update(entry: Entry): void {
     if (entry.kind === 'user' || entry.kind === 'agent') this.body.update(entry.text);
     if (entry.kind !== 'user') return;
+    this.edit?.update(entry.text);
+    this.renderBranch(entry);
     this.renderMentions(Array.isArray(entry.mentions) ? entry.mentions : []);
     const parts: HTMLElement[] = [];
     const notes = Array.isArray(entry.contextNotes) ? entry.contextNotes.filter((n) => typeof n === 'string' && n !== '') : [];
@@ -75,7 +92,16 @@ export class MessageView implements EntryView {
       );
     }
     this.extras.replaceChildren(...parts);
-    this.extras.hidden = parts.length === 0;
+    this.extras.hidden = parts.length === 0 || this.edit?.editing === true;
+  }
+
+  private renderBranch(entry: Extract<Entry, { kind: 'user' }>): void {
+    if (!this.ctx) return;
+    const json = JSON.stringify(entry.branch ?? null);
+    if (json === this.renderedBranch) return;
+    this.renderedBranch = json;
+    const view = branchSwitch(entry, this.ctx.host);
+    this.branchSlot.replaceChildren(...(view ? [view] : []));
   }
 
   private renderMentions(mentions: MentionView[]): void {
@@ -91,7 +117,9 @@ export class MessageView implements EntryView {
     this.mentions.hidden = valid.length === 0;
   }
 
-  dispose(): void {}
+  dispose(): void {
+    this.edit?.dispose();
+  }
 }
 
 /** A thought: collapsible; open while it streams, collapsed afterwards unless the user opened it. */

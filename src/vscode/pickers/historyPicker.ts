@@ -45,8 +45,8 @@ export async function showHistory(manager: ConversationManager, listAgentSession
     const own: Item[] = manager.all().map(({ meta, open }) => ({
       label: meta.title,
       description: open ? l10n.t('{0} · {1} · open', meta.agentName, relativeTime(meta.updatedAt)) : `${meta.agentName} · ${relativeTime(meta.updatedAt)}`,
-      // The branch of its worktree: which conversation's work is where.
-      detail: meta.worktree ? `$(git-branch) ${meta.worktree.branch}` : undefined,
+      // The branch of its worktree: which conversation's work is where; or, for a branch of an edited prompt, which conversation it went on from.
+      detail: meta.worktree ? `$(git-branch) ${meta.worktree.branch}` : branchDetail(manager, meta),
       buttons: [RENAME, DELETE],
       meta,
     }));
@@ -127,4 +127,12 @@ export async function showHistory(manager: ConversationManager, listAgentSession
   if ('meta' in chosen) await manager.reopen(chosen.meta.id);
   else if ('hit' in chosen) await search?.open(chosen.hit);
   else manager.openAgentSession(chosen.external.agentName, chosen.external.sessionId, chosen.external.title, chosen.external.updatedAt);
+}
+
+/** "Edited from …": a conversation that began as an edit of an earlier prompt of another one (src/conversation/branches.ts). */
+function branchDetail(manager: ConversationManager, meta: ConversationMeta): string | undefined {
+  const of = meta.branch?.of;
+  if (of === undefined) return undefined;
+  const parent = manager.all().find((c) => c.meta.id === of)?.meta;
+  return parent ? `$(git-compare) ${l10n.t('Edited from “{0}”', parent.title)}` : `$(git-compare) ${l10n.t('Edited from an earlier conversation')}`;
 }
