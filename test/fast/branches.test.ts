@@ -10,7 +10,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { ReviewHost } from '../../src/conversation/conversationReview';
 import type { Entry, UserEntry } from '../../src/protocol/messages';
 import { flush, stubSession, type StubRig } from '../support/stubSession';
-import { nodeReviewHost, until } from '../support/scriptedSession';
+import { lateReviewHost, nodeReviewHost, until } from '../support/scriptedSession';
 
 type Prompt = { sessionId: string; prompt: Array<{ type: string; text?: string; resource?: { text?: string } }> };
 
@@ -176,13 +176,7 @@ test('a fork the agent refuses falls back to the transcript; editing the first p
 test('edit restores the files to before that turn first; a No to the preview keeps everything as it was', async () => {
   let host: (ReviewHost & { userChanged(path: string): void }) | undefined;
   let confirm = false;
-  const late = (): ReviewHost => host ?? assert.fail('made with the rig');
-  const review: ReviewHost = {
-    checkpoints: () => late().checkpoints(),
-    readCurrent: (path) => late().readCurrent(path),
-    apply: (plan, label) => late().apply(plan, label),
-    confirmRewind: (plan) => late().confirmRewind(plan),
-  };
+  const review = lateReviewHost(() => host);
   const rig = stubSession({ editor: { review } });
   host = nodeReviewHost(rig.dir, mkdtempSync(join(tmpdir(), 'tandem-branch-')), () => confirm);
   const file = join(rig.dir, 'a.txt');

@@ -11,7 +11,7 @@ import type { Conversation } from '../../src/conversation/conversation';
 import type { ReviewHost } from '../../src/conversation/conversationReview';
 import type { FilesChanged, NotesChanged } from '../../src/conversation/conversationEvents';
 import type { TabView } from '../../src/protocol/messages';
-import { nodeReviewHost, until } from '../support/scriptedSession';
+import { lateReviewHost, nodeReviewHost, until } from '../support/scriptedSession';
 import { stubSession } from '../support/stubSession';
 
 test('onShown and onTabsChanged: a new conversation and a tab switch say which one is shown and what the tabs are', async () => {
@@ -82,13 +82,7 @@ test('onNotesChanged: every conversation tells its notes, the one in the backgro
 test('onFilesChanged: a file the agent wrote in a turn comes with the conversation’s review', async () => {
   // The review is rooted at the rig's folder, which exists only once the rig does.
   let host: ReviewHost | undefined;
-  const late = (): ReviewHost => host ?? assert.fail('the review host is made with the rig');
-  const review: ReviewHost = {
-    checkpoints: () => late().checkpoints(),
-    readCurrent: (path) => late().readCurrent(path),
-    apply: (plan, label) => late().apply(plan, label),
-    confirmRewind: (plan) => late().confirmRewind(plan),
-  };
+  const review = lateReviewHost(() => host);
   const rig = stubSession({ editor: { review } });
   host = nodeReviewHost(rig.dir, mkdtempSync(join(tmpdir(), 'tandem-events-')));
   const file = join(rig.dir, 'b.txt');

@@ -4,6 +4,7 @@
  * core's ConversationManager runs as in the extension (one agent "Scripted"), optionally with a
  * real ConversationStore; `TestSession` gives tests the shapes they assert on.
  */
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CheckpointStore } from '../../src/review/checkpointStore';
 import { applyPlanOnDisk } from '../../src/review/restorePlan';
@@ -240,5 +241,19 @@ export function nodeReviewHost(root: string, storageDir: string, confirm: () => 
     onUserChange: user.event,
     /** What the editor tells when the user saves a file (or Tandem exports one for them). */
     userChanged: (path) => user.fire(path),
+  };
+}
+
+/**
+ * A review host that forwards to one made later: the rig's folder (the review's root) exists only
+ * once the rig does, yet the rig needs its review ports when it is made.
+ */
+export function lateReviewHost(get: () => ReviewHost | undefined): ReviewHost {
+  const late = (): ReviewHost => get() ?? assert.fail('the review host is made with the rig');
+  return {
+    checkpoints: () => late().checkpoints(),
+    readCurrent: (path) => late().readCurrent(path),
+    apply: (plan, label) => late().apply(plan, label),
+    confirmRewind: (plan) => late().confirmRewind(plan),
   };
 }
