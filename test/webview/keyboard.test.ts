@@ -116,9 +116,11 @@ for (const theme of THEMES) {
     const card = toolCall('c1', { title: 'Run npm test', toolKind: 'execute', permission: pendingPermission('r1') });
     await panel.post({ type: 'snapshot', snapshot: snapshot({ status: running, entries: [{ kind: 'user', id: 'u1', text: 'Test it' }, card] }) });
     await page.getByRole('log').focus();
-    // The user's message comes first: its Copy as Markdown button is its one Tab stop.
+    // The user's message comes first: Copy as Markdown, then Edit (go on from there), are its Tab stops.
     await page.keyboard.press('Tab');
     assert.equal(await focused(panel), 'button Copy as Markdown');
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(panel), 'button Edit and send again');
     await page.keyboard.press('Tab');
     assert.equal(await focused(panel), 'button Allow', 'the tab stop is the one-time allow, whatever order the agent sent');
     await assertVisibleFocus(panel, 'the prompt');
