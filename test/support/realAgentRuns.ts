@@ -13,6 +13,7 @@ import { parseTranscript } from '../../src/inspector/transcript';
 import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixtures/fakeAnthropic/index';
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
 import type { Entry, ToolCallEntry } from '../../src/protocol/entryViews';
+import type { ProtocolLog } from '../../src/acp/protocolLog';
 import { repoRoot, scriptedSession, type ScriptedSession } from './scriptedSession';
 import { cardShapes, recorder, replaySession } from './transcripts';
 
@@ -47,6 +48,20 @@ export function envDelta(full: Record<string, string>): Record<string, string> {
   for (const [k, v] of Object.entries(full)) if (process.env[k] !== v) delta[k] = v;
   for (const k of Object.keys(process.env)) if (!(k in full)) delta[k] = '';
   return delta;
+}
+
+/** A scripted session whose agent is the adapter script `entry`, run by this node with `env` (its changes from this process's). */
+export function adapterSession(workspace: string, name: string, entry: string, env: Record<string, string>, log: ProtocolLog): ScriptedSession {
+  const s = scriptedSession(workspace, {}, { name, cwd: workspace, log });
+  s.session.updateAgent({ ...s.agent, command: process.execPath, args: [entry], env: envDelta(env) });
+  return s;
+}
+
+/** Ends a real adapter's session, then the fake model it spoke to; waits for its process group to be gone (it writes its config folder until then). */
+export async function endAdapterSession(s: ScriptedSession, fake: { close(): Promise<void> }): Promise<void> {
+  await s.session.conversation.agentRuntime?.stop();
+  s.session.dispose();
+  await fake.close();
 }
 
 /** Answers every permission prompt of the running turn with its allow-once option, until the turn ends. */

@@ -9,16 +9,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentEnv, promptTexts, scenario, startFakeAnthropic, STEER, userTextOf } from '../fixtures/fakeAnthropic/index';
 import { codexAgentEnv, startFakeResponses } from '../fixtures/fakeOpenAi/responses';
 import type { Conversation } from '../../src/conversation/conversation';
 import { MemoryProtocolLog } from '../../src/acp/protocolLog';
 import type { Entry } from '../../src/protocol/messages';
-import { scriptedSession } from '../support/scriptedSession';
-import { envDelta } from '../support/realAgentRuns';
+import { adapterSession, endAdapterSession, inScratch } from '../support/realAgentRuns';
 import { CLAUDE_AGENT_ACP_0101, writeDefaultMode } from '../fixtures/agentPayloads/recordSubagents';
 import { repoRoot } from '../support/scriptedSession';
 
@@ -31,51 +29,52 @@ test(
   { timeout: 150_000 },
   async () => {
     assert.ok(existsSync(CLAUDE_AGENT_ACP_0101), 'claude-agent-acp 0.101 is installed in .e2e/adapters (scripts/setupE2e.sh)');
-    const scratch = mkdtempSync(join(tmpdir(), 'tandem-steer-'));
-    const workspace = join(scratch, 'workspace');
-    mkdirSync(workspace);
-    const fake = await startFakeAnthropic(scenario('steer', workspace));
-    const env = agentEnv(fake.url, scratch);
-    writeDefaultMode(env);
-    const log = new MemoryProtocolLog();
-    const s = scriptedSession(workspace, {}, { name: 'claude-agent-acp', cwd: workspace, log });
-    s.session.updateAgent({ ...s.agent, command: process.execPath, args: [CLAUDE_AGENT_ACP_0101], env: envDelta(env) });
-    try {
-      await s.session.start();
-      const c = s.session.conversation;
-      assert.equal(c.snapshot().promptCapabilities?.steering, true, 'the agent advertised steering');
-      c.prompt(STEER.prompt);
-      const entries = (): Entry[] => c.snapshot().entries as Entry[];
-      const end = Date.now() + 90_000;
-      while (Date.now() < end && !entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.first))) await tick();
-      assert.ok(
-        entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.first)),
-        `the held reply started streaming:\n${log.toString().slice(-3000)}`,
-      );
-      assert.equal(c.status.kind, 'running');
-      const steeredAt = fake.mainLoopRequests().length;
-      c.prompt(STEER.steer);
-      await s.session.settled(c, 60_000);
+    await inScratch('tandem-steer-', async (workspace, scratch) => {
+      const fake = await startFakeAnthropic(scenario('steer', workspace));
+      const env = agentEnv(fake.url, scratch);
+      writeDefaultMode(env);
+      const log = new MemoryProtocolLog();
+      const s = adapterSession(workspace, 'claude-agent-acp', CLAUDE_AGENT_ACP_0101, env, log);
+      try {
+        await s.session.start();
+        const c = s.session.conversation;
+        const entries = await promptUntilHeldReplyStreams(c, log);
+        assert.equal(c.status.kind, 'running');
+        const steeredAt = fake.mainLoopRequests().length;
+        c.prompt(STEER.steer);
+        await s.session.settled(c, 60_000);
 
-      assertSteeredOnce(c, log);
-      // The model: the reply was cut short; a later request of the same conversation carries the steer
-      // after the first prompt (the same turn: no second prompt was sent).
-      const requests = fake.mainLoopRequests();
-      assert.ok(!userTextOf(requests[0]).includes(STEER.marker), 'the first request had no steer yet');
-      const later = requests.slice(Math.max(1, steeredAt)).find((r) => userTextOf(r).includes(STEER.steer));
-      assert.ok(later, `a later model request carries the steered text:\n${requests.map((r) => promptTexts(r.body).join(' | ')).join('\n')}`);
-      const texts = promptTexts(later.body);
-      assert.ok(texts.indexOf(STEER.prompt) >= 0 && texts.findIndex((t) => t.includes(STEER.steer)) > texts.indexOf(STEER.prompt));
+        assertSteeredOnce(c, log);
+        // The model: the reply was cut short; a later request of the same conversation carries the steer
+        // after the first prompt (the same turn: no second prompt was sent).
+        const requests = fake.mainLoopRequests();
+        assert.ok(!userTextOf(requests[0]).includes(STEER.marker), 'the first request had no steer yet');
+        const later = requests.slice(Math.max(1, steeredAt)).find((r) => userTextOf(r).includes(STEER.steer));
+        assert.ok(later, `a later model request carries the steered text:\n${requests.map((r) => promptTexts(r.body).join(' | ')).join('\n')}`);
+        const texts = promptTexts(later.body);
+        assert.ok(texts.indexOf(STEER.prompt) >= 0 && texts.findIndex((t) => t.includes(STEER.steer)) > texts.indexOf(STEER.prompt));
 
-      assert.ok(!entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.unsteered)), 'the held reply was cut short');
-    } finally {
-      await s.session.conversation.agentRuntime?.stop();
-      s.session.dispose();
-      await fake.close();
-      rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
-    }
+        assert.ok(!entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.unsteered)), 'the held reply was cut short');
+      } finally {
+        await endAdapterSession(s, fake);
+      }
+    });
   },
 );
+
+/** Sends the first prompt to an agent that advertised steering and waits until the reply the fake model holds starts streaming. */
+async function promptUntilHeldReplyStreams(c: Conversation, log: MemoryProtocolLog): Promise<() => Entry[]> {
+  assert.equal(c.snapshot().promptCapabilities?.steering, true, 'the agent advertised steering');
+  c.prompt(STEER.prompt);
+  const entries = (): Entry[] => c.snapshot().entries as Entry[];
+  const end = Date.now() + 90_000;
+  while (Date.now() < end && !entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.first))) await tick();
+  assert.ok(
+    entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.first)),
+    `the held reply started streaming:\n${log.toString().slice(-3000)}`,
+  );
+  return entries;
+}
 
 /** What went over the wire and what the thread shows after a steer, the same for every adapter. */
 function assertSteeredOnce(c: Conversation, log: MemoryProtocolLog): void {
@@ -108,42 +107,29 @@ function assertSteeredOnce(c: Conversation, log: MemoryProtocolLog): void {
 
 test('the real codex-acp 2.6: a message steered into a streaming reply reaches the model in the same turn, with no cancel', { timeout: 150_000 }, async () => {
   assert.ok(existsSync(CODEX_ACP_26), 'codex-acp 2.6 is installed in .e2e/adapters (scripts/setupE2e.sh)');
-  const scratch = mkdtempSync(join(tmpdir(), 'tandem-steer-codex-'));
-  const workspace = join(scratch, 'workspace');
-  mkdirSync(workspace);
-  // The first piece of the reply (40 characters) is the held reply's opening words; then it holds.
-  const fake = await startFakeResponses([{ text: `${STEER.first.padEnd(40, ' ')}${STEER.unsteered}`, holdMs: 45_000 }], {
-    marker: STEER.marker,
-    step: { text: STEER.answer },
+  await inScratch('tandem-steer-codex-', async (workspace, scratch) => {
+    // The first piece of the reply (40 characters) is the held reply's opening words; then it holds.
+    const fake = await startFakeResponses([{ text: `${STEER.first.padEnd(40, ' ')}${STEER.unsteered}`, holdMs: 45_000 }], {
+      marker: STEER.marker,
+      step: { text: STEER.answer },
+    });
+    const log = new MemoryProtocolLog();
+    const s = adapterSession(workspace, 'codex-acp', CODEX_ACP_26, codexAgentEnv(fake.url, scratch), log);
+    try {
+      await s.session.start();
+      const c = s.session.conversation;
+      await promptUntilHeldReplyStreams(c, log);
+      const before = fake.requests.length;
+      c.prompt(STEER.steer);
+      await s.session.settled(c, 60_000);
+      assertSteeredOnce(c, log);
+      // The model: a later request of the same conversation carries the steer after the first prompt.
+      const later = fake.requests.slice(before).find((r) => JSON.stringify(r.body).includes(STEER.steer));
+      assert.ok(later, 'a later model request carries the steered text');
+      const input = JSON.stringify((later.body as { input?: unknown }).input ?? []);
+      assert.ok(input.indexOf(STEER.prompt) >= 0 && input.indexOf(STEER.steer) > input.indexOf(STEER.prompt));
+    } finally {
+      await endAdapterSession(s, fake);
+    }
   });
-  const log = new MemoryProtocolLog();
-  const s = scriptedSession(workspace, {}, { name: 'codex-acp', cwd: workspace, log });
-  s.session.updateAgent({ ...s.agent, command: process.execPath, args: [CODEX_ACP_26], env: envDelta(codexAgentEnv(fake.url, scratch)) });
-  try {
-    await s.session.start();
-    const c = s.session.conversation;
-    assert.equal(c.snapshot().promptCapabilities?.steering, true, 'the agent advertised steering');
-    c.prompt(STEER.prompt);
-    const entries = (): Entry[] => c.snapshot().entries as Entry[];
-    const end = Date.now() + 90_000;
-    while (Date.now() < end && !entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.first))) await tick();
-    assert.ok(
-      entries().some((e) => e.kind === 'agent' && e.text.includes(STEER.first)),
-      `the held reply started streaming:\n${log.toString().slice(-3000)}`,
-    );
-    const before = fake.requests.length;
-    c.prompt(STEER.steer);
-    await s.session.settled(c, 60_000);
-    assertSteeredOnce(c, log);
-    // The model: a later request of the same conversation carries the steer after the first prompt.
-    const later = fake.requests.slice(before).find((r) => JSON.stringify(r.body).includes(STEER.steer));
-    assert.ok(later, 'a later model request carries the steered text');
-    const input = JSON.stringify((later.body as { input?: unknown }).input ?? []);
-    assert.ok(input.indexOf(STEER.prompt) >= 0 && input.indexOf(STEER.steer) > input.indexOf(STEER.prompt));
-  } finally {
-    await s.session.conversation.agentRuntime?.stop();
-    s.session.dispose();
-    await fake.close();
-    rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
-  }
 });
