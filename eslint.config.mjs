@@ -25,6 +25,8 @@ export const LAYERS = {
   worktree: ['protocol', 'util', 'review', 'store'],
   runtime: ['protocol', 'util', 'acp', 'client', 'thread'],
   conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'worktree'],
+  // The `tandem` MCP server's editor-free core (tools, path policy reuse, loopback HTTP).
+  mcp: ['protocol', 'util', 'acp', 'client'],
   inspector: ['protocol', 'util', 'acp'],
   agents: ['protocol', 'util', 'acp', 'inspector'],
   // The replay agent plays a transcript back: it shares the transcript format and the replayer with
