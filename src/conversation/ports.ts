@@ -10,6 +10,7 @@ import type { ConversationMeta } from '../store/conversationMeta';
 import type { ReviewHost } from './conversationReview';
 import type { Failure } from './failure';
 import type { McpDropped, McpServerSpec } from './mcpServers';
+import type { EditorQueries } from '../mcp/editorToolsPort';
 import type { PromptContext } from './promptPreparer';
 import type { BranchPorts } from './promptEditing';
 import type { WorktreeHost } from './worktreeHost';
@@ -84,6 +85,15 @@ export interface EditorPorts {
   contextSources: ContextSources;
   /** Conversations in their own git worktree; undefined: not offered (no folder, tests). */
   worktrees: WorktreeHost | undefined;
+  /** The editor's side of the `tandem` MCP server; undefined: not offered (tests without an editor). */
+  editorTools: EditorToolsHost | undefined;
+}
+
+/** What the `tandem` MCP server asks of the editor, and whether it may be offered now. */
+export interface EditorToolsHost {
+  queries: EditorQueries;
+  /** `tandem.editorTools` is on and the workspace is trusted: sessions opened now get the server. */
+  enabled(): boolean;
 }
 
 /** What the manager lends one conversation: the editor's ports, bound to it, and its own services. */

@@ -1,20 +1,12 @@
 import type { PathPolicy } from '../client/pathPolicy';
 
 /**
- * What the editor must answer for the `tandem` MCP server's tools. The core (src/mcp) never imports
- * `vscode`: the VS Code adapter implements this port over the editor's API and provider commands,
- * and the unit tests over a fake. Every path the core hands to a method has already passed the
- * session's `PathPolicy` (absolute, real, inside the roots or consented to); every path a method
- * returns is absolute. Positions are 0-based, as in VS Code; the tools speak 1-based to the model.
+ * What the editor itself knows, answered by the VS Code adapter (src/vscode/editor) over the
+ * editor's API and provider commands — every language extension the user has answers. Paths given
+ * have passed the session's `PathPolicy`; paths returned are absolute. Positions are 0-based, as in
+ * VS Code; the tools speak 1-based to the model.
  */
-export interface EditorToolsPort {
-  /**
-   * The session's own path policy — the one its `fs/*` handlers use: the workspace folders or the
-   * conversation's worktree, the outside-access setting, and the consent prompt for a path outside
-   * (its `askOutside` is the consent callback). Shared so a tool can reach no file an
-   * `fs/read_text_file` could not.
-   */
-  readonly paths: PathPolicy;
+export interface EditorQueries {
   /** The Problems of one file, or of the whole workspace when `path` is undefined. */
   diagnostics(path: string | undefined): Promise<EditorDiagnostic[]>;
   /** The active text editor's selection; undefined when no text editor is active. */
@@ -34,20 +26,34 @@ export interface EditorToolsPort {
   references(path: string, at: EditorPosition): Promise<EditorLocation[]>;
   /** Hover texts (Markdown or plain) at a position; empty when no provider answers. */
   hover(path: string, at: EditorPosition): Promise<string[]>;
+  /** Shows a file (follow-along), optionally at a 0-based line, without taking focus from the user. */
+  openFile(path: string, line: number | undefined): Promise<void>;
+}
+
+/**
+ * What the `tandem` MCP server's tools use: the editor's answers, plus what belongs to the one
+ * session the server serves (its path policy, and writes and commands that go through its review
+ * and permission path). The core (src/mcp) never imports `vscode`; the conversation builds this
+ * per session, and the unit tests over a fake.
+ */
+export interface EditorToolsPort extends EditorQueries {
   /**
-   * Writes a whole file's new text. The adapter routes this to the very path `fs/write_text_file`
-   * takes for this session (`FsHandler.writeTextFile`: `beforeWrite` — the review's record,
-   * checkpoints, `reviewEdits: "before"` — then a `WorkspaceEdit`), so an edit made through MCP is
-   * undoable, reviewed and asked about exactly like one made through ACP. Rejects (with a message
-   * for the model) when the user or a rule refuses the write.
+   * The session's own path policy — the one its `fs/*` handlers use: the workspace folders or the
+   * conversation's worktree, the outside-access setting, and the consent prompt for a path outside
+   * (its `askOutside` is the consent callback). Shared so a tool can reach no file an
+   * `fs/read_text_file` could not.
+   */
+  readonly paths: PathPolicy;
+  /**
+   * Writes a whole file's new text through the path `fs/write_text_file` takes for this session
+   * (the review's record, checkpoints, `reviewEdits: "before"`, then a `WorkspaceEdit`), after the
+   * user's permission (or a rule), so an edit made through MCP is undoable, reviewed and asked
+   * about like one made through ACP. Rejects (with a message for the model) when refused.
    */
   writeText(path: string, text: string, signal: AbortSignal): Promise<void>;
-  /** Shows a file (follow-along), optionally at a 0-based line. */
-  openFile(path: string, line: number | undefined): Promise<void>;
   /**
-   * Runs a shell command to its end. The adapter routes this to the path `terminal/create` takes
-   * for this session (the same terminal manager, cwd, card and permission handling), waits for the
-   * exit and releases the terminal. Rejects when refused.
+   * Runs a shell command to its end, after the user's permission (or a rule), in the session's
+   * terminal manager and cwd (the card shows its output), and releases the terminal. Rejects when refused.
    */
   runCommand(command: string, signal: AbortSignal): Promise<CommandResult>;
 }

@@ -29,6 +29,7 @@ export function testEditorPorts(roots: readonly string[], overrides: Partial<Edi
     mcpProblems: () => [],
     contextSources: NO_CONTEXT_SOURCES,
     worktrees: undefined,
+    editorTools: undefined,
     ...overrides,
   };
 }

@@ -147,6 +147,8 @@ export class EditorHost extends Disposable {
           rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
           reviewEdits: () => (setting('reviewEdits') === 'before' ? 'before' : 'after'),
           worktrees: this.worktrees,
+          // The VS Code side of the tandem MCP server arrives with its adapter (src/vscode/editor).
+          editorTools: undefined,
         },
       }),
     );

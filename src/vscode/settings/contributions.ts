@@ -48,6 +48,7 @@ export interface TandemSettings {
   rememberSessionOptions: boolean;
   mcpServers: Readonly<Record<string, unknown>>;
   useWorkspaceMcpJson: boolean;
+  editorTools: boolean;
   newConversationsInWorktree: boolean;
   worktreesFolder: string;
 }
