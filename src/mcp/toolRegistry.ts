@@ -50,6 +50,25 @@ export class UnknownToolError extends Error {
   }
 }
 
+/** One call as the host shows it (a tool card, the inspector): which tool, its card kind, its arguments. */
+export interface ObservedCall {
+  /** Counted per registry from 1. */
+  readonly seq: number;
+  readonly name: EditorToolName;
+  readonly kind: EditorToolKind;
+  readonly args: Record<string, unknown>;
+}
+
+/**
+ * What the host hears of the server's use: the agent's MCP client listed the tools (Check Agent
+ * reports it), and each call's start and end (its tool card). Called synchronously; must not throw.
+ */
+export interface RegistryObserver {
+  listed?(): void;
+  started?(call: ObservedCall): void;
+  ended?(call: ObservedCall, outcome: ToolCallOutcome): void;
+}
+
 const ALL_TOOLS: readonly EditorTool[] = [...READ_TOOLS, ...NAVIGATION_TOOLS, ...CHANGE_TOOLS];
 
 /**
@@ -60,9 +79,16 @@ const ALL_TOOLS: readonly EditorTool[] = [...READ_TOOLS, ...NAVIGATION_TOOLS, ..
 export class EditorToolRegistry {
   private readonly byName = new Map<string, EditorTool>(ALL_TOOLS.map((t) => [t.name, t]));
 
-  constructor(private readonly port: EditorToolsPort) {}
+  private calls = 0;
 
+  constructor(
+    private readonly port: EditorToolsPort,
+    private readonly observer: RegistryObserver = {},
+  ) {}
+
+  /** The tools as `tools/list` answers (and the observer hears that the agent asked). */
   list(): ListedTool[] {
+    this.observer.listed?.();
     return ALL_TOOLS.map((t) => ({
       name: t.name,
       title: t.title,
@@ -92,12 +118,20 @@ export class EditorToolRegistry {
       if (!(err instanceof ToolArgumentError)) throw err;
       return { text: `Invalid arguments for ${name}: ${err.message}.`, isError: true, truncated: false };
     }
+    const call: ObservedCall = { seq: ++this.calls, name: tool.name as EditorToolName, kind: tool.kind, args: given as Record<string, unknown> };
+    this.observer.started?.(call);
+    const outcome = await this.run(tool, call.args, signal);
+    this.observer.ended?.(call, outcome);
+    return outcome;
+  }
+
+  private async run(tool: EditorTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallOutcome> {
     let output;
     try {
-      output = await tool.run(given as Record<string, unknown>, new ToolContext(this.port, signal));
+      output = await tool.run(args, new ToolContext(this.port, signal));
     } catch (err) {
-      if (signal.aborted) return { text: `${name} was cancelled.`, isError: true, truncated: false };
-      return { text: `${name} failed: ${errorMessage(err)}`, isError: true, truncated: false };
+      if (signal.aborted) return { text: `${tool.name} was cancelled.`, isError: true, truncated: false };
+      return { text: `${tool.name} failed: ${errorMessage(err)}`, isError: true, truncated: false };
     }
     const { text, truncated } = capText(output.text);
     return { text, isError: output.isError === true, truncated };
