@@ -12,6 +12,7 @@ import type { ConversationReview } from './conversationReview';
 import { exitMessage, isSessionLost, reportStartFailure, sessionLostFailure } from './linkFailures';
 import { offerMcpServers } from './mcpServers';
 import { Reconnect } from './reconnect';
+import { SessionEditorTools } from './sessionEditorTools';
 import { sessionEndpoint } from './sessionEndpoint';
 import { openSession } from './sessionOpening';
 import type { PermissionDesk } from './permissionDesk';
@@ -38,12 +39,14 @@ export interface LinkParts {
     | 'endTurn'
     | 'entries'
     | 'size'
+    | 'toolCallFacts'
+    | 'findToolCall'
   >;
   permissions: Pick<PermissionDesk, 'request' | 'reviewWrite' | 'reset'>;
   questions: Pick<QuestionDesk, 'ask' | 'complete' | 'cancelAll'>;
   review: Pick<ConversationReview, 'beforeWrite' | 'refreshSoon'>;
   queue: Pick<PromptQueue, 'pause'>;
-  ports: Pick<ConversationPorts, 'runtimeFor' | 'blocked' | 'editor'>;
+  ports: Pick<ConversationPorts, 'runtimeFor' | 'blocked' | 'editor' | 'log'>;
   /** True while a turn runs (an exit then ends it). */
   turnActive(): boolean;
   /**
@@ -77,6 +80,8 @@ export class SessionLink extends Disposable {
   /** The connect in progress (only while the conversation is `starting`: its outcome sets another status). */
   private connecting: Promise<void> | undefined;
   private readonly mcpNoted = new Set<string>();
+  /** The session's `tandem` MCP server (editor tools); lives exactly as long as the session here. */
+  private editorTools: SessionEditorTools | undefined;
   /** After a remote agent's connection dropped: the attempts to reattach the session. */
   private readonly reconnect: Reconnect;
 
@@ -93,6 +98,11 @@ export class SessionLink extends Disposable {
   /** The attached ACP session id in a live runtime. */
   get sessionId(): string | undefined {
     return this.attached;
+  }
+
+  /** How the open session's `tandem` MCP server was offered; undefined: none (off, or no session). */
+  get editorToolsOffer(): SessionEditorTools['offer'] | undefined {
+    return this.editorTools?.offer;
   }
 
   get agentRuntime(): AgentRuntime | undefined {
@@ -192,6 +202,15 @@ export class SessionLink extends Disposable {
     );
     parts.permissions.reset();
     thread.sessionClosed();
+    const endpoint = this.endpoint(token);
+    const tools = await SessionEditorTools.open(
+      { editor: parts.ports.editor, thread, permissions: parts.permissions, log: parts.ports.log },
+      runtime,
+      endpoint,
+      mcp,
+    );
+    if (token !== this.token) return tools?.dispose();
+    this.editorTools = tools;
     // Other roots of the conversation (a multi-root workspace) go as additionalDirectories, when the agent takes them.
     const roots = parts.ports.editor.policy.roots().filter((root) => !isWithin(root, c.meta.cwd));
     let created = true;
@@ -203,8 +222,8 @@ export class SessionLink extends Disposable {
         runtime,
         previous,
         fresh,
-        endpoint: this.endpoint(token),
-        mcp,
+        endpoint,
+        mcp: tools ? [...mcp, tools.offer.entry] : mcp,
         roots,
         live,
         // Only a session Tandem opens anew (no previous one to resume) may be a branch's fork.
@@ -212,6 +231,7 @@ export class SessionLink extends Disposable {
         starting: (detail) => this.starting(detail),
         attached: (sessionId, isNew) => {
           this.attached = sessionId;
+          tools?.attach(sessionId);
           if (isNew) c.setSessionId(sessionId);
         },
       });
@@ -266,6 +286,8 @@ export class SessionLink extends Disposable {
     if (this.runtime && this.attached !== undefined) this.runtime.detach(this.attached);
     this.runtime = undefined;
     this.attached = undefined;
+    this.editorTools?.dispose();
+    this.editorTools = undefined;
     this.parts.permissions.reset();
   }
 

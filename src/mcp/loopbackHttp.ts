@@ -39,7 +39,8 @@ export type McpServerHttpEntry = Extract<acp.McpServer, { type: 'http' }>;
  * server, which the MCP SDK's Streamable HTTP transport is.
  */
 export class LoopbackMcpServer implements IDisposable {
-  readonly #token = randomBytes(32).toString('base64url');
+  // Prefixed so every log masker knows it for a token (src/util/secretShapes.ts), even outside an Authorization header.
+  readonly #token = `tandem_mcp_${randomBytes(32).toString('base64url')}`;
   readonly #tokenDigest = digest(this.#token);
   private readonly open = new Set<StreamableHTTPServerTransport>();
   private disposed = false;

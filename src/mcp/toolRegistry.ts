@@ -81,8 +81,12 @@ export class EditorToolRegistry {
 
   private calls = 0;
 
+  /**
+   * `port`: one for every call, or one per call (the host's, which ties a call's writes and
+   * commands to its tool card and permission prompt).
+   */
   constructor(
-    private readonly port: EditorToolsPort,
+    private readonly port: EditorToolsPort | ((call: ObservedCall) => EditorToolsPort),
     private readonly observer: RegistryObserver = {},
   ) {}
 
@@ -120,15 +124,16 @@ export class EditorToolRegistry {
     }
     const call: ObservedCall = { seq: ++this.calls, name: tool.name as EditorToolName, kind: tool.kind, args: given as Record<string, unknown> };
     this.observer.started?.(call);
-    const outcome = await this.run(tool, call.args, signal);
+    const outcome = await this.run(tool, call, signal);
     this.observer.ended?.(call, outcome);
     return outcome;
   }
 
-  private async run(tool: EditorTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallOutcome> {
+  private async run(tool: EditorTool, call: ObservedCall, signal: AbortSignal): Promise<ToolCallOutcome> {
     let output;
     try {
-      output = await tool.run(args, new ToolContext(this.port, signal));
+      const port = typeof this.port === 'function' ? this.port(call) : this.port;
+      output = await tool.run(call.args, new ToolContext(port, signal));
     } catch (err) {
       if (signal.aborted) return { text: `${tool.name} was cancelled.`, isError: true, truncated: false };
       return { text: `${tool.name} failed: ${errorMessage(err)}`, isError: true, truncated: false };

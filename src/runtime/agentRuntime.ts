@@ -122,6 +122,21 @@ export class AgentRuntime extends Disposable {
     return this.alive ? readSteeringSupport(this.initializeResult) : undefined;
   }
 
+  /** Tandem's version as the agent is told it (MCP servers Tandem offers say the same). */
+  get clientVersion(): string {
+    return this.deps.clientInfo.version;
+  }
+
+  /** A sandboxed agent (a replay) runs nothing and gets no editor tools. */
+  get sandboxed(): boolean {
+    return this.deps.agent.sandbox !== undefined;
+  }
+
+  /** The terminals of this start of the agent (the ones `terminal/create` uses); undefined before start or after exit. */
+  get terminalService(): TerminalService | undefined {
+    return this.terminals;
+  }
+
   /** Who the agent last said it is signed in as; undefined: it has not said (or cannot tell). */
   get account(): AccountView | undefined {
     return this.accountState === undefined ? undefined : { ...this.accountState };

@@ -17,9 +17,16 @@ export function isCredentialName(name: string): boolean {
   return name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).some((part) => CREDENTIAL_PART.has(part.toLowerCase()));
 }
 
+/**
+ * The per-session bearer token of Tandem's own MCP server (src/mcp/loopbackHttp.ts). JSON-safe
+ * characters only, so it is masked even in wire lines, which otherwise lose only exact values.
+ */
+export const TANDEM_MCP_TOKEN = /\btandem_mcp_[A-Za-z0-9_-]{20,}/g;
+
 /** Strings that are keys or tokens on their own, by their well-known shapes. */
 export const TOKEN_PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+  TANDEM_MCP_TOKEN,
   /\bsk-ant-[A-Za-z0-9_-]{8,}/g,
   /\bsk-[A-Za-z0-9_-]{20,}/g,
   /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g,

@@ -152,8 +152,8 @@ export class StubAgent {
         this.record('authenticate', { methodId }, () => {
           if (this.behaviour.authenticateError) throw this.behaviour.authenticateError;
         }),
-      newSession: (cwd, _mcp, dirs) =>
-        this.record('session/new', dirs?.length ? { cwd, additionalDirectories: dirs } : { cwd }, () => {
+      newSession: (cwd, mcp, dirs) =>
+        this.record('session/new', { cwd, ...(dirs?.length ? { additionalDirectories: dirs } : {}), ...(mcp?.length ? { mcpServers: mcp } : {}) }, () => {
           const error = this.behaviour.newSessionError;
           if (error) {
             this.behaviour.newSessionError = undefined;

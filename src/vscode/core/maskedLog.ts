@@ -1,5 +1,6 @@
 import type { ProtocolLog, WireOrigin } from '../../acp/protocolLog';
 import { createMasker, type Masker } from '../../util/secretMask';
+import { TANDEM_MCP_TOKEN } from '../../util/secretShapes';
 
 /** Longest single protocol message written to the log; the rest is elided so the log stays usable. */
 const MAX_LOGGED_CHARS = 64 * 1024;
@@ -47,7 +48,7 @@ export class MaskedLog implements ProtocolLog {
   message(direction: 'in' | 'out', raw: string, origin?: WireOrigin): void {
     // Exact values only: the line is JSON the inspector parses again. Masked before it is cut, so
     // a secret across the cut cannot stay half readable.
-    const clean = this.masker.exact(raw);
+    const clean = this.masker.exact(raw).replace(TANDEM_MCP_TOKEN, '***');
     this.tap?.message(direction, clean, origin);
     const text = clean.length > MAX_LOGGED_CHARS ? `${clean.slice(0, MAX_LOGGED_CHARS)} … [${clean.length - MAX_LOGGED_CHARS} more characters]` : clean;
     this.protocol.info(`${direction === 'in' ? '←' : '→'} ${text}`);
