@@ -24,7 +24,7 @@ export const LAYERS = {
   store: ['protocol', 'util'],
   worktree: ['protocol', 'util', 'review', 'store'],
   runtime: ['protocol', 'util', 'acp', 'client', 'thread'],
-  conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'worktree'],
+  conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'worktree', 'mcp'],
   // The `tandem` MCP server's editor-free core (tools, path policy reuse, loopback HTTP).
   mcp: ['protocol', 'util', 'acp', 'client'],
   inspector: ['protocol', 'util', 'acp'],
@@ -46,6 +46,7 @@ export const LAYERS = {
     'store',
     'runtime',
     'worktree',
+    'mcp',
     'conversation',
     'agents',
     'inspector',

@@ -116,7 +116,7 @@ export const ROOMS = {
     },
     editor: {
       about:
-        'documents and links: file access through the editor, follow-along, diff editors, links (files and web), asking before outside files, code block actions, Markdown export, subagent documents',
+        'documents and links: file access through the editor, follow-along, diff editors, links (files and web), asking before outside files, code block actions, Markdown export, subagent documents, what the editor answers the `tandem` MCP server (`editorQueries.ts` over the API and provider commands, the mapping in `editorAnswers.ts`)',
       files: [
         'editorFileAccess.ts',
         'followAlong.ts',
@@ -128,6 +128,8 @@ export const ROOMS = {
         'codeLanguageIds.ts',
         'markdownExport.ts',
         'subagentDocuments.ts',
+        'editorQueries.ts',
+        'editorAnswers.ts',
       ],
     },
     review: {

@@ -34,6 +34,7 @@ import { McpSettings } from '../agents/mcpSettings';
 import { MentionSource } from '../mentions/mentionSource';
 import { EditorFileAccess } from '../editor/editorFileAccess';
 import { FollowAlong } from '../editor/followAlong';
+import { editorToolsHost } from '../editor/editorQueries';
 import { openWorkspaceStorage } from '../core/workspaceStorage';
 import { LinkOpener } from '../editor/linkOpener';
 import { MarkdownExporter } from '../editor/markdownExport';
@@ -147,8 +148,7 @@ export class EditorHost extends Disposable {
           rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
           reviewEdits: () => (setting('reviewEdits') === 'before' ? 'before' : 'after'),
           worktrees: this.worktrees,
-          // The VS Code side of the tandem MCP server arrives with its adapter (src/vscode/editor).
-          editorTools: undefined,
+          editorTools: editorToolsHost(this.follow),
         },
       }),
     );

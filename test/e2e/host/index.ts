@@ -8,8 +8,9 @@
 // exporting `registerXTests()` and add it to `suites` below.
 import { registerActivationTests } from './activation.hostTest';
 import { registerFsEditorTests } from './fsEditor.hostTest';
+import { registerEditorQueriesTests } from './editorQueries.hostTest';
 
-const suites: ReadonlyArray<() => void> = [registerActivationTests, registerFsEditorTests];
+const suites: ReadonlyArray<() => void> = [registerActivationTests, registerFsEditorTests, registerEditorQueriesTests];
 
 // mocha is `external` in the bundle and resolved from the repo's node_modules at run time.
 const Mocha = require('mocha') as typeof import('mocha');
