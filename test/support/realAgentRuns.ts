@@ -14,6 +14,7 @@ import { agentEnv, editOnDiskFiles, scenario, startFakeAnthropic } from '../fixt
 import { geminiAgentEnv, geminiScenario, geminiScenarioFiles, startFakeGemini } from '../fixtures/fakeGemini/index';
 import type { Entry, ToolCallEntry } from '../../src/protocol/entryViews';
 import type { ProtocolLog } from '../../src/acp/protocolLog';
+import type { EditorPorts } from '../../src/conversation/ports';
 import { repoRoot, scriptedSession, type ScriptedSession } from './scriptedSession';
 import { cardShapes, recorder, replaySession } from './transcripts';
 
@@ -50,9 +51,19 @@ export function envDelta(full: Record<string, string>): Record<string, string> {
   return delta;
 }
 
-/** A scripted session whose agent is the adapter script `entry`, run by this node with `env` (its changes from this process's). */
-export function adapterSession(workspace: string, name: string, entry: string, env: Record<string, string>, log: ProtocolLog): ScriptedSession {
-  const s = scriptedSession(workspace, {}, { name, cwd: workspace, log });
+/**
+ * A scripted session whose agent is the adapter script `entry`, run by this node with `env` (its
+ * changes from this process's); `extra`: more of the editor's ports (e.g. `mcpServers`).
+ */
+export function adapterSession(
+  workspace: string,
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  log: ProtocolLog,
+  extra?: Partial<EditorPorts>,
+): ScriptedSession {
+  const s = scriptedSession(workspace, {}, { name, cwd: workspace, log, extra });
   s.session.updateAgent({ ...s.agent, command: process.execPath, args: [entry], env: envDelta(env) });
   return s;
 }
