@@ -36,7 +36,7 @@ export class EditorToolCards {
   }
 
   started(call: ObservedCall): void {
-    const agentCard = this.agentCardFor(call.name);
+    const agentCard = this.agentCardFor(call);
     if (agentCard) {
       this.taken.add(agentCard.toolCallId);
       this.cards.set(call.seq, { id: agentCard.toolCallId, own: false, shown: [] });
@@ -80,8 +80,16 @@ export class EditorToolCards {
     this.thread.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: card.id, content: [...card.shown] });
   }
 
-  /** The newest running card of the agent's that names this tool of the tandem server. */
-  private agentCardFor(tool: string): ToolCallEntry | undefined {
+  /**
+   * The agent's card for the call: the one whose id its MCP client named (Claude Code, codex), else
+   * the newest running card of the agent's that names this tool of the tandem server.
+   */
+  private agentCardFor(call: ObservedCall): ToolCallEntry | undefined {
+    const tool = call.name;
+    if (call.agentToolCallId !== undefined && !this.taken.has(call.agentToolCallId)) {
+      const named = this.thread.entries().find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === call.agentToolCallId);
+      if (named) return named;
+    }
     const entries = this.thread.entries();
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i];

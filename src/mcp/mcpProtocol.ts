@@ -20,7 +20,7 @@ export function mcpServerFor(registry: EditorToolRegistry, version: string): Ser
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
-      const outcome = await registry.call(request.params.name, request.params.arguments, extra.signal);
+      const outcome = await registry.call(request.params.name, request.params.arguments, extra.signal, agentToolCallId(request.params._meta));
       return {
         content: [{ type: 'text' as const, text: outcome.text }],
         ...(outcome.isError ? { isError: true } : {}),
@@ -32,4 +32,15 @@ export function mcpServerFor(registry: EditorToolRegistry, version: string): Ser
     }
   });
   return server;
+}
+
+/**
+ * The agent's own id of the tool call an MCP `tools/call` serves, where its MCP client tells it in
+ * the request's `_meta`: Claude Code 2.1.318 `"claudecode/toolUseId"`, codex 0.166 `callId`. Both
+ * equal the ACP `toolCallId` of the agent's tool call, so the host puts the call on that card (and
+ * its permission) instead of showing a second one. Undefined when the client says nothing.
+ */
+export function agentToolCallId(meta: Record<string, unknown> | undefined): string | undefined {
+  const id = meta?.['claudecode/toolUseId'] ?? meta?.callId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }

@@ -57,6 +57,8 @@ export interface ObservedCall {
   readonly name: EditorToolName;
   readonly kind: EditorToolKind;
   readonly args: Record<string, unknown>;
+  /** The agent's ACP `toolCallId` for this call, when its MCP client said it (mcpProtocol's agentToolCallId). */
+  readonly agentToolCallId?: string;
 }
 
 /**
@@ -112,7 +114,7 @@ export class EditorToolRegistry {
    * whose message the model can act on (MCP's `isError`), never as a thrown error: the agent keeps
    * its turn. Only an unknown tool name throws (`UnknownToolError`).
    */
-  async call(name: string, args: unknown, signal: AbortSignal): Promise<ToolCallOutcome> {
+  async call(name: string, args: unknown, signal: AbortSignal, agentToolCallId?: string): Promise<ToolCallOutcome> {
     const tool = this.byName.get(name);
     if (!tool) throw new UnknownToolError(name);
     const given = args === undefined || args === null ? {} : args;
@@ -122,7 +124,13 @@ export class EditorToolRegistry {
       if (!(err instanceof ToolArgumentError)) throw err;
       return { text: `Invalid arguments for ${name}: ${err.message}.`, isError: true, truncated: false };
     }
-    const call: ObservedCall = { seq: ++this.calls, name: tool.name as EditorToolName, kind: tool.kind, args: given as Record<string, unknown> };
+    const call: ObservedCall = {
+      seq: ++this.calls,
+      name: tool.name as EditorToolName,
+      kind: tool.kind,
+      args: given as Record<string, unknown>,
+      ...(agentToolCallId === undefined ? {} : { agentToolCallId }),
+    };
     this.observer.started?.(call);
     const outcome = await this.run(tool, call, signal);
     this.observer.ended?.(call, outcome);
