@@ -1,7 +1,7 @@
 import { dominantEol } from '../client/fsHandler';
 import { PATH_PROPERTY, type EditorTool } from './editorTool';
 import { readEditorText } from './readTools';
-import { MAX_RESULT_CHARS } from './toolResults';
+import { MAX_RESULT_CHARS, tailText } from './toolResults';
 
 /**
  * The tools that change something: files (through the port's `writeText`, which the adapter routes
@@ -81,14 +81,22 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
     const first = current.indexOf(oldText);
     if (first === -1)
       throw new Error(`${which} was not found in the file${i > 0 ? ' (after the earlier edits)' : ''}. Read the file again and copy the text exactly.`);
-    const again = current.indexOf(oldText, first + 1);
-    if (again !== -1) {
-      const n = current.split(oldText).length - 1;
-      throw new Error(`${which} occurs ${n} times in the file; include more surrounding lines so it occurs once.`);
+    if (current.indexOf(oldText, first + 1) !== -1) {
+      throw new Error(`${which} occurs ${occurrences(current, oldText)} times in the file; include more surrounding lines so it occurs once.`);
     }
     current = current.slice(0, first) + newText + current.slice(first + oldText.length);
   });
   return current;
+}
+
+/**
+ * How many places `needle` starts at, overlapping ones included: "aa" in "aaa" is two candidate
+ * places (the check above refuses it), and `split` would count one.
+ */
+function occurrences(haystack: string, needle: string): number {
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) n++;
+  return n;
 }
 
 const writeFile: EditorTool = {
@@ -131,12 +139,11 @@ const runInTerminal: EditorTool = {
     const result = await cx.port.runCommand(args.command as string, cx.signal);
     const status = result.exitCode === null ? `ended by signal ${result.signal ?? 'unknown'}` : `exit code ${result.exitCode}`;
     // A command's verdict is at its end: keep the tail, say what was dropped.
-    const budget = MAX_RESULT_CHARS - 500;
-    const cut = result.output.length > budget;
-    const output = cut ? result.output.slice(result.output.length - budget) : result.output;
-    const dropped = cut || result.truncated ? `[truncated: the start of the output was dropped; showing the last ${output.length} characters]\n` : '';
+    const { text: output, cut } = tailText(result.output, MAX_RESULT_CHARS - 500);
+    const truncated = cut || result.truncated;
+    const dropped = truncated ? `[truncated: the start of the output was dropped; showing the last ${output.length} characters]\n` : '';
     // A failing command is an answer, not a failed tool call: the exit code says it.
-    return { text: `${status}\n${dropped}${output}` };
+    return { text: `${status}\n${dropped}${output}`, ...(truncated ? { truncated } : {}) };
   },
 };
 

@@ -99,8 +99,13 @@ export class LoopbackMcpServer implements IDisposable {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (this.disposed) return void reply(res, 503, 'The session is over.');
-      if (!this.hostAllowed(req.headers.host)) return void reply(res, 403, 'Forbidden host.');
+      // Refusals are logged (a misconfigured agent shows up in the log), never with the header's value.
+      if (!this.hostAllowed(req.headers.host)) {
+        this.log(`refused a request for Host ${JSON.stringify((req.headers.host ?? '').slice(0, 100))} (only 127.0.0.1 and localhost)`);
+        return void reply(res, 403, 'Forbidden host.');
+      }
       if (!this.authorized(req.headers.authorization)) {
+        this.log(`refused a request ${req.headers.authorization === undefined ? 'without a bearer token' : 'with a wrong bearer token'}`);
         res.setHeader('WWW-Authenticate', 'Bearer realm="tandem"');
         return void reply(res, 401, 'Missing or wrong bearer token.');
       }
@@ -112,11 +117,14 @@ export class LoopbackMcpServer implements IDisposable {
         return void reply(res, 405, 'Only POST is supported.');
       }
       const body = await readJson(req);
-      if (body === TOO_LARGE) return void reply(res, 413, 'Request body too large.');
+      if (body === TOO_LARGE) {
+        this.log(`refused a request body over ${MAX_BODY_BYTES} bytes`);
+        return void reply(res, 413, 'Request body too large.');
+      }
       if (body === NOT_JSON) return void reply(res, 400, 'The body is not JSON.', -32700);
       await this.serve(req, res, body);
     } catch (err) {
-      this.opts.log?.(`tandem MCP server: a request failed: ${errorMessage(err)}`);
+      this.log(`a request failed: ${errorMessage(err)}`);
       if (!res.headersSent) reply(res, 500, 'Internal error.', -32603);
       else res.end();
     }
@@ -124,6 +132,7 @@ export class LoopbackMcpServer implements IDisposable {
 
   private async serve(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const server = mcpServerFor(this.opts.registry, this.opts.version);
+    server.onerror = (err) => this.log(`protocol error: ${errorMessage(err)}`);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     this.open.add(transport);
     res.once('close', () => {
@@ -133,6 +142,10 @@ export class LoopbackMcpServer implements IDisposable {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(`tandem MCP server: ${line}`);
   }
 
   private hostAllowed(host: string | undefined): boolean {

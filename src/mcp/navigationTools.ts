@@ -23,6 +23,9 @@ const symbols: EditorTool = {
   },
   async run(args, cx) {
     const found = await cx.port.workspaceSymbols(args.query as string);
+    if (found.length === 0) {
+      return { text: `No symbols match ${JSON.stringify(args.query)} (or no language server has indexed the workspace yet).` };
+    }
     const { items, note } = capList(found, 'symbols');
     return jsonOutput(
       {
@@ -50,9 +53,13 @@ const documentSymbols: EditorTool = {
   async run(args, cx) {
     const real = await cx.resolve(args.path as string, 'read');
     const outline = await cx.port.documentSymbols(real);
+    if (outline.length === 0) return { text: `No symbols in ${cx.show(real)} (its language may have no outline provider).` };
     const budget = { left: MAX_LIST_ITEMS * 2, total: 0 };
     const shown = outline.map((s) => shownSymbol(s, budget)).filter((s) => s !== undefined);
-    const note = budget.total > MAX_LIST_ITEMS * 2 ? `[truncated: showing ${MAX_LIST_ITEMS * 2} of ${budget.total} symbols]` : undefined;
+    const note =
+      budget.total > MAX_LIST_ITEMS * 2
+        ? `[truncated: showing ${MAX_LIST_ITEMS * 2} of ${budget.total} symbols; read the file in ranges for the rest]`
+        : undefined;
     return jsonOutput({ path: cx.show(real), symbols: shown }, note);
   },
 };
@@ -71,7 +78,7 @@ function shownSymbol(s: DocumentSymbol, budget: { left: number; total: number })
 
 type PositionQuery = (cx: ToolContext, path: string, at: EditorPosition) => Promise<EditorLocation[]>;
 
-function locationTool(name: string, title: string, description: string, query: PositionQuery): EditorTool {
+function locationTool(name: string, title: string, description: string, none: string, query: PositionQuery): EditorTool {
   return {
     name,
     title,
@@ -82,6 +89,7 @@ function locationTool(name: string, title: string, description: string, query: P
     async run(args, cx) {
       const real = await cx.resolve(args.path as string, 'read');
       const found = await query(cx, real, position(args));
+      if (found.length === 0) return { text: `${none} at line ${args.line as number}, character ${args.character as number} of ${cx.show(real)}.` };
       const { items, note } = capList(found, 'locations');
       return jsonOutput({ locations: items.map((l) => ({ path: cx.show(l.path), ...modelRange(l.range) })) }, note);
     },
@@ -96,6 +104,7 @@ const definition = locationTool(
   'definition',
   'Go to definition',
   'Where the symbol at a position is defined, from the language server (like "Go to Definition"): follows imports, overloads and re-exports the way the editor does. Give the 1-based line and a column inside the symbol.',
+  'No definition found',
   (cx, path, at) => cx.port.definition(path, at),
 );
 
@@ -103,6 +112,7 @@ const references = locationTool(
   'references',
   'Find references',
   'Every place the symbol at a position is used, from the language server (like "Find All References"), the declaration included. Use it before renaming or changing a signature. Give the 1-based line and a column inside the symbol.',
+  'No references found',
   (cx, path, at) => cx.port.references(path, at),
 );
 

@@ -24,6 +24,8 @@ const diagnostics: EditorTool = {
   async run(args, cx) {
     const path = args.path === undefined || args.path === null ? undefined : await cx.resolve(args.path as string, 'read');
     const found = await cx.port.diagnostics(path);
+    // Said plainly: an empty JSON list reads to a model like "nothing was asked".
+    if (found.length === 0) return { text: path === undefined ? 'No problems in the workspace.' : `No problems in ${cx.show(path)}.` };
     const sorted = [...found].sort(
       (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.path.localeCompare(b.path) || a.range.start.line - b.range.start.line,
     );
@@ -53,7 +55,8 @@ const selection: EditorTool = {
     // The text is the file's content: it passes the same policy as read_file.
     const real = await cx.resolve(current.path, 'read');
     const { text, truncated } = capText(current.text, MAX_RESULT_CHARS - 1_000);
-    return jsonOutput({ path: cx.show(real), ...modelRange(current.range), text, ...(truncated ? { truncated } : {}) });
+    const output = jsonOutput({ path: cx.show(real), ...modelRange(current.range), text, ...(truncated ? { truncated } : {}) });
+    return truncated ? { ...output, truncated } : output;
   },
 };
 
@@ -68,6 +71,7 @@ const openEditors: EditorTool = {
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   async run(_args, cx) {
     const editors = await cx.port.openEditors();
+    if (editors.length === 0) return { text: 'No files are open in editor tabs.' };
     const { items, note } = capList(editors, 'editors');
     return jsonOutput({ editors: items.map((e) => ({ path: cx.show(e.path), active: e.active, dirty: e.dirty, languageId: e.languageId })) }, note);
   },
@@ -99,9 +103,21 @@ const readFile: EditorTool = {
     }
     const real = await cx.resolve(args.path as string, 'read');
     const text = await readEditorText(cx, real);
+    if (text.length === 0) return { text: `[${cx.show(real)} is empty]` };
+    const lines = lineCount(text);
+    if (startLine > lines) {
+      return { text: `startLine ${startLine} is past the end: ${cx.show(real)} has ${lines} line${lines === 1 ? '' : 's'}.`, isError: true };
+    }
     return { text: sliceLines(text, startLine, endLine === undefined ? undefined : endLine - startLine + 1) };
   },
 };
+
+/** Lines as the editor counts them, except that a final line break does not start one more. */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}
 
 /** The editor's text of a file the policy allowed, with the fs handler's wording for what cannot be read. */
 export async function readEditorText(cx: ToolContext, real: string): Promise<string> {

@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path';
 import { errorMessage } from '../util/errors';
-import { isWithin } from '../util/realPath';
+import { isWithin, resolveRealSync } from '../util/realPath';
 import type { AccessOp, PathPolicy } from '../client/pathPolicy';
 import { ToolArgumentError } from './toolSchema';
 
@@ -49,9 +49,20 @@ function toAbsolute(roots: string[], path: string): string {
  */
 export function displayPath(roots: string[], path: string): string {
   const absoluteRoots = roots.filter((r) => nodePath.isAbsolute(r)).map((r) => nodePath.normalize(r));
-  const root = absoluteRoots.find((r) => isWithin(r, path));
-  if (root === undefined) return path;
-  const relative = nodePath.relative(root, path).split(nodePath.sep).join('/');
+  // The policy hands back real paths: a root opened through a symlink (macOS's /var → /private/var,
+  // a linked checkout) is matched by its real location too, or every path would show absolute.
+  const found = absoluteRoots.map((root) => ({ root, base: [root, realRoot(root)].find((r) => isWithin(r, path)) })).find((r) => r.base !== undefined);
+  if (found?.base === undefined) return path;
+  const { root, base } = found;
+  const relative = nodePath.relative(base, path).split(nodePath.sep).join('/');
   if (relative === '') return absoluteRoots.length > 1 ? nodePath.basename(root) : '.';
   return absoluteRoots.length > 1 ? `${nodePath.basename(root)}/${relative}` : relative;
+}
+
+function realRoot(root: string): string {
+  try {
+    return resolveRealSync(root);
+  } catch {
+    return root;
+  }
 }

@@ -147,6 +147,6 @@ export class EditorToolRegistry {
       return { text: `${tool.name} failed: ${errorMessage(err)}`, isError: true, truncated: false };
     }
     const { text, truncated } = capText(output.text);
-    return { text, isError: output.isError === true, truncated };
+    return { text, isError: output.isError === true, truncated: truncated || output.truncated === true };
   }
 }

@@ -4,7 +4,7 @@
  * it was: the model can then ask for a narrower range instead of acting on a silently partial answer.
  */
 
-/** The most characters one tool result carries (about 12k tokens). */
+/** The most characters one tool result carries (about 12k tokens), the truncation note included. */
 export const MAX_RESULT_CHARS = 48_000;
 /** The most items a list result (diagnostics, symbols, references …) carries. */
 export const MAX_LIST_ITEMS = 200;
@@ -13,6 +13,12 @@ export const MAX_LIST_ITEMS = 200;
 export interface ToolOutput {
   text: string;
   isError?: boolean;
+  /**
+   * True when the tool itself left something out (a list over `MAX_LIST_ITEMS`, the start of a
+   * command's output); its text then carries a `[truncated: …]` note. The registry's own character
+   * cap adds to this, so the host's card and `_meta` say "truncated" for either cut.
+   */
+  truncated?: boolean;
 }
 
 /** A list of at most `max` items, with the note to add when some were left out. */
@@ -25,20 +31,40 @@ export function capList<T>(items: readonly T[], what: string, max = MAX_LIST_ITE
 }
 
 /**
- * `text` cut to `max` characters (never inside a surrogate pair), followed by a line that says how
- * much was left out. Text that fits is returned as it is.
+ * `text` cut so that it and the line saying how much was left out fit in `max` characters (never
+ * inside a surrogate pair). Text that fits is returned as it is.
  */
 export function capText(text: string, max = MAX_RESULT_CHARS): { text: string; truncated: boolean } {
   if (text.length <= max) return { text, truncated: false };
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  const note = `\n[truncated: showing the first ${end} of ${text.length} characters; ask for a smaller range (read_file's startLine/endLine, a path for diagnostics)]`;
-  return { text: text.slice(0, end) + note, truncated: true };
+  // The note's length depends on the numbers in it; the longest form is reserved.
+  const note = (shown: number): string =>
+    `\n[truncated: showing the first ${shown} of ${text.length} characters; ask for a smaller range (read_file's startLine/endLine, a path for diagnostics)]`;
+  let end = Math.max(0, max - note(max).length);
+  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return { text: text.slice(0, end) + note(end), truncated: true };
 }
 
-/** A JSON answer (compact: models read it fine and it costs fewer tokens), with an optional note line. */
+/** The last `max` characters of `text` (never starting inside a surrogate pair), and whether any were dropped. */
+export function tailText(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  let start = text.length - max;
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  return { text: text.slice(start), cut: true };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * A JSON answer (compact: models read it fine and it costs fewer tokens), with an optional note
+ * line; a note means something was left out.
+ */
 export function jsonOutput(value: unknown, note?: string): ToolOutput {
   const text = JSON.stringify(value);
-  return { text: note === undefined ? text : `${text}\n${note}` };
+  return note === undefined ? { text } : { text: `${text}\n${note}`, truncated: true };
 }

@@ -32,7 +32,7 @@ export function validate(schema: JsonSchema, value: unknown, at = 'arguments'): 
     case 'string':
       if (typeof value !== 'string') throw new ToolArgumentError(`${at} must be a string, got ${describe(value)}`);
       if (schema.minLength !== undefined && value.length < schema.minLength) {
-        throw new ToolArgumentError(`${at} must not be empty`);
+        throw new ToolArgumentError(schema.minLength === 1 ? `${at} must not be empty` : `${at} must have at least ${schema.minLength} characters`);
       }
       return;
     case 'integer':
@@ -64,7 +64,9 @@ function validateObject(schema: ObjectSchema, value: unknown, at: string): void 
     if (record[name] === undefined) throw new ToolArgumentError(`${field(at, name)} is required`);
   }
   for (const [name, item] of Object.entries(record)) {
-    const property = schema.properties[name];
+    // Own properties only: `toString`, `constructor` or `__proto__` (which JSON.parse makes an own
+    // key) must not find Object.prototype's members and pass unchecked.
+    const property = Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
     if (property === undefined) {
       const known = Object.keys(schema.properties);
       throw new ToolArgumentError(

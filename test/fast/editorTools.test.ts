@@ -2,7 +2,7 @@
 // takes HTTP servers, called by a real MCP client the way an agent's would, every call a tool card,
 // edits and commands through the permission prompt, gone with the session. The stub agent stands
 // for the agent's ACP side; the MCP client, the HTTP server, the files and the terminal are real.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +40,9 @@ function queries(dir: string): EditorQueries {
   };
 }
 
+const rigs: StubRig[] = [];
+after(() => rigs.forEach((rig) => rig.manager.dispose()));
+
 type HttpEntry = { type: 'http'; name: string; url: string; headers: Array<{ name: string; value: string }> };
 
 async function offered(
@@ -48,6 +51,7 @@ async function offered(
   const rig = stubSession({
     editor: { editorTools: { queries: queries(''), enabled: opts.enabled ?? (() => true) }, ...(opts.mcpServers ? { mcpServers: opts.mcpServers } : {}) },
   });
+  rigs.push(rig);
   rig.agent.behaviour.initialize = opts.init ?? HTTP_INIT;
   await rig.manager.init();
   await rig.conversation.connect();
@@ -98,7 +102,6 @@ test('offered over loopback HTTP with a bearer token; the token is in no log lin
   log.message('out', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: rig.dir, mcpServers: [entry] } }));
   assert.ok(written.length > 0 && written.every((l) => !l.includes(token)), 'the token is never logged');
   await client.close();
-  rig.manager.dispose();
 });
 
 test('a read call is a tool card of its own with the kind of the tool, finished with its result', async () => {
