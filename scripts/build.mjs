@@ -24,6 +24,8 @@ const targets = [
   // The hosted-agent bridge (ACP on stdio, a hosted chat API over HTTP), shipped like the demo agent.
   { ...node, entryPoints: ['src/hostedAgent/main.ts'], outfile: 'dist/hostedAgent.js' },
   { ...node, entryPoints: ['src/replayAgent/main.ts'], outfile: 'dist/replayAgent.js' },
+  // The tandem MCP server's stdio form: relays an agent's stdio MCP client to the session's loopback endpoint.
+  { ...node, entryPoints: ['src/mcp/stdioBridge.ts'], outfile: 'dist/mcpStdioBridge.js' },
   {
     entryPoints: ['webview/app/main.ts'],
     outfile: 'dist/webview.js',

@@ -20,6 +20,27 @@ export interface ClientHandlers {
   /** `elicitation/create` (form and url modes) and `elicitation/complete`; both or neither. */
   createElicitation?(p: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
   completeElicitation?(p: acp.CompleteElicitationNotification): void;
+  /**
+   * MCP over ACP (unstable): the agent's `mcp/connect`, `mcp/message` and `mcp/disconnect` for MCP
+   * servers the client declared as `{type: "acp", serverId}`. Raw params in, raw result out; absent,
+   * the SDK answers them "method not found". Nothing is advertised: the agent's own
+   * `mcpCapabilities.acp` says whether it sends them.
+   */
+  mcpOverAcp?: McpOverAcpHandler;
+}
+
+/** The agent→client methods of MCP over ACP. */
+export type McpOverAcpMethod = 'mcp/connect' | 'mcp/message' | 'mcp/disconnect';
+
+/**
+ * Where the connection hands MCP-over-ACP traffic (src/mcp/acpMcpRouter.ts routes it to the
+ * session's server by `serverId` / `connectionId`). A thrown `acp.RequestError` is the answer's
+ * JSON-RPC error.
+ */
+export interface McpOverAcpHandler {
+  request(method: McpOverAcpMethod, params: unknown, signal: AbortSignal): Promise<unknown>;
+  /** An `mcp/message` without an id: an MCP notification (`notifications/initialized`, `notifications/cancelled`). */
+  notification(method: 'mcp/message', params: unknown): void;
 }
 
 export interface AgentConnectionOptions {

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentConnection, AgentConnectionOptions, ClientHandlers } from './agentPort';
+import type { AgentConnection, AgentConnectionOptions, ClientHandlers, McpOverAcpMethod } from './agentPort';
 import type { ProtocolLog } from './protocolLog';
 import { errorMessage } from '../util/errors';
 import { isRecord } from '../protocol/guards';
@@ -8,6 +8,10 @@ import { isRecord } from '../protocol/guards';
 /** Who is signed in (see src/runtime/accountStatus.ts, which reads them). */
 const VENDOR_AUTH_STATUS_METHOD = '_auth/status_update';
 const ACP_AUTH_STATUS_METHOD = 'auth/status_update';
+
+const MCP_MESSAGE = 'mcp/message';
+const MCP_OVER_ACP_METHODS: readonly McpOverAcpMethod[] = ['mcp/connect', MCP_MESSAGE, 'mcp/disconnect'];
+const rawParams = (params: unknown): unknown => params;
 
 /** Capabilities that follow from the handlers present — never more than what is implemented. */
 export function capabilitiesFor(handlers: ClientHandlers, extra: AgentConnectionOptions['extraCapabilities'] = {}): acp.ClientCapabilities {
@@ -73,6 +77,13 @@ export function buildClient(handlers: ClientHandlers, name: string, log: Protoco
   if (createElicitation && completeElicitation) {
     app.onRequest(m.elicitation.create, ({ params, signal }) => createElicitation.call(handlers, params, signal));
     app.onNotification(m.elicitation.complete, ({ params }) => completeElicitation.call(handlers, params));
+  }
+  const { mcpOverAcp } = handlers;
+  if (mcpOverAcp) {
+    // Unstable methods, registered with a pass-through parser: the SDK's own `mcp/message` schema
+    // knows only one of the two envelopes agents send (see src/mcp/acpMcpRouter.ts).
+    for (const method of MCP_OVER_ACP_METHODS) app.onRequest(method, rawParams, ({ params, signal }) => mcpOverAcp.request(method, params, signal));
+    app.onNotification(MCP_MESSAGE, rawParams, ({ params }) => mcpOverAcp.notification(MCP_MESSAGE, params));
   }
   const caps = capabilitiesFor(handlers);
   const someTerminal = Boolean(createTerminal || terminalOutput || waitForTerminalExit || killTerminal || releaseTerminal);
