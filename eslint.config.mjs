@@ -28,7 +28,7 @@ export const LAYERS = {
   // The `tandem` MCP server's editor-free core (tools, path policy reuse, loopback HTTP).
   mcp: ['protocol', 'util', 'acp', 'client'],
   inspector: ['protocol', 'util', 'acp'],
-  agents: ['protocol', 'util', 'acp', 'inspector'],
+  agents: ['protocol', 'util', 'acp', 'inspector', 'mcp'],
   // The replay agent plays a transcript back: it shares the transcript format and the replayer with
   // the inspector (src/inspector/transcript.ts, replayScript.ts, replayer.ts), which are vscode-free.
   replayAgent: ['protocol', 'util', 'inspector'],

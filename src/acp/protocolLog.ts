@@ -22,15 +22,23 @@ export interface WireOrigin {
   /** The agent's name and which of its connections (counted from 1 in this process). */
   agent?: string;
   connection?: number;
+  /**
+   * Not ACP: `mcp` is the `tandem` MCP server's own JSON-RPC with the agent's MCP client
+   * (src/mcp/mcpWireLog.ts). The inspector shows it, and its ACP checks leave it alone.
+   */
+  channel?: 'mcp';
 }
 
 let connections = 0;
 
-/** Tags every message of one connection with its agent and a connection number of its own. */
-export function connectionLog(log: ProtocolLog, agent: string): ProtocolLog {
+/**
+ * Tags every message of one connection with its agent and a connection number of its own (and,
+ * for traffic that is not ACP, its channel).
+ */
+export function connectionLog(log: ProtocolLog, agent: string, channel?: 'mcp'): ProtocolLog {
   const connection = ++connections;
   return {
-    message: (direction, raw, origin) => log.message(direction, raw, { msg: origin?.msg, agent, connection }),
+    message: (direction, raw, origin) => log.message(direction, raw, { msg: origin?.msg, agent, connection, ...(channel ? { channel } : {}) }),
     info: (text) => log.info(text),
     warn: (text) => log.warn(text),
     error: (text) => log.error(text),

@@ -16,6 +16,7 @@ import type { RemoteFailureKind } from '../acp/remoteFailure';
 import { checkRuntimes } from './runtimeCheck';
 import type { RuntimeCheck } from './runtimeCheck';
 import type { MovedAdapter } from './movedAdapters';
+import { checkEditorTools, type EditorToolsCheckOptions, type EditorToolsFinding } from './editorToolsCheck';
 
 /**
  * The agent doctor's core: is the command there, are its runtimes there, does it start and answer
@@ -44,6 +45,11 @@ export interface DoctorOptions {
   signal?: AbortSignal;
   /** Where the protocol traffic and stderr go (the output channel); the report reads stderr from the process. */
   log?: ProtocolLog;
+  /**
+   * Also check the `tandem` MCP server (editorToolsCheck.ts): its transport and, over loopback
+   * HTTP, whether the agent lists the tools in a session the check opens. Absent: not checked.
+   */
+  editorTools?: EditorToolsCheckOptions;
 }
 
 /** One row of the capability table. */
@@ -107,6 +113,8 @@ export interface DoctorReport {
   remote?: { url: string; transport: 'WebSocket' | 'Streamable HTTP'; headerNames: string[]; clientTools: boolean; tokenStored: boolean };
   /** The entry runs an adapter that moved (movedAdapters.ts; filled in by the editor, which reads the entry as written). */
   moved?: MovedAdapter;
+  /** The `tandem` MCP server: the transport the agent gets, and whether it listed the tools. */
+  editorTools?: EditorToolsFinding;
 }
 
 /** What the report says of the agent's proxy: never the address's user or password. */
@@ -151,8 +159,9 @@ export async function diagnoseAgent(target: DoctorTarget, opts: DoctorOptions): 
   const runtimes = checkRuntimes(target.command, resolvedCommand, env);
   if (resolvedCommand) {
     const wire: WireLine[] = [];
-    const { start, stderr, hosted } = await startAndInitialize(target, opts, wire);
+    const { start, stderr, hosted, editorTools } = await startAndInitialize(target, opts, wire);
     if (hosted) report.hosted = hosted;
+    if (editorTools) report.editorTools = editorTools;
     report.start = start;
     report.stderr = stderr;
     report.conformance = { handshake: checkWire(wire) };
@@ -179,7 +188,7 @@ async function startAndInitialize(
   target: DoctorTarget,
   opts: DoctorOptions,
   wire: WireLine[],
-): Promise<{ start: StartOutcome; stderr: string; hosted?: DoctorReport['hosted'] }> {
+): Promise<{ start: StartOutcome; stderr: string; hosted?: DoctorReport['hosted']; editorTools?: EditorToolsFinding }> {
   const log = captureWire(opts.log ?? new MemoryProtocolLog(), wire);
   let proc: AgentProcess;
   try {
@@ -218,7 +227,17 @@ async function startAndInitialize(
     );
     const start = await Promise.race([answered, stopped]);
     const hosted = start.ok ? await hostedCheck(connection, stopped) : undefined;
-    return { start, stderr: proc.stderrTail(40), ...(hosted ? { hosted } : {}) };
+    // The MCP traffic goes to the plain log (the inspector), not the handshake's capture: it is not ACP.
+    const editorTools =
+      start.ok && opts.editorTools
+        ? await checkEditorTools(
+            connection,
+            connection.initializeResult,
+            { agentName: target.name, cwd: target.cwd, version: opts.clientInfo.version, log: opts.log, signal: opts.signal },
+            opts.editorTools,
+          )
+        : undefined;
+    return { start, stderr: proc.stderrTail(40), ...(hosted ? { hosted } : {}), ...(editorTools ? { editorTools } : {}) };
   } catch (err) {
     return { start: describeFailure(err), stderr: proc.stderrTail(40) };
   } finally {

@@ -4,6 +4,7 @@ import type { DoctorReport } from './agentDiagnosis';
 import type { MovedAdapter } from './movedAdapters';
 import { code, fence, text } from '../util/markdownText';
 import { conformanceLines } from '../inspector/problemReport';
+import { editorToolsLines } from './editorToolsReport';
 import { hostedLines } from './hostedReport';
 import { remoteSteps, remoteTable } from './remoteReport';
 
@@ -190,6 +191,7 @@ export function renderDoctorReport(report: DoctorReport): string {
     for (const m of start.authMethods) out.push(`- ${text(m.name)} (${code(m.id)})${m.description ? `: ${text(m.description)}` : ''}`);
     out.push('');
   }
+  if (report.editorTools) out.push(...editorToolsLines(report.editorTools));
 
   if (report.stderr.trim()) out.push(`## ${start.ok ? l10n.t('Agent stderr') : l10n.t('Agent stderr (last lines)')}`, '', fence(report.stderr), '');
   else if (!start.ok && start.stage !== 'not_found' && !report.remote)

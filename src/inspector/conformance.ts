@@ -132,6 +132,8 @@ export class ConformanceMonitor implements WireListener {
   }
 
   private checkOne(record: WireRecord): WireWarningView[] {
+    // MCP's own JSON-RPC (tools/list, tools/call, its initialize) is not ACP: no rule of ACP applies.
+    if (record.channel === 'mcp') return [];
     const msg = parseRecord(record);
     if (!msg) return [];
     const findings = this.checker.check(record, msg);

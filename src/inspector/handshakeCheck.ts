@@ -9,11 +9,11 @@ export interface WireLine {
   raw: string;
 }
 
-/** A log that also keeps every message line in `into` (everything still reaches `log`). */
+/** A log that also keeps every ACP message line in `into` (everything still reaches `log`; MCP lines are not kept: they are not ACP). */
 export function captureWire(log: ProtocolLog, into: WireLine[]): ProtocolLog {
   return {
     message: (dir, raw, origin) => {
-      into.push({ dir, raw });
+      if (origin?.channel === undefined) into.push({ dir, raw });
       log.message(dir, raw, origin);
     },
     info: (text) => log.info(text),

@@ -26,7 +26,8 @@ const SLICE = 2000;
 
 /** True when `r` belongs to the scope. A conversation's export keeps its connection's session-less messages (the handshake, sign-in). */
 function selector(store: WireStore, scope: ExportScope): (r: WireRecord) => boolean {
-  const byAgent = (r: WireRecord): boolean => scope.agent === undefined || r.agent === scope.agent;
+  // A transcript is ACP (the replay agent plays its `in` lines back as an agent): MCP traffic stays in the inspector.
+  const byAgent = (r: WireRecord): boolean => r.channel === undefined && (scope.agent === undefined || r.agent === scope.agent);
   if (scope.session === undefined) return byAgent;
   const conns = new Set<number>();
   for (const r of store.since()) if (r.session === scope.session && byAgent(r)) conns.add(r.conn);

@@ -21,6 +21,8 @@ export interface WireRecord {
   session?: string;
   pair?: number;
   ms?: number;
+  /** `mcp`: the `tandem` MCP server's traffic (WireOrigin.channel), never checked as ACP. */
+  channel?: 'mcp';
 }
 
 /** The fields of a message that the list shows, from its parsed form (undefined: not an object). */

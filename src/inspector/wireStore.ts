@@ -71,6 +71,7 @@ export class WireStore implements Pick<ProtocolLog, 'message' | 'stderr'> {
       update: d.update,
       id: d.id,
       session: d.session,
+      ...(origin?.channel ? { channel: origin.channel } : {}),
     };
     const request = this.pairUp(record);
     this.push(record);
@@ -137,7 +138,8 @@ export class WireStore implements Pick<ProtocolLog, 'message' | 'stderr'> {
       this.pending.delete(key);
       this.pending.set(key, record);
       if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
-      if (record.method === 'initialize') this.handshakes.set(record.conn, { request: record });
+      // The ACP handshake only: an MCP client's `initialize` (channel mcp) starts no ACP connection.
+      if (record.method === 'initialize' && record.channel === undefined) this.handshakes.set(record.conn, { request: record });
       return undefined;
     }
     const key = pairKey(record.conn, record.dir === 'in' ? 'out' : 'in', record.id);

@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { IDisposable } from '../util/disposable';
 import { errorMessage } from '../util/errors';
 import { mcpServerFor, TANDEM_MCP_NAME } from './mcpProtocol';
+import type { McpWireLog } from './mcpWireLog';
 import type { EditorToolRegistry } from './toolRegistry';
 
 /** The path of the endpoint (anything else is 404). */
@@ -19,6 +20,8 @@ export interface LoopbackMcpOptions {
   version: string;
   /** Where failures go. Lines never carry a header, a token or a body. */
   log?: (line: string) => void;
+  /** Where the JSON-RPC of each request goes (the Protocol Inspector's rows); headers never do. */
+  wire?: McpWireLog;
 }
 
 /** The `mcpServers` entry of the loopback form (ACP's `McpServerHttp`, `type: "http"`). */
@@ -140,7 +143,7 @@ export class LoopbackMcpServer implements IDisposable {
       void transport.close().catch(() => undefined);
       void server.close().catch(() => undefined);
     });
-    await server.connect(transport);
+    await server.connect(this.opts.wire ? this.opts.wire.wrap(transport) : transport);
     await transport.handleRequest(req, res, body);
   }
 

@@ -8,6 +8,9 @@ import { diagnoseAgent } from '../../agents/agentDiagnosis';
 import type { DoctorReport } from '../../agents/agentDiagnosis';
 import { renderDoctorReport } from '../../agents/doctorReport';
 import { diagnoseRemote } from '../../agents/remoteDiagnosis';
+import { editorToolsOff } from '../../agents/editorToolsCheck';
+import { setting } from '../settings/settings';
+import { McpSettings } from './mcpSettings';
 import { errorMessage } from '../../util/errors';
 import { AgentSettings, choiceDescription } from './agentSettings';
 import { movedAdapterOf, offerUpdate } from './movedAdapterNotice';
@@ -26,7 +29,8 @@ export interface AgentDoctorDeps {
 /**
  * `Tandem: Check Agent`: starts an agent of `tandem.agents` the way a conversation would, runs
  * `initialize` with a timeout, and opens the findings as a markdown document (command and where it
- * was found, runtimes, protocol version, capabilities, sign-in methods, stderr, what to do next).
+ * was found, runtimes, protocol version, capabilities, sign-in methods, the `tandem` MCP server's
+ * transport and whether the agent listed its tools, stderr, what to do next).
  *
  * Other parts of Tandem call {@link checkAgent} directly, e.g. to offer it when an agent fails to
  * start; `vscode.commands.executeCommand('tandem.checkAgent', name)` does the same.
@@ -60,7 +64,7 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
       if (!target) throw new Error(l10n.t('{0} is not started by a command; it cannot be checked here.', name));
       return diagnoseAgent(
         { name: agent.name, command: target.command, args: target.args, env: target.env, cwd, secrets: launch?.secrets, proxy: launch?.proxy },
-        { clientInfo, signal: controller.signal, log: deps.log },
+        { clientInfo, signal: controller.signal, log: deps.log, editorTools: { off: currentEditorToolsOff() } },
       );
     },
   );
@@ -72,6 +76,17 @@ export async function checkAgent(deps: AgentDoctorDeps, agentName?: string): Pro
   // Every check says it (the one-time notice may have been dismissed): the report and the Update offer.
   if (moved) void offerUpdate(name, moved);
   return report;
+}
+
+/** Why a conversation started now would get no `tandem` MCP server (undefined: it would get one). */
+function currentEditorToolsOff(): ReturnType<typeof editorToolsOff> {
+  // A reading of its own (the host's copy is not lent out): read once, then let go of its watchers.
+  const mcp = new McpSettings();
+  try {
+    return editorToolsOff({ enabled: setting('editorTools') !== false, trusted: vscode.workspace.isTrusted, servers: mcp.servers() });
+  } finally {
+    mcp.dispose();
+  }
 }
 
 /** The command's handler: an agent name may be passed as the argument. */
