@@ -23,7 +23,7 @@ export const LAYERS = {
   thread: ['protocol', 'util', 'acp', 'context'],
   store: ['protocol', 'util'],
   worktree: ['protocol', 'util', 'review', 'store'],
-  runtime: ['protocol', 'util', 'acp', 'client', 'thread'],
+  runtime: ['protocol', 'util', 'acp', 'client', 'thread', 'mcp'],
   conversation: ['protocol', 'util', 'acp', 'client', 'context', 'review', 'permissions', 'thread', 'store', 'runtime', 'worktree', 'mcp'],
   // The `tandem` MCP server's editor-free core (tools, path policy reuse, loopback HTTP).
   mcp: ['protocol', 'util', 'acp', 'client'],

@@ -94,6 +94,8 @@ export interface EditorToolsHost {
   queries: EditorQueries;
   /** `tandem.editorTools` is on and the workspace is trusted: sessions opened now get the server. */
   enabled(): boolean;
+  /** The bundled stdio bridge (dist/mcpStdioBridge.js) for agents that take only stdio servers; undefined: none offered to them. */
+  stdioBridge?: string;
 }
 
 /** What the manager lends one conversation: the editor's ports, bound to it, and its own services. */

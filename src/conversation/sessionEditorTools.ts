@@ -4,6 +4,8 @@ import type { ProtocolLog } from '../acp/protocolLog';
 import type { CommandResult, EditorToolsPort } from '../mcp/editorToolsPort';
 import { displayPath } from '../mcp/toolPaths';
 import { LoopbackMcpServer } from '../mcp/loopbackHttp';
+import { McpWireLog } from '../mcp/mcpWireLog';
+import { stdioDeclaration } from '../mcp/stdioDeclaration';
 import { nameTaken, tandemTransportFor, type TandemMcpTransport } from '../mcp/mcpServerEntry';
 import { EditorToolRegistry, type ObservedCall } from '../mcp/toolRegistry';
 import type { AgentRuntime } from '../runtime/agentRuntime';
@@ -21,7 +23,8 @@ export interface EditorToolsParts {
   editor: Pick<EditorPorts, 'editorTools' | 'files' | 'policy' | 'reviewEdits'>;
   thread: Pick<Thread, 'dispatch' | 'entries' | 'toolCallFacts' | 'findToolCall'>;
   permissions: Pick<PermissionDesk, 'request'>;
-  log: Pick<ProtocolLog, 'warn' | 'info'>;
+  /** The conversation's log: warnings, and the MCP messages (the inspector's rows). */
+  log: ProtocolLog;
 }
 
 /** How the session's server was offered, for Check Agent and the log. */
@@ -62,10 +65,7 @@ export class SessionEditorTools implements IDisposable {
     if (!host?.enabled() || runtime.sandboxed || nameTaken(userServers)) return undefined;
     const caps = runtime.initializeResult?.agentCapabilities?.mcpCapabilities ?? undefined;
     const transport = tandemTransportFor(caps);
-    if (transport !== 'http') {
-      parts.log.info(`Editor tools: ${runtime.agentName} takes no MCP server over HTTP; the tandem server is not offered (transport ${transport}).`);
-      return undefined;
-    }
+    if (transport === 'stdio' && !host.stdioBridge) return undefined;
     let self: SessionEditorTools | undefined;
     const cwd = endpoint.scope?.cwd ?? parts.editor.policy.roots()[0] ?? process.cwd();
     const cards = new EditorToolCards(parts.thread, cwd);
@@ -107,12 +107,13 @@ export class SessionEditorTools implements IDisposable {
       started: (call) => cards.started(call),
       ended: (call, outcome) => cards.ended(call, outcome),
     });
+    const markListed = () => {
+      if (self && !self.listed) parts.log.info(`Editor tools: ${runtime.agentName} listed the tandem server's tools.`);
+      if (self) self.listed = true;
+    };
     try {
-      const server = await LoopbackMcpServer.start({ registry, version: runtime.clientVersion, log: (line) => parts.log.warn(`Editor tools: ${line}`) });
-      self = new SessionEditorTools(server, { transport, entry: server.declaration() }, () => {
-        if (self && !self.listed) parts.log.info(`Editor tools: ${runtime.agentName} listed the tandem server's tools.`);
-        if (self) self.listed = true;
-      });
+      const { server, entry } = await serve(transport, registry, runtime, parts.log, host.stdioBridge);
+      self = new SessionEditorTools(server, { transport, entry }, markListed);
       return self;
     } catch (err) {
       parts.log.warn(`Editor tools: the tandem MCP server could not start (${errorMessage(err)}); ${runtime.agentName} works without it.`);
@@ -135,6 +136,29 @@ export class SessionEditorTools implements IDisposable {
     this.disposed = true;
     this.server.dispose();
   }
+}
+
+/**
+ * The server on the agent's best transport: its own ACP connection (no port, no token), else a
+ * loopback HTTP endpoint, else the stdio bridge to one. The HTTP forms record their MCP messages in
+ * the protocol log (the inspector shows them on a row of their own, `<agent> · tandem MCP`).
+ */
+async function serve(
+  transport: TandemMcpTransport,
+  registry: EditorToolRegistry,
+  runtime: AgentRuntime,
+  log: EditorToolsParts['log'],
+  bridge: string | undefined,
+): Promise<{ server: IDisposable; entry: acp.McpServer }> {
+  const version = runtime.clientVersion;
+  if (transport === 'acp') {
+    const server = runtime.mcpOverAcp.open({ registry, version });
+    // The stable SDK types have no `type: "acp"` entry yet; the agent said it takes them.
+    return { server, entry: server.declaration() as unknown as acp.McpServer };
+  }
+  const wire = new McpWireLog(log, runtime.agentName);
+  const server = await LoopbackMcpServer.start({ registry, version, log: (line) => log.warn(`Editor tools: ${line}`), wire });
+  return { server, entry: transport === 'http' || !bridge ? server.declaration() : stdioDeclaration(server, bridge) };
 }
 
 /** `run_in_terminal`: the session's terminal manager, its card showing the terminal, to the exit. */

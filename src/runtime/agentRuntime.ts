@@ -7,6 +7,7 @@ import { redactingLog, type ProtocolLog } from '../acp/protocolLog';
 import type { FileAccess } from '../client/fsHandler';
 import type { PathPolicy } from '../client/pathPolicy';
 import type { TerminalService } from '../client/terminalManager';
+import type { AcpMcpRouter } from '../mcp/acpMcpRouter';
 import { Disposable, Emitter } from '../util/disposable';
 import { errorData } from '../util/errors';
 import type { AccountView } from '../protocol/messages';
@@ -125,6 +126,11 @@ export class AgentRuntime extends Disposable {
   /** Tandem's version as the agent is told it (MCP servers Tandem offers say the same). */
   get clientVersion(): string {
     return this.deps.clientInfo.version;
+  }
+
+  /** Where a session's `tandem` server registers for MCP over ACP (agents with `mcpCapabilities.acp`). */
+  get mcpOverAcp(): AcpMcpRouter {
+    return this.router.mcpOverAcp;
   }
 
   /** A sandboxed agent (a replay) runs nothing and gets no editor tools. */

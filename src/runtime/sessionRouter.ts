@@ -3,6 +3,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { ClientHandlers } from '../acp/agentPort';
 import type { ProtocolLog } from '../acp/protocolLog';
 import type { TerminalService } from '../client/terminalManager';
+import { AcpMcpRouter } from '../mcp/acpMcpRouter';
 import type { SessionEndpoint } from './sessionPort';
 import type { SessionFiles } from './clientServicePorts';
 import type { TerminalViewEvent } from '../thread/terminalViews';
@@ -41,10 +42,18 @@ export class SessionRouter {
   private readonly parents = new Map<string, string>();
   private newSessionsInFlight = 0;
 
+  /**
+   * The agent's `mcp/*` requests (MCP over ACP): each session's `tandem` server registers here and
+   * is found by the serverId its declaration carries. One per runtime: the handlers outlive a connection.
+   */
+  readonly mcpOverAcp: AcpMcpRouter;
+
   constructor(
     private readonly deps: SessionRouterDeps,
     private readonly terminals: () => TerminalService | undefined,
-  ) {}
+  ) {
+    this.mcpOverAcp = new AcpMcpRouter((line) => deps.log.warn(`MCP over ACP: ${line}`));
+  }
 
   /** Sessions attached. */
   get size(): number {
@@ -159,6 +168,7 @@ export class SessionRouter {
         }
         return endpoint.requestPermission(params, signal);
       },
+      mcpOverAcp: this.mcpOverAcp,
       readTextFile: async (p) => this.filesFor(p.sessionId, 'fs/read_text_file').readTextFile(p),
       writeTextFile: async (p) => this.filesFor(p.sessionId, 'fs/write_text_file').writeTextFile(p),
       createTerminal: async (p) => terminals().create(p, this.session(p.sessionId, 'terminal/create').scope),

@@ -179,7 +179,7 @@ test('run_in_terminal runs only once allowed, in a real terminal shown on the ca
   await client.close();
 });
 
-test('not offered when the setting is off, to an agent without HTTP servers, or beside a user server named tandem', async () => {
+test('not offered when the setting is off, to an agent without a transport for it, or beside a user server named tandem', async () => {
   assert.equal((await offered({ enabled: () => false })).entry, undefined);
   assert.equal((await offered({ init: { ...HTTP_INIT, agentCapabilities: { loadSession: true } } })).entry, undefined);
   const theirs = await offered({
@@ -198,4 +198,47 @@ test('the server goes with its session: after a restart the old address refuses'
   await flush(50);
   const headers = Object.fromEntries(entry!.headers.map((h) => [h.name, h.value]));
   await assert.rejects(fetch(entry!.url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' }));
+});
+
+test('MCP over ACP: an agent that takes acp servers gets {type: "acp"} and calls the tools on its own connection', async () => {
+  const init = { ...HTTP_INIT, agentCapabilities: { loadSession: true, mcpCapabilities: { acp: true, http: true } } } as acp.InitializeResponse;
+  const rig = stubSession({ editor: { editorTools: { queries: queries(''), enabled: () => true } } });
+  rigs.push(rig);
+  rig.agent.behaviour.initialize = init;
+  await rig.manager.init();
+  await rig.conversation.connect();
+  const created = rig.agent.received.find((r) => r.method === 'session/new');
+  const entry = ((created?.params as { mcpServers?: Array<Record<string, unknown>> }).mcpServers ?? []).find((s) => s.name === 'tandem');
+  assert.equal(entry?.type, 'acp', 'no port and no token when the agent takes MCP over ACP');
+  const mcp = rig.agent.client.mcpOverAcp!;
+  const signal = new AbortController().signal;
+  const { connectionId } = (await mcp.request('mcp/connect', { serverId: entry!.serverId }, signal)) as { connectionId: string };
+  await mcp.request(
+    'mcp/message',
+    { connectionId, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stub', version: '1' } } },
+    signal,
+  );
+  mcp.notification('mcp/message', { connectionId, method: 'notifications/initialized' });
+  const answer = (await mcp.request('mcp/message', { connectionId, method: 'tools/call', params: { name: 'diagnostics', arguments: {} } }, signal)) as {
+    content: Array<{ text: string }>;
+  };
+  assert.match(answer.content[0].text, /not assignable to type 'number'/);
+  await flush();
+  assert.ok(
+    cards(rig).some((c) => c.toolCallId.startsWith('tandem-mcp-')),
+    'the call is a card here too',
+  );
+});
+
+test('stdio: an agent that takes neither acp nor http gets the bundled bridge, its token only in the env', async () => {
+  const rig = stubSession({ editor: { editorTools: { queries: queries(''), enabled: () => true, stdioBridge: '/ext/dist/mcpStdioBridge.js' } } });
+  rigs.push(rig);
+  rig.agent.behaviour.initialize = { ...HTTP_INIT, agentCapabilities: { loadSession: true } };
+  await rig.manager.init();
+  await rig.conversation.connect();
+  const created = rig.agent.received.find((r) => r.method === 'session/new');
+  const entry = ((created?.params as { mcpServers?: acp.McpServerStdio[] }).mcpServers ?? []).find((s) => s.name === 'tandem');
+  assert.ok(entry, 'offered over stdio');
+  assert.deepEqual(entry.args, ['/ext/dist/mcpStdioBridge.js']);
+  assert.ok(entry.env.some((e) => e.name === 'TANDEM_MCP_TOKEN' && e.value.startsWith('tandem_mcp_')));
 });

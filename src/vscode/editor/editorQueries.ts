@@ -114,8 +114,8 @@ export class VsCodeEditorQueries implements EditorQueries {
  * What EditorPorts.editorTools is: the queries, offered while `tandem.editorTools` is not turned off
  * and the workspace is trusted (read when a session opens, so a change applies to the next one).
  */
-export function editorToolsHost(follow: FollowAlong): EditorToolsHost {
-  return { queries: new VsCodeEditorQueries(follow), enabled: () => setting('editorTools') !== false && vscode.workspace.isTrusted };
+export function editorToolsHost(follow: FollowAlong, stdioBridge: string): EditorToolsHost {
+  return { queries: new VsCodeEditorQueries(follow), enabled: () => setting('editorTools') !== false && vscode.workspace.isTrusted, stdioBridge };
 }
 
 function position(at: EditorPosition): vscode.Position {

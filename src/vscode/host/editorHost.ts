@@ -34,6 +34,7 @@ import { McpSettings } from '../agents/mcpSettings';
 import { MentionSource } from '../mentions/mentionSource';
 import { EditorFileAccess } from '../editor/editorFileAccess';
 import { FollowAlong } from '../editor/followAlong';
+import { STDIO_BRIDGE_FILE } from '../../mcp/stdioDeclaration';
 import { editorToolsHost } from '../editor/editorQueries';
 import { openWorkspaceStorage } from '../core/workspaceStorage';
 import { LinkOpener } from '../editor/linkOpener';
@@ -148,7 +149,7 @@ export class EditorHost extends Disposable {
           rememberOption: (agent, configId, value) => remembered.set(agent, configId, value),
           reviewEdits: () => (setting('reviewEdits') === 'before' ? 'before' : 'after'),
           worktrees: this.worktrees,
-          editorTools: editorToolsHost(this.follow),
+          editorTools: editorToolsHost(this.follow, path.join(context.extensionPath, STDIO_BRIDGE_FILE)),
         },
       }),
     );

@@ -249,7 +249,7 @@ export function registerEditorQueriesTests(): void {
     });
 
     test('the host offers the server while tandem.editorTools is not false (the workspace is trusted here)', async () => {
-      const host = editorToolsHost(follow);
+      const host = editorToolsHost(follow, '/nowhere/mcpStdioBridge.js');
       const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('tandem');
       assert.equal(vscode.workspace.isTrusted, true);
       assert.equal(host.enabled(), true, 'on by default');
