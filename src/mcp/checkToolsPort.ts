@@ -1,5 +1,17 @@
 import { PathPolicy } from '../client/pathPolicy';
-import type { EditorToolsPort } from './editorToolsPort';
+import type { EditorQueries, EditorToolsPort } from './editorToolsPort';
+
+/** An editor with nothing to say: no selection, tabs, symbols, locations or hovers (Check Agent's, and tests'). */
+export const SILENT_EDITOR: Omit<EditorQueries, 'diagnostics' | 'readText'> = {
+  selection: async () => undefined,
+  openEditors: async () => [],
+  workspaceSymbols: async () => [],
+  documentSymbols: async () => [],
+  definition: async () => [],
+  references: async () => [],
+  hover: async () => [],
+  openFile: async () => undefined,
+};
 
 const NOT_AVAILABLE = 'not available during Check Agent';
 
@@ -13,16 +25,9 @@ const NOT_AVAILABLE = 'not available during Check Agent';
 export function checkToolsPort(cwd: string): EditorToolsPort {
   return {
     paths: new PathPolicy({ roots: () => [cwd], allowOutside: () => false, askOutside: async () => false }),
+    ...SILENT_EDITOR,
     diagnostics: async () => [],
-    selection: async () => undefined,
-    openEditors: async () => [],
     readText: () => Promise.reject(new Error(`Reading files is ${NOT_AVAILABLE}.`)),
-    workspaceSymbols: async () => [],
-    documentSymbols: async () => [],
-    definition: async () => [],
-    references: async () => [],
-    hover: async () => [],
-    openFile: async () => undefined,
     writeText: () => Promise.reject(new Error(`Writing files is ${NOT_AVAILABLE}.`)),
     runCommand: () => Promise.reject(new Error(`Running commands is ${NOT_AVAILABLE}.`)),
   };

@@ -10,6 +10,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { EditorPorts } from '../../src/conversation/ports';
+import { SILENT_EDITOR } from '../../src/mcp/checkToolsPort';
 import type { EditorQueries } from '../../src/mcp/editorToolsPort';
 import { MaskedLog } from '../../src/vscode/core/maskedLog';
 import type { ToolCallEntry } from '../../src/protocol/messages';
@@ -28,15 +29,8 @@ function queries(dir: string): EditorQueries {
     diagnostics: async () => [
       { path: join(dir, 'app.ts'), severity: 'error', range: at, message: "Type 'string' is not assignable to type 'number'.", source: 'ts' },
     ],
-    selection: async () => undefined,
-    openEditors: async () => [],
+    ...SILENT_EDITOR,
     readText: async (path) => readFileSync(path, 'utf8'),
-    workspaceSymbols: async () => [],
-    documentSymbols: async () => [],
-    definition: async () => [],
-    references: async () => [],
-    hover: async () => [],
-    openFile: async () => undefined,
   };
 }
 

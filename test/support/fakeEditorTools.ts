@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PathPolicy } from '../../src/client/pathPolicy';
+import { SILENT_EDITOR } from '../../src/mcp/checkToolsPort';
 import type { CommandResult, EditorToolsPort } from '../../src/mcp/editorToolsPort';
 import type { BrokenFile } from '../fixtures/tandemMcp/index';
 import { LoopbackMcpServer } from '../../src/mcp/loopbackHttp';
@@ -32,18 +33,11 @@ export function fakeEditorTools(workspace: string, file: BrokenFile): FakeEditor
       calls.push(`diagnostics ${path ?? '*'}`);
       return (path === undefined || path === broken) && unfixed() ? [file.diagnostic] : [];
     },
-    selection: async () => undefined,
-    openEditors: async () => [],
+    ...SILENT_EDITOR,
     readText: async (path) => {
       calls.push(`readText ${path}`);
       return readFileSync(path, 'utf8');
     },
-    workspaceSymbols: async () => [],
-    documentSymbols: async () => [],
-    definition: async () => [],
-    references: async () => [],
-    hover: async () => [],
-    openFile: async () => undefined,
     writeText: async (path, text) => {
       calls.push(`writeText ${path}`);
       mkdirSync(dirname(path), { recursive: true });
