@@ -79,8 +79,18 @@ export class SessionEditorTools implements IDisposable {
     const portFor = (call: ObservedCall): EditorToolsPort => {
       const policy = endpoint.scope?.policy ?? parts.editor.policy;
       const shown = (path: string) => displayPath(policy.roots(), path);
+      const q = host.queries;
+      // Delegated one by one: a class's methods would not survive a spread.
       return {
-        ...host.queries,
+        diagnostics: (path) => q.diagnostics(path),
+        selection: () => q.selection(),
+        openEditors: () => q.openEditors(),
+        workspaceSymbols: (query) => q.workspaceSymbols(query),
+        documentSymbols: (path) => q.documentSymbols(path),
+        definition: (path, at) => q.definition(path, at),
+        references: (path, at) => q.references(path, at),
+        hover: (path, at) => q.hover(path, at),
+        openFile: (path, line) => q.openFile(path, line),
         paths: policy,
         readText: async (path) => {
           const text = await host.queries.readText(path);
