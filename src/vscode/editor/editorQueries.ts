@@ -114,34 +114,8 @@ export class VsCodeEditorQueries implements EditorQueries {
  * What EditorPorts.editorTools is: the queries, offered while `tandem.editorTools` is not turned off
  * and the workspace is trusted (read when a session opens, so a change applies to the next one).
  */
-<<<<<<< HEAD
 export function editorToolsHost(follow: FollowAlong, stdioBridge: string): EditorToolsHost {
   return { queries: new VsCodeEditorQueries(follow), enabled: () => setting('editorTools') !== false && vscode.workspace.isTrusted, stdioBridge };
-=======
-export function editorToolsHost(follow: FollowAlong): EditorToolsHost {
-  return { queries: ownMethods(new VsCodeEditorQueries(follow)), enabled: () => setting('editorTools') !== false && vscode.workspace.isTrusted };
-}
-
-/**
- * The queries as a plain object whose methods are its own properties: the session's port copies
- * them with a spread (`{ ...host.queries }`), which leaves a class's prototype methods behind — every
- * tool but read_file then failed with "port.diagnostics is not a function" (found by
- * test/e2e/editorTools.test.ts).
- */
-function ownMethods(q: VsCodeEditorQueries): EditorQueries {
-  return {
-    diagnostics: (path) => q.diagnostics(path),
-    selection: () => q.selection(),
-    openEditors: () => q.openEditors(),
-    readText: (path) => q.readText(path),
-    workspaceSymbols: (query) => q.workspaceSymbols(query),
-    documentSymbols: (path) => q.documentSymbols(path),
-    definition: (path, at) => q.definition(path, at),
-    references: (path, at) => q.references(path, at),
-    hover: (path, at) => q.hover(path, at),
-    openFile: (path, line) => q.openFile(path, line),
-  };
->>>>>>> h32-e
 }
 
 function position(at: EditorPosition): vscode.Position {
