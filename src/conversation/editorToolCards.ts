@@ -1,4 +1,6 @@
 import * as nodePath from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { assertNever } from '../protocol/guards';
 import type { ObservedCall, ToolCallOutcome } from '../mcp/toolRegistry';
 import { TANDEM_MCP_NAME } from '../mcp/mcpProtocol';
 import type { Thread } from '../thread/thread';
@@ -40,7 +42,9 @@ export class EditorToolCards {
     if (agentCard) {
       this.taken.add(agentCard.toolCallId);
       this.cards.set(call.seq, { id: agentCard.toolCallId, own: false, shown: [] });
-      if (call.kind !== 'other') this.thread.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: agentCard.toolCallId, kind: call.kind });
+      // The agent's title is the raw tool name (`mcp__tandem__diagnostics`, `mcp.tandem.diagnostics`):
+      // the card says what the call does instead, and keeps that name as its tooltip.
+      this.thread.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: agentCard.toolCallId, kind: call.kind, title: titleOf(call) });
       return;
     }
     const id = `${EDITOR_TOOL_CARD_PREFIX}${call.seq}-${Date.now().toString(36)}`;
@@ -120,8 +124,38 @@ export function namesTool(text: string, tool: string): boolean {
   );
 }
 
-function titleOf(call: ObservedCall): string {
+/** What the call does, in the user's words ("Problems in src/app.ts", "Find references in x.ts"). */
+export function titleOf(call: Pick<ObservedCall, 'name' | 'args'>): string {
   const a = call.args;
-  const detail = typeof a.path === 'string' ? a.path : typeof a.query === 'string' ? `"${a.query}"` : typeof a.command === 'string' ? a.command : '';
-  return detail ? `${call.name} ${detail}` : call.name;
+  const path = typeof a.path === 'string' ? a.path : '';
+  switch (call.name) {
+    case 'diagnostics':
+      return path ? l10n.t('Problems in {0}', path) : l10n.t('Problems in the workspace');
+    case 'selection':
+      return l10n.t("Read the editor's selection");
+    case 'open_editors':
+      return l10n.t('List the open editors');
+    case 'read_file':
+      return l10n.t('Read {0}', path);
+    case 'symbols':
+      return l10n.t('Find symbols matching {0}', `"${typeof a.query === 'string' ? a.query : ''}"`);
+    case 'document_symbols':
+      return l10n.t('Outline of {0}', path);
+    case 'definition':
+      return l10n.t('Go to definition in {0}', path);
+    case 'references':
+      return l10n.t('Find references in {0}', path);
+    case 'hover':
+      return l10n.t('Hover in {0}', path);
+    case 'edit_file':
+      return l10n.t('Edit {0}', path);
+    case 'write_file':
+      return l10n.t('Write {0}', path);
+    case 'open_file':
+      return l10n.t('Open {0}', path);
+    case 'run_in_terminal':
+      return typeof a.command === 'string' ? a.command : call.name;
+    default:
+      return assertNever(call.name);
+  }
 }

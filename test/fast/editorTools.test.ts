@@ -107,7 +107,8 @@ test('a read call is a tool card of its own with the kind of the tool, finished 
   const card = cards(rig).find((c) => c.toolCallId.startsWith('tandem-mcp-'));
   assert.ok(card, 'the call shows as a card');
   assert.equal(card.status, 'completed');
-  assert.notEqual(card.toolKind, 'other');
+  assert.equal(card.toolKind, 'read');
+  assert.equal(card.title, 'Problems in the workspace', 'the card says what the call did');
   await client.close();
 });
 
@@ -127,6 +128,7 @@ test("the agent's own card for the call takes the tool's kind; no second card", 
   assert.equal(all.length, 1, 'one card for the one call');
   assert.equal(all[0].toolCallId, 'toolu_1');
   assert.equal(all[0].toolKind, 'read');
+  assert.equal(all[0].title, 'Read notes.md', "the card says what the call does, not the tool's raw name");
   await client.close();
 });
 
