@@ -42,9 +42,8 @@ export class EditorToolCards {
     if (agentCard) {
       this.taken.add(agentCard.toolCallId);
       this.cards.set(call.seq, { id: agentCard.toolCallId, own: false, shown: [] });
-      // The agent's title is the raw tool name (`mcp__tandem__diagnostics`, `mcp.tandem.diagnostics`):
-      // the card says what the call does instead, and keeps that name as its tooltip.
-      this.thread.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: agentCard.toolCallId, kind: call.kind, title: titleOf(call) });
+      // The agent's own title stays (`mcp__tandem__diagnostics`: the name its permission rules use).
+      if (call.kind !== 'other') this.thread.dispatch({ sessionUpdate: 'tool_call_update', toolCallId: agentCard.toolCallId, kind: call.kind });
       return;
     }
     const id = `${EDITOR_TOOL_CARD_PREFIX}${call.seq}-${Date.now().toString(36)}`;
