@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the measurements of issue 5 and of "speed at scale" (rows 1b, 7, 8), search (row 13), code blocks (row 14), one table (median, min, max of several runs)
+ * `npm run bench`: the measurements of issue 5 and of "speed at scale" (rows 1b, 7, 8), search (row 13), code blocks (row 14), the editor tools' MCP calls (row 15), one table (median, min, max of several runs)
  * on stdout and the same rows as JSON in bench-results/bench.json. Chromium and every agent or
  * terminal process started here are closed before it exits.
  */
@@ -25,6 +25,7 @@ import { observedDiffRows } from './observedDiffs';
 import { TURNS } from './longThreadScript';
 import { runRestore } from './restore';
 import { searchRows } from './search';
+import { editorToolsRows } from './editorTools';
 import { runStreaming } from './streaming';
 import { runTerminal } from './terminal';
 import type { TerminalRun } from './terminal';
@@ -402,6 +403,13 @@ async function main(): Promise<void> {
       ['13b. Search query', 'ms', { kind: 'max', value: 50 }],
     ],
     async () => void rows.push(...(await searchRows(3, log))),
+  );
+  await section(
+    [
+      ['15. Editor tools: read_file over loopback HTTP', 'ms', { kind: 'max', value: 20 }],
+      ['15b. Editor tools: diagnostics, capped', 'ms', { kind: 'max', value: 30 }],
+    ],
+    async () => void rows.push(...(await editorToolsRows(RUNS))),
   );
   const seconds = (Date.now() - started) / 1000;
   console.log(formatTable(rows));
