@@ -118,21 +118,24 @@ export class EditorToolRegistry {
     const tool = this.byName.get(name);
     if (!tool) throw new UnknownToolError(name);
     const given = args === undefined || args === null ? {} : args;
-    try {
-      validate(tool.inputSchema, given);
-    } catch (err) {
-      if (!(err instanceof ToolArgumentError)) throw err;
-      return { text: `Invalid arguments for ${name}: ${err.message}.`, isError: true, truncated: false };
-    }
     const call: ObservedCall = {
       seq: ++this.calls,
       name: tool.name as EditorToolName,
       kind: tool.kind,
-      args: given as Record<string, unknown>,
+      // A call with arguments that are not an object still gets its card (with none shown).
+      args: typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {},
       ...(agentToolCallId === undefined ? {} : { agentToolCallId }),
     };
     this.observer.started?.(call);
-    const outcome = await this.run(tool, call, signal);
+    let outcome: ToolCallOutcome;
+    try {
+      validate(tool.inputSchema, given);
+      outcome = await this.run(tool, call, signal);
+    } catch (err) {
+      if (!(err instanceof ToolArgumentError)) throw err;
+      // The tool does not run; the card and the model both read why.
+      outcome = { text: `Invalid arguments for ${name}: ${err.message}.`, isError: true, truncated: false };
+    }
     this.observer.ended?.(call, outcome);
     return outcome;
   }

@@ -92,7 +92,7 @@ test('bad arguments are an error result the model can act on, not a throw; the t
     truncated: false,
   });
   assert.deepEqual(port.calls, []);
-  assert.deepEqual(heard, []);
+  assert.deepEqual(heard, ['started read_file', 'ended read_file', 'started hover', 'ended hover'], 'every call has its card, failed with why');
 });
 
 test('missing arguments (undefined or null) are an empty object: fine for a tool that takes none', async (t) => {
@@ -146,7 +146,7 @@ test('a call whose signal was aborted says it was cancelled', async (t) => {
   });
 });
 
-test('the observer hears listed, and each valid call start and end with its seq, kind, args and outcome', async (t) => {
+test('the observer hears listed, and each call start and end with its seq, kind, args and outcome', async (t) => {
   const w = fakeWorkspace(t);
   const file = w.file('src/a.ts', 'one\ntwo\n');
   const port = fakePort(w, { answers: { diagnostics: () => Promise.reject(new Error('boom')) } });
@@ -158,14 +158,17 @@ test('the observer hears listed, and each valid call start and end with its seq,
   });
   registry.list();
   await registry.call('read_file', { path: 'src/a.ts', endLine: 1 }, signal);
-  await registry.call('read_file', { path: 7 }, signal); // invalid: no card, no seq
+  await registry.call('read_file', { path: 7 }, signal); // invalid: a card that says why, the tool not run
   await registry.call('diagnostics', { path: 'src/a.ts' }, signal);
   const first = { seq: 1, name: 'read_file', kind: 'read', args: { path: 'src/a.ts', endLine: 1 } };
-  const second = { seq: 2, name: 'diagnostics', kind: 'read', args: { path: 'src/a.ts' } };
+  const invalid = { seq: 2, name: 'read_file', kind: 'read', args: { path: 7 } };
+  const second = { seq: 3, name: 'diagnostics', kind: 'read', args: { path: 'src/a.ts' } };
   assert.deepEqual(heard, [
     ['listed'],
     ['started', first],
     ['ended', first, { text: 'one\n', isError: false, truncated: false }],
+    ['started', invalid],
+    ['ended', invalid, { text: 'Invalid arguments for read_file: `path` must be a string, got the number 7.', isError: true, truncated: false }],
     ['started', second],
     ['ended', second, { text: 'diagnostics failed: boom', isError: true, truncated: false }],
   ]);
