@@ -41,7 +41,7 @@ export function mayRecover(err: unknown): boolean {
 export interface ReconnectParts {
   c: Pick<ConversationState, 'agentName' | 'fail'>;
   thread: Pick<Thread, 'addEntry' | 'replaceEntry' | 'endTurn'>;
-  queue: Pick<PromptQueue, 'pause'>;
+  queue: Pick<PromptQueue, 'size'>;
   /** Makes one attempt (the link connects again and reattaches the session). */
   attempt(): void;
   /** The status changed (the link shows "Reconnecting…" with the attempt). */
@@ -52,8 +52,10 @@ export interface ReconnectParts {
 /**
  * A conversation whose agent on another machine dropped the connection: it says so, tries again
  * with growing waits, and says how it ended. The turn that ran is marked interrupted (never left
- * spinning, never silently gone) and the queue holds what comes after it; once back, the link has
- * reattached the same session (`session/resume`, else `session/load`). After
+ * spinning, never silently gone) and the queue holds what comes after it — not paused: an
+ * interruption is not the user's cancel, so what waits (queued behind the turn, or typed while
+ * reconnecting) goes out once, in order, when the session is back, and the notice says so. Once
+ * back, the link has reattached the same session (`session/resume`, else `session/load`). After
  * {@link RECONNECT_ATTEMPTS} failures the error offers Retry.
  */
 export class Reconnect implements IDisposable {
@@ -83,11 +85,8 @@ export class Reconnect implements IDisposable {
   /** The connection dropped: `description` says how; `interrupted` when a turn was running. */
   lost(description: string, interrupted: boolean): void {
     this.stop();
-    const { c, thread, queue } = this.parts;
-    if (interrupted) {
-      thread.endTurn('interrupted');
-      queue.pause(l10n.t('The last turn was interrupted when the connection dropped; it may not have finished.'));
-    }
+    const { c, thread } = this.parts;
+    if (interrupted) thread.endTurn('interrupted');
     this.lastError = description;
     this.notice = thread.addEntry((id) => ({ kind: 'notice', id, level: 'warning', message: l10n.t('{0} {1}. Reconnecting…', c.agentName, description) }));
     this.next();
@@ -114,9 +113,16 @@ export class Reconnect implements IDisposable {
   succeeded(): void {
     if (!this.active) return;
     const n = this.attemptNo;
+    const back = n === 1 ? l10n.t('Reconnected to {0}.', this.parts.c.agentName) : l10n.t('Reconnected to {0} after {1} attempts.', this.parts.c.agentName, n);
+    const waiting = this.parts.queue.size;
+    // The queue goes on by itself once the session is ready: the notice says what is sent now.
     this.say(
       'info',
-      n === 1 ? l10n.t('Reconnected to {0}.', this.parts.c.agentName) : l10n.t('Reconnected to {0} after {1} attempts.', this.parts.c.agentName, n),
+      waiting === 0
+        ? back
+        : waiting === 1
+          ? l10n.t('{0} Sending the message written meanwhile.', back)
+          : l10n.t('{0} Sending the {1} messages written meanwhile, in order.', back, waiting),
     );
     this.end();
   }

@@ -45,7 +45,7 @@ export interface LinkParts {
   permissions: Pick<PermissionDesk, 'request' | 'reviewWrite' | 'reset'>;
   questions: Pick<QuestionDesk, 'ask' | 'complete' | 'cancelAll'>;
   review: Pick<ConversationReview, 'beforeWrite' | 'refreshSoon'>;
-  queue: Pick<PromptQueue, 'pause'>;
+  queue: Pick<PromptQueue, 'size'>;
   ports: Pick<ConversationPorts, 'runtimeFor' | 'blocked' | 'editor' | 'log'>;
   /** True while a turn runs (an exit then ends it). */
   turnActive(): boolean;
