@@ -168,7 +168,8 @@ function binaryError(path: string): RequestError {
   return new RequestError(-32602, `${path} is a binary file; only text files can be read`, { path, reason: 'binary' });
 }
 
-function classify(err: unknown): FileAccessErrorKind | undefined {
+/** What a `FileAccess` rejection means, whichever form it took (typed, Node's code, VS Code's code). */
+export function classify(err: unknown): FileAccessErrorKind | undefined {
   if (err instanceof FileAccessError) return err.kind;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'ENOENT' || code === 'FileNotFound' || code === 'ENOTDIR') return 'notFound';

@@ -70,14 +70,15 @@ export class SessionEditorTools implements IDisposable {
     const cwd = endpoint.scope?.cwd ?? parts.editor.policy.roots()[0] ?? process.cwd();
     const cards = new EditorToolCards(parts.thread, cwd);
     const consent = new EditorToolConsent(parts.permissions, parts.thread, () => parts.editor.reviewEdits());
+    // The session's own roots (its worktree, when it has one), for the tools' paths and their writes alike.
+    const policy = endpoint.scope?.policy ?? parts.editor.policy;
     const files = new FsHandler({
       files: parts.editor.files,
-      policy: endpoint.scope?.policy ?? parts.editor.policy,
+      policy,
       onTouched: (path, line) => endpoint.touched(path, line),
       beforeWrite: (path, before, after) => endpoint.beforeWrite(path, before, after),
     });
     const portFor = (call: ObservedCall): EditorToolsPort => {
-      const policy = endpoint.scope?.policy ?? parts.editor.policy;
       const shown = (path: string) => displayPath(policy.roots(), path);
       const q = host.queries;
       // Delegated one by one: a class's methods would not survive a spread.

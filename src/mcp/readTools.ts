@@ -1,4 +1,4 @@
-import { BINARY_SNIFF_BYTES, FileAccessError, sliceLines } from '../client/fsHandler';
+import { BINARY_SNIFF_BYTES, classify, sliceLines } from '../client/fsHandler';
 import type { DiagnosticSeverity, EditorDiagnostic } from './editorToolsPort';
 import { modelRange, PATH_PROPERTY, type EditorTool, type ToolContext } from './editorTool';
 import { capList, capText, jsonOutput, MAX_RESULT_CHARS } from './toolResults';
@@ -125,10 +125,10 @@ export async function readEditorText(cx: ToolContext, real: string): Promise<str
   try {
     text = await cx.port.readText(real);
   } catch (err) {
-    const code = err instanceof FileAccessError ? err.kind : (err as { code?: unknown } | null)?.code;
-    if (code === 'notFound' || code === 'ENOENT' || code === 'FileNotFound') throw new Error(`${cx.show(real)} does not exist.`);
-    if (code === 'isDirectory' || code === 'EISDIR' || code === 'FileIsADirectory') throw new Error(`${cx.show(real)} is a directory, not a file.`);
-    if (code === 'binary') throw new Error(`${cx.show(real)} is a binary file; only text files can be read.`);
+    const kind = classify(err);
+    if (kind === 'notFound') throw new Error(`${cx.show(real)} does not exist.`);
+    if (kind === 'isDirectory') throw new Error(`${cx.show(real)} is a directory, not a file.`);
+    if (kind === 'binary') throw new Error(`${cx.show(real)} is a binary file; only text files can be read.`);
     throw err;
   }
   if (text.slice(0, BINARY_SNIFF_BYTES).includes('\u0000')) throw new Error(`${cx.show(real)} is a binary file; only text files can be read.`);
